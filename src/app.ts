@@ -1,0 +1,33 @@
+/**
+ * createApp(deps): the Hono app of one sandbox. /v1 (SPEC §4) behind bearer auth, the
+ * control plane under /__sandbox (PRODUCT §8), one error renderer, 404/405 for the rest.
+ */
+import { Hono } from 'hono'
+import type { AppEnv } from './env.js'
+import { createControlApi } from './http/control/index.js'
+import { onError, renderError } from './http/errors.js'
+import { unmatchedRequestError } from './http/method-not-allowed.js'
+import { auth } from './http/middleware/auth.js'
+import { requestLog } from './http/middleware/request-log.js'
+import { createV1Api } from './http/v1/index.js'
+import type { SandboxDeps } from './sandbox.js'
+
+export function createApp(deps: SandboxDeps) {
+  const app = new Hono<AppEnv>()
+  const unmatched = unmatchedRequestError(app)
+
+  app.use(async function provideDeps(c, next) {
+    c.set('deps', deps)
+    await next()
+  })
+  if (deps.options.log !== 'silent') app.use(requestLog(deps.options.log))
+  app.use('/v1/*', auth())
+  app.route('/v1', createV1Api({ quirks: deps.options.quirks }))
+  app.route('/__sandbox', createControlApi())
+
+  app.notFound((c) => renderError(c, unmatched(c.req.method, c.req.path)))
+  app.onError(onError)
+  return app
+}
+
+export type SandboxApp = ReturnType<typeof createApp>

@@ -1,0 +1,73 @@
+#!/usr/bin/env node
+/**
+ * The `card-sandbox` command (PRODUCT §1): flags (or CARD_SANDBOX_* env vars) → startSandbox(),
+ * a start-up banner, and a clean shutdown on SIGINT/SIGTERM.
+ */
+import { readFileSync } from 'node:fs'
+import { FlagError, helpText, parseFlags } from './flags.js'
+import { startSandbox, type RunningSandbox } from './sandbox.js'
+
+const VERSION = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+).version
+
+export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<RunningSandbox | undefined> {
+  let command
+  try {
+    command = parseFlags(argv, env)
+  } catch (error) {
+    if (!(error instanceof FlagError)) throw error
+    process.stderr.write(`card-sandbox: ${error.message}\nRun 'npx card-sandbox --help' for the flags.\n`)
+    process.exitCode = 2
+    return
+  }
+  if (command.kind === 'help') return void process.stdout.write(helpText())
+  if (command.kind === 'version') return void process.stdout.write(`${VERSION}\n`)
+
+  const options = command.options
+  let sandbox: RunningSandbox
+  try {
+    sandbox = await startSandbox(options)
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === 'EADDRINUSE'
+      ? `port ${options.port} is already in use (try --port 0)`
+      : (error as Error).message
+    process.stderr.write(`card-sandbox: could not start: ${reason}\n`)
+    process.exitCode = 1
+    return
+  }
+  process.stdout.write(banner(sandbox))
+
+  let stopping = false
+  const stop = (signal: string) => {
+    if (stopping) return
+    stopping = true
+    process.stdout.write(`card-sandbox: ${signal} received, finishing in-flight requests…\n`)
+    void sandbox.close().then(() => {
+      process.stdout.write('card-sandbox: stopped\n')
+      process.exit(0)
+    })
+  }
+  process.once('SIGINT', () => stop('SIGINT'))
+  process.once('SIGTERM', () => stop('SIGTERM'))
+  return sandbox
+}
+
+function banner(sandbox: RunningSandbox): string {
+  const o = sandbox.deps.options
+  const lines = [
+    `card-sandbox ${VERSION} listening`,
+    `  API         ${sandbox.baseUrl}`,
+    `  health      ${sandbox.url}/__sandbox/health`,
+    `  database    ${o.db}`,
+    `  clock       ${o.clock}${o.clock === 'real' && o.speed !== 1 ? ` ×${o.speed}` : ''}`,
+    `  quirks      ${o.quirks ? 'on' : 'off'}`,
+    `  tokens      ${o.tokens ? o.tokens.join(', ') : 'any bearer token (one tenant each)'}`,
+    ...(o.seed !== undefined ? [`  seed        ${o.seed}`] : []),
+    'Press Ctrl-C to stop.',
+    '',
+  ]
+  return lines.join('\n')
+}
+
+await main(process.argv.slice(2), process.env)

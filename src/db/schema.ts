@@ -1,0 +1,215 @@
+/**
+ * Every table of the sandbox. Each row belongs to one tenant (PRODUCT §3). `seq` is the
+ * insertion order, so "newest first" is `ORDER BY seq DESC` on an index; public references are
+ * UUIDs (SPEC §2). Times are integer milliseconds on the tenant's sandbox clock.
+ */
+import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import {
+  BUSINESS_OPERATION_STATUSES,
+  CARD_STATUSES,
+  CARD_USER_STATUSES,
+  DISBURSE_STATUSES,
+  DISPUTE_STATUSES,
+  PAYMENT_STATUSES,
+  TRANSACTION_STATUSES,
+} from '../domain/lifecycles.js'
+
+export const CLOCK_MODES = ['real', 'manual'] as const
+export const CARD_BRANDS = ['visa', 'mastercard', 'gim'] as const
+export const CARD_TYPES = ['virtual', 'physical'] as const
+export const VERIFICATION_FLOWS = ['widget', 'full_data'] as const
+export const TRANSACTION_KINDS = [
+  'card_to_bank',
+  'card_to_wallet',
+  'wallet_to_card',
+  'recharge',
+  'withdraw',
+] as const
+
+export const tenants = sqliteTable('tenants', {
+  id: text('id').primaryKey(),
+  token: text('token').notNull().unique(),
+  businessName: text('business_name').notNull(),
+  clockMode: text('clock_mode', { enum: CLOCK_MODES }).notNull(),
+  /** Sandbox time at the anchor; in manual mode, simply "now". */
+  clockAnchorMs: integer('clock_anchor_ms').notNull(),
+  /** Wall time at the anchor, for real mode. */
+  clockWallMs: integer('clock_wall_ms').notNull(),
+  createdAt: integer('created_at').notNull(),
+})
+
+export const cardUsers = sqliteTable(
+  'card_users',
+  {
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    reference: text('reference').notNull().unique(),
+    tenantId: text('tenant_id').notNull(),
+    flow: text('flow', { enum: VERIFICATION_FLOWS }).notNull(),
+    firstName: text('first_name'),
+    lastName: text('last_name'),
+    address: text('address'),
+    phone: text('phone').notNull(),
+    email: text('email'),
+    idNo: text('id_no'),
+    selfieImage: text('selfie_image'),
+    idImage: text('id_image'),
+    backIdImage: text('back_id_image'),
+    status: text('status', { enum: CARD_USER_STATUSES }).notNull(),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [index('card_users_tenant_seq').on(t.tenantId, t.seq)],
+)
+
+export const cards = sqliteTable(
+  'cards',
+  {
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    reference: text('reference').notNull().unique(),
+    tenantId: text('tenant_id').notNull(),
+    cardUserReference: text('card_user_reference').notNull(),
+    /** Set for linked cards only (SPEC §2.4: present on the link-card response). */
+    identifier: integer('identifier'),
+    brand: text('brand', { enum: CARD_BRANDS }).notNull(),
+    type: text('type', { enum: CARD_TYPES }).notNull(),
+    cardNumber: text('card_number'),
+    cvv2: text('cvv2'),
+    expiry: text('expiry'),
+    status: text('status', { enum: CARD_STATUSES }).notNull(),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [
+    index('cards_tenant_seq').on(t.tenantId, t.seq),
+    index('cards_tenant_user').on(t.tenantId, t.cardUserReference),
+  ],
+)
+
+export const transactions = sqliteTable(
+  'transactions',
+  {
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    slug: text('slug').notNull().unique(),
+    tenantId: text('tenant_id').notNull(),
+    cardReference: text('card_reference').notNull(),
+    reference: text('reference').notNull(),
+    kind: text('kind', { enum: TRANSACTION_KINDS }).notNull(),
+    status: text('status', { enum: TRANSACTION_STATUSES }).notNull(),
+    amount: integer('amount').notNull(),
+    merchant: text('merchant'),
+    bankId: text('bank_id'),
+    bankName: text('bank_name'),
+    bankAccountName: text('bank_account_name'),
+    description: text('description'),
+    phone: text('phone'),
+    network: text('network'),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [
+    index('transactions_tenant_seq').on(t.tenantId, t.seq),
+    index('transactions_tenant_card_seq').on(t.tenantId, t.cardReference, t.seq),
+  ],
+)
+
+export const disputes = sqliteTable(
+  'disputes',
+  {
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    reference: text('reference').notNull().unique(),
+    tenantId: text('tenant_id').notNull(),
+    transactionSlug: text('transaction_slug').notNull(),
+    reason: text('reason').notNull(),
+    explanation: text('explanation'),
+    status: text('status', { enum: DISPUTE_STATUSES }).notNull(),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [index('disputes_tenant_seq').on(t.tenantId, t.seq)],
+)
+
+/** The customer of a payment or disburse, stored flat (SPEC §2.6 `customer`). */
+const customerColumns = {
+  customerFullName: text('customer_full_name').notNull(),
+  customerEmail: text('customer_email').notNull(),
+  customerPhone: text('customer_phone').notNull(),
+  customerBankName: text('customer_bank_name').notNull(),
+  customerBankId: text('customer_bank_id').notNull(),
+  customerBankAccountName: text('customer_bank_account_name').notNull(),
+}
+
+export const payments = sqliteTable(
+  'payments',
+  {
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    reference: text('reference').notNull().unique(),
+    slug: text('slug').notNull().unique(),
+    tenantId: text('tenant_id').notNull(),
+    partnerReference: text('partner_reference').notNull(),
+    network: text('network').notNull(),
+    amount: integer('amount').notNull(),
+    ...customerColumns,
+    status: text('status', { enum: PAYMENT_STATUSES }).notNull(),
+    expiredAt: integer('expired_at').notNull(),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [index('payments_tenant_seq').on(t.tenantId, t.seq)],
+)
+
+export const disburses = sqliteTable(
+  'disburses',
+  {
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    reference: text('reference').notNull().unique(),
+    slug: text('slug').notNull().unique(),
+    tenantId: text('tenant_id').notNull(),
+    partnerReference: text('partner_reference').notNull(),
+    network: text('network').notNull(),
+    amount: integer('amount').notNull(),
+    ...customerColumns,
+    status: text('status', { enum: DISBURSE_STATUSES }).notNull(),
+    expiredAt: integer('expired_at').notNull(),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [index('disburses_tenant_seq').on(t.tenantId, t.seq)],
+)
+
+export const businessOperations = sqliteTable(
+  'business_operations',
+  {
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    reference: text('reference').notNull().unique(),
+    tenantId: text('tenant_id').notNull(),
+    /** The disburse or payment that caused it. */
+    sourceReference: text('source_reference').notNull(),
+    amount: integer('amount').notNull(),
+    fees: integer('fees').notNull(),
+    description: text('description').notNull(),
+    type: text('type').notNull(),
+    kind: text('kind', { enum: ['float_debit', 'float_credit'] }).notNull(),
+    bankName: text('bank_name').notNull(),
+    bankId: text('bank_id').notNull(),
+    bankAccountName: text('bank_account_name').notNull(),
+    status: text('status', { enum: BUSINESS_OPERATION_STATUSES }).notNull(),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [
+    index('business_operations_tenant_seq').on(t.tenantId, t.seq),
+    uniqueIndex('business_operations_source').on(t.sourceReference, t.kind),
+  ],
+)
+
+export type Tenant = typeof tenants.$inferSelect
+export type CardUser = typeof cardUsers.$inferSelect
+export type Card = typeof cards.$inferSelect
+export type Transaction = typeof transactions.$inferSelect
+export type Dispute = typeof disputes.$inferSelect
+export type Payment = typeof payments.$inferSelect
+export type Disburse = typeof disburses.$inferSelect
+export type BusinessOperation = typeof businessOperations.$inferSelect
+export type TransactionKind = (typeof TRANSACTION_KINDS)[number]
+export type CardBrand = (typeof CARD_BRANDS)[number]
+export type CardType = (typeof CARD_TYPES)[number]

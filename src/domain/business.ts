@@ -1,0 +1,42 @@
+/**
+ * The business account's operations (SPEC §2.9, §4.8): a `float_debit` for each disburse and
+ * a `float_credit` for each successful payment (PRODUCT §5). Fees are 0 in the sandbox.
+ */
+import { businessOperations, type BusinessOperation } from '../db/schema.js'
+import { listPage, type DomainContext, type Page, type PageOf } from './context.js'
+import { LIFECYCLES } from './lifecycles.js'
+
+/** SPEC §2.9 shows `account_transfer`, the only type the sandbox uses. */
+const OPERATION_TYPE = 'account_transfer'
+
+export function recordOperation(
+  ctx: DomainContext,
+  input: {
+    kind: BusinessOperation['kind']
+    sourceReference: string
+    amount: number
+    description: string
+    bankName: string
+    bankId: string
+    bankAccountName: string
+  },
+): BusinessOperation {
+  return ctx.db
+    .insert(businessOperations)
+    .values({
+      ...input,
+      reference: ctx.ids.uuid(),
+      tenantId: ctx.tenant.id,
+      fees: 0,
+      type: OPERATION_TYPE,
+      status: LIFECYCLES.business_operation.initial,
+      createdAt: ctx.now,
+      updatedAt: ctx.now,
+    })
+    .returning()
+    .get()
+}
+
+export function listOperations(ctx: DomainContext, page: Page): PageOf<BusinessOperation> {
+  return listPage(ctx, businessOperations, page)
+}

@@ -1,0 +1,108 @@
+/**
+ * Card users and their identity verification (SPEC §4.1, §4.2; PRODUCT §5). A user sent with
+ * identity data and image links follows the full-data flow; one sent with only a phone (and
+ * maybe an email) follows the hosted-widget flow. Both start `pending`.
+ */
+import { and, eq } from 'drizzle-orm'
+import { cardUsers, type CardUser } from '../db/schema.js'
+import { listPage, type DomainContext, type Page, type PageOf } from './context.js'
+import { notFound } from './errors.js'
+import { LIFECYCLES, assertMove } from './lifecycles.js'
+
+export type CardUserInput = {
+  phone?: string
+  email?: string
+  first_name?: string
+  last_name?: string
+  address?: string
+  id_no?: string
+  selfie_image?: string
+  id_image?: string
+  back_id_image?: string
+}
+
+/** Any of these makes a request a full-data submission rather than a widget registration. */
+export const IDENTITY_FIELDS = [
+  'first_name',
+  'last_name',
+  'address',
+  'id_no',
+  'selfie_image',
+  'id_image',
+  'back_id_image',
+] as const
+
+export function hasIdentityData(input: CardUserInput): boolean {
+  return IDENTITY_FIELDS.some((field) => input[field] !== undefined)
+}
+
+function columnsOf(input: CardUserInput) {
+  return {
+    phone: input.phone,
+    email: input.email,
+    firstName: input.first_name,
+    lastName: input.last_name,
+    address: input.address,
+    idNo: input.id_no,
+    selfieImage: input.selfie_image,
+    idImage: input.id_image,
+    backIdImage: input.back_id_image,
+  }
+}
+
+export function registerCardUser(ctx: DomainContext, input: CardUserInput & { phone: string }): CardUser {
+  return ctx.db
+    .insert(cardUsers)
+    .values({
+      ...columnsOf(input),
+      phone: input.phone,
+      reference: ctx.ids.uuid(),
+      tenantId: ctx.tenant.id,
+      flow: hasIdentityData(input) ? 'full_data' : 'widget',
+      status: LIFECYCLES.card_user.initial,
+      createdAt: ctx.now,
+      updatedAt: ctx.now,
+    })
+    .returning()
+    .get()
+}
+
+/** Updates what was sent; a failed user goes back to pending, a passed one is refused (409). */
+export function resubmitCardUser(ctx: DomainContext, reference: string, input: CardUserInput): CardUser {
+  return ctx.db.transaction(() => {
+    const user = findCardUser(ctx, reference)
+    if (user.status !== 'pending') assertMove('card_user', user.status, 'pending')
+    const changes = Object.fromEntries(
+      Object.entries(columnsOf(input)).filter(([, value]) => value !== undefined),
+    )
+    return ctx.db
+      .update(cardUsers)
+      .set({
+        ...changes,
+        flow: hasIdentityData(input) ? 'full_data' : user.flow,
+        status: 'pending',
+        updatedAt: ctx.now,
+      })
+      .where(eq(cardUsers.seq, user.seq))
+      .returning()
+      .get()
+  })
+}
+
+export function findCardUser(
+  ctx: DomainContext,
+  reference: string,
+  field = 'card_user_reference',
+): CardUser {
+  const user = ctx.db
+    .select()
+    .from(cardUsers)
+    .where(and(eq(cardUsers.tenantId, ctx.tenant.id), eq(cardUsers.reference, reference)))
+    .get()
+  if (!user) throw notFound(field, 'card user', reference)
+  return user
+}
+
+export function listCardUsers(ctx: DomainContext, page: Page): PageOf<CardUser> {
+  return listPage(ctx, cardUsers, page)
+}

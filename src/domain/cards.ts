@@ -1,0 +1,126 @@
+/**
+ * Cards (SPEC §2.4, §4.3; PRODUCT §5): issued for a card user who passed verification, or
+ * linked by an existing card's numeric identifier. Created cards start `issuing` with no number;
+ * linked cards answer `issued` with null details (SPEC §3). Freeze and unfreeze move the real
+ * state: issued ⇄ frozen.
+ */
+import { and, eq } from 'drizzle-orm'
+import { cards, type Card, type CardBrand, type CardType } from '../db/schema.js'
+import { findCardUser } from './card-users.js'
+import { listPage, type DomainContext, type Page, type PageOf } from './context.js'
+import { notFound, refused } from './errors.js'
+import { LIFECYCLES, assertMove } from './lifecycles.js'
+
+/** A linked card's brand and type are not sent; the sandbox assumes a physical visa. */
+const LINKED_CARD_BRAND: CardBrand = 'visa'
+const LINKED_CARD_TYPE: CardType = 'physical'
+/** How long an issued card is valid, in years. */
+const CARD_VALIDITY_YEARS = 3
+
+function assertVerified(ctx: DomainContext, cardUserReference: string): void {
+  const user = findCardUser(ctx, cardUserReference)
+  if (user.status !== 'passed') {
+    throw refused(
+      'card_user_reference',
+      `The card user has not passed identity verification (status: ${user.status}).`,
+    )
+  }
+}
+
+export function createCard(
+  ctx: DomainContext,
+  input: { cardUserReference: string; brand: CardBrand; type: CardType },
+): Card {
+  return ctx.db.transaction(() => {
+    assertVerified(ctx, input.cardUserReference)
+    return ctx.db
+      .insert(cards)
+      .values({
+        reference: ctx.ids.uuid(),
+        tenantId: ctx.tenant.id,
+        cardUserReference: input.cardUserReference,
+        brand: input.brand,
+        type: input.type,
+        status: LIFECYCLES.card.initial,
+        createdAt: ctx.now,
+        updatedAt: ctx.now,
+      })
+      .returning()
+      .get()
+  })
+}
+
+export function linkCard(
+  ctx: DomainContext,
+  input: { identifier: number; cardUserReference: string },
+): Card {
+  return ctx.db.transaction(() => {
+    assertVerified(ctx, input.cardUserReference)
+    const taken = ctx.db
+      .select({ seq: cards.seq })
+      .from(cards)
+      .where(and(eq(cards.tenantId, ctx.tenant.id), eq(cards.identifier, input.identifier)))
+      .get()
+    if (taken) throw refused('identifier', 'A card with this identifier is already linked.')
+    return ctx.db
+      .insert(cards)
+      .values({
+        reference: ctx.ids.uuid(),
+        tenantId: ctx.tenant.id,
+        cardUserReference: input.cardUserReference,
+        identifier: input.identifier,
+        brand: LINKED_CARD_BRAND,
+        type: LINKED_CARD_TYPE,
+        status: 'issued',
+        createdAt: ctx.now,
+        updatedAt: ctx.now,
+      })
+      .returning()
+      .get()
+  })
+}
+
+export function findCard(ctx: DomainContext, reference: string, field = 'card_reference'): Card {
+  const card = ctx.db
+    .select()
+    .from(cards)
+    .where(and(eq(cards.tenantId, ctx.tenant.id), eq(cards.reference, reference)))
+    .get()
+  if (!card) throw notFound(field, 'card', reference)
+  return card
+}
+
+export function setCardStatus(ctx: DomainContext, card: Card, to: Card['status']): Card {
+  assertMove('card', card.status, to)
+  const details = to === 'issued' && card.cardNumber === null ? cardDetails(ctx, card) : {}
+  return ctx.db
+    .update(cards)
+    .set({ ...details, status: to, updatedAt: ctx.now })
+    .where(eq(cards.seq, card.seq))
+    .returning()
+    .get()
+}
+
+/** Number (Luhn-valid, brand prefix), cvv2 and expiry (`YYYY-MM`), filled when a card is issued. */
+function cardDetails(ctx: DomainContext, card: Card) {
+  const issuedAt = new Date(ctx.now)
+  const expiry = `${issuedAt.getUTCFullYear() + CARD_VALIDITY_YEARS}-${String(issuedAt.getUTCMonth() + 1).padStart(2, '0')}`
+  return { cardNumber: ctx.ids.cardNumber(card.brand), cvv2: ctx.ids.digits(3), expiry }
+}
+
+export function freezeCard(ctx: DomainContext, reference: string): Card {
+  return ctx.db.transaction(() => setCardStatus(ctx, findCard(ctx, reference, 'reference'), 'frozen'))
+}
+
+export function unfreezeCard(ctx: DomainContext, reference: string): Card {
+  return ctx.db.transaction(() => setCardStatus(ctx, findCard(ctx, reference, 'reference'), 'issued'))
+}
+
+export function listCards(ctx: DomainContext, page: Page): PageOf<Card> {
+  return listPage(ctx, cards, page)
+}
+
+/** A card's balance. No money moves yet, so every card holds what a new card holds: 0. */
+export function balanceOf(_ctx: DomainContext, _card: Card): number {
+  return 0
+}

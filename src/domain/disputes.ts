@@ -1,0 +1,89 @@
+/**
+ * Disputes (SPEC §2.8, §4.5; PRODUCT §5): opened on a transaction through the control plane,
+ * submitted by the update endpoint with the business's explanation, resolved won or lost.
+ */
+import { and, eq } from 'drizzle-orm'
+import { disputes, type Dispute } from '../db/schema.js'
+import type { DomainContext } from './context.js'
+import { notFound, refused } from './errors.js'
+import { LIFECYCLES, assertMove } from './lifecycles.js'
+import { findTransaction } from './transactions.js'
+
+/** *(SDK)* the reasons the service's client libraries know. */
+export const DISPUTE_REASONS = [
+  'duplicate',
+  'not_received',
+  'fraudulent',
+  'product_not_as_described',
+  'service_not_as_described',
+  'canceled',
+  'other',
+] as const
+
+export type DisputeReason = (typeof DISPUTE_REASONS)[number]
+
+export function openDispute(
+  ctx: DomainContext,
+  input: { transactionSlug: string; reason: DisputeReason },
+): Dispute {
+  return ctx.db.transaction(() => {
+    findTransaction(ctx, input.transactionSlug)
+    return ctx.db
+      .insert(disputes)
+      .values({
+        reference: ctx.ids.uuid(),
+        tenantId: ctx.tenant.id,
+        transactionSlug: input.transactionSlug,
+        reason: input.reason,
+        status: LIFECYCLES.dispute.initial,
+        createdAt: ctx.now,
+        updatedAt: ctx.now,
+      })
+      .returning()
+      .get()
+  })
+}
+
+export function findDispute(ctx: DomainContext, reference: string, field = 'reference'): Dispute {
+  const dispute = ctx.db
+    .select()
+    .from(disputes)
+    .where(and(eq(disputes.tenantId, ctx.tenant.id), eq(disputes.reference, reference)))
+    .get()
+  if (!dispute) throw notFound(field, 'dispute', reference)
+  return dispute
+}
+
+/**
+ * Submits the explanation: open → submitted. A submitted dispute may have its explanation
+ * updated again (a retried request must not fail); a resolved one is refused (409).
+ */
+export function updateDispute(
+  ctx: DomainContext,
+  reference: string,
+  input: { transactionSlug: string; explanation: string },
+): Dispute {
+  return ctx.db.transaction(() => {
+    const dispute = findDispute(ctx, reference)
+    findTransaction(ctx, input.transactionSlug)
+    if (dispute.transactionSlug !== input.transactionSlug) {
+      throw refused('transaction_slug', 'The dispute was not opened on this transaction.')
+    }
+    if (dispute.status !== 'submitted') assertMove('dispute', dispute.status, 'submitted')
+    return setDispute(ctx, dispute, { status: 'submitted', explanation: input.explanation })
+  })
+}
+
+export function setDisputeStatus(ctx: DomainContext, dispute: Dispute, to: Dispute['status']): Dispute {
+  assertMove('dispute', dispute.status, to)
+  return setDispute(ctx, dispute, { status: to })
+}
+
+function setDispute(ctx: DomainContext, dispute: Dispute, changes: Partial<Dispute>): Dispute {
+  return ctx.db
+    .update(disputes)
+    .set({ ...changes, updatedAt: ctx.now })
+    .where(eq(disputes.seq, dispute.seq))
+    .returning()
+    .get()
+}

@@ -1,0 +1,51 @@
+/**
+ * The one error type of the domain. HTTP maps each code to a status in src/http/errors.ts;
+ * the domain never knows about statuses (PRODUCT §4).
+ */
+export const ERROR_CODES = [
+  'malformed_json',
+  'unauthenticated',
+  'not_found',
+  'method_not_allowed',
+  'invalid_transition',
+  'payload_too_large',
+  'unsupported_media_type',
+  'validation',
+  'business_rule',
+  'internal',
+] as const
+
+export type ErrorCode = (typeof ERROR_CODES)[number]
+
+/** Per-field messages, Laravel's `errors` map: `{ "amount": ["The amount field is required."] }`. */
+export type FieldErrors = Record<string, string[]>
+
+export type ErrorDetails = {
+  errors?: FieldErrors
+  allowed?: string[]
+  from?: string
+  to?: string
+  allow?: string[]
+}
+
+export class SandboxError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: ErrorDetails = {},
+  ) {
+    super(message)
+    this.name = 'SandboxError'
+  }
+}
+
+/** A reference in a body or path that names nothing of the tenant's (PRODUCT §10). */
+export function notFound(field: string, what: string, value: unknown): SandboxError {
+  const message = `No ${what} found for ${field} ${JSON.stringify(value)}.`
+  return new SandboxError('not_found', message, { errors: { [field]: [message] } })
+}
+
+/** A business rule refusal (422) naming the field it is about. */
+export function refused(field: string, message: string): SandboxError {
+  return new SandboxError('business_rule', message, { errors: { [field]: [message] } })
+}

@@ -1,0 +1,52 @@
+/**
+ * All randomness of a sandbox comes from one seeded faker, so that `--seed` makes a run's
+ * references, names and card numbers repeat exactly (PRODUCT §1).
+ */
+import { Faker, base, en, fr } from '@faker-js/faker'
+import { randomInt } from 'node:crypto'
+import type { CardBrand } from '../db/schema.js'
+
+export type Ids = ReturnType<typeof createIds>
+
+/** Issuer prefixes; the gim range is the sandbox's own choice (no public BIN list). */
+const BRAND_PREFIXES: Record<CardBrand, readonly string[]> = {
+  visa: ['4'],
+  mastercard: ['51', '52', '53', '54', '55'],
+  gim: ['6280'],
+}
+
+export function createIds(seed?: number) {
+  const faker = new Faker({ locale: [fr, en, base] })
+  faker.seed(seed ?? randomInt(2 ** 31))
+
+  return {
+    faker,
+    /** A v4 UUID: every public reference and slug (SPEC §2). */
+    uuid: () => faker.string.uuid(),
+    /** An internal id with a readable prefix (`ten_…`). */
+    internal: (prefix: string) => `${prefix}_${faker.string.alphanumeric({ length: 16, casing: 'lower' })}`,
+    digits: (length: number) => faker.string.numeric({ length, allowLeadingZeros: true }),
+    cardNumber(brand: CardBrand): string {
+      const prefix = faker.helpers.arrayElement(BRAND_PREFIXES[brand])
+      const body = prefix + faker.string.numeric({ length: 15 - prefix.length, allowLeadingZeros: true })
+      return body + luhnCheckDigit(body)
+    },
+  }
+}
+
+export function luhnCheckDigit(body: string): string {
+  let sum = 0
+  for (let i = 0; i < body.length; i++) {
+    let digit = Number(body[body.length - 1 - i])
+    if (i % 2 === 0) {
+      digit *= 2
+      if (digit > 9) digit -= 9
+    }
+    sum += digit
+  }
+  return String((10 - (sum % 10)) % 10)
+}
+
+export function isLuhnValid(number: string): boolean {
+  return /^\d+$/.test(number) && luhnCheckDigit(number.slice(0, -1)) === number.slice(-1)
+}

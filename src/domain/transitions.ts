@@ -1,0 +1,142 @@
+/**
+ * `transition(resource, key, to)`: the one way a status changes, whoever asks (control plane
+ * now; scheduler and scenarios later). Refuses illegal moves with the allowed next states
+ * (PRODUCT §8) and applies each move's side effects in the same SQLite transaction.
+ */
+import { and, eq } from 'drizzle-orm'
+import {
+  businessOperations,
+  cardUsers,
+  disburses,
+  payments,
+  transactions,
+  type CardUser,
+} from '../db/schema.js'
+import { recordOperation } from './business.js'
+import { findCardUser } from './card-users.js'
+import { findCard, setCardStatus } from './cards.js'
+import type { DomainContext } from './context.js'
+import { findDisburse } from './disburses.js'
+import { findDispute, setDisputeStatus } from './disputes.js'
+import { assertMove, type Resource } from './lifecycles.js'
+import { findPayment } from './payments.js'
+import { findTransaction } from './transactions.js'
+
+/** URL segment of the control plane → state machine. Transactions are addressed by slug. */
+export const TRANSITION_RESOURCES = {
+  'card-users': 'card_user',
+  cards: 'card',
+  transactions: 'transaction',
+  payments: 'payment',
+  disburses: 'disburse',
+  disputes: 'dispute',
+} as const satisfies Record<string, Resource>
+
+export type TransitionResource = keyof typeof TRANSITION_RESOURCES
+
+export type TransitionResult = { resource: Resource; key: string; from: string; to: string }
+
+export function transition(
+  ctx: DomainContext,
+  resource: TransitionResource,
+  key: string,
+  to: string,
+): TransitionResult {
+  return ctx.db.transaction(() => {
+    const from = MOVERS[resource](ctx, key, to)
+    return { resource: TRANSITION_RESOURCES[resource], key, from, to }
+  })
+}
+
+type Mover = (ctx: DomainContext, key: string, to: string) => string
+
+const MOVERS: Record<TransitionResource, Mover> = {
+  'card-users'(ctx, reference, to) {
+    const user = findCardUser(ctx, reference, 'reference')
+    assertMove('card_user', user.status, to)
+    const identity = to === 'passed' ? generatedIdentity(ctx, user) : {}
+    ctx.db
+      .update(cardUsers)
+      .set({ ...identity, status: to as CardUser['status'], updatedAt: ctx.now })
+      .where(eq(cardUsers.seq, user.seq))
+      .run()
+    return user.status
+  },
+  cards(ctx, reference, to) {
+    const card = findCard(ctx, reference, 'reference')
+    setCardStatus(ctx, card, to as typeof card.status)
+    return card.status
+  },
+  transactions(ctx, slug, to) {
+    const transaction = findTransaction(ctx, slug, 'slug')
+    assertMove('transaction', transaction.status, to)
+    ctx.db
+      .update(transactions)
+      .set({ status: to as typeof transaction.status, updatedAt: ctx.now })
+      .where(eq(transactions.seq, transaction.seq))
+      .run()
+    return transaction.status
+  },
+  payments(ctx, reference, to) {
+    const payment = findPayment(ctx, reference)
+    assertMove('payment', payment.status, to)
+    ctx.db
+      .update(payments)
+      .set({ status: to as typeof payment.status, updatedAt: ctx.now })
+      .where(eq(payments.seq, payment.seq))
+      .run()
+    if (to === 'success') {
+      recordOperation(ctx, {
+        kind: 'float_credit',
+        sourceReference: payment.reference,
+        amount: payment.amount,
+        description: `Payment from ${payment.customerFullName} via ${payment.network}`,
+        bankName: payment.network,
+        bankId: payment.customerPhone,
+        bankAccountName: payment.customerFullName,
+      })
+    }
+    return payment.status
+  },
+  disburses(ctx, reference, to) {
+    const disburse = findDisburse(ctx, reference)
+    assertMove('disburse', disburse.status, to)
+    ctx.db
+      .update(disburses)
+      .set({ status: to as typeof disburse.status, updatedAt: ctx.now })
+      .where(eq(disburses.seq, disburse.seq))
+      .run()
+    // The disburse's float_debit follows its outcome.
+    ctx.db
+      .update(businessOperations)
+      .set({ status: to === 'success' ? 'success' : 'failed', updatedAt: ctx.now })
+      .where(
+        and(
+          eq(businessOperations.sourceReference, disburse.reference),
+          eq(businessOperations.kind, 'float_debit'),
+        ),
+      )
+      .run()
+    return disburse.status
+  },
+  disputes(ctx, reference, to) {
+    const dispute = findDispute(ctx, reference)
+    setDisputeStatus(ctx, dispute, to as typeof dispute.status)
+    return dispute.status
+  },
+}
+
+/**
+ * PRODUCT §10: a user passed without identity data (widget flow) gets generated identity, so
+ * that everything later sent about them (webhook `data`) is strings.
+ */
+function generatedIdentity(ctx: DomainContext, user: CardUser) {
+  const { faker } = ctx.ids
+  return {
+    firstName: user.firstName ?? faker.person.firstName(),
+    lastName: user.lastName ?? faker.person.lastName(),
+    address: user.address ?? `${faker.location.streetAddress()}, ${faker.location.city()}`,
+    idNo: user.idNo ?? ctx.ids.digits(12),
+    email: user.email ?? faker.internet.email().toLowerCase(),
+  }
+}

@@ -1,0 +1,13 @@
+/** The Hono environment of the sandbox app: what middleware puts on the context. */
+import type { Tenant } from './db/schema.js'
+import type { DomainContext } from './domain/context.js'
+import type { SandboxDeps } from './sandbox.js'
+
+export type AppEnv = {
+  Variables: {
+    deps: SandboxDeps
+    tenant: Tenant
+    /** The domain context of this request: tenant, store, randomness, the tenant's "now". */
+    ctx: DomainContext
+  }
+}

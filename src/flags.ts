@@ -1,0 +1,110 @@
+/**
+ * The one table of CLI flags (PRODUCT §1): it drives parsing, `--help` and the README's table.
+ * Each flag also reads `CARD_SANDBOX_<NAME>` from the environment; the command line wins.
+ */
+import { parseArgs } from 'node:util'
+import type { SandboxOptions } from './sandbox.js'
+
+type Flag = {
+  name: string
+  value: string
+  default?: string
+  help: string
+}
+
+export const FLAGS: readonly Flag[] = [
+  { name: 'port', value: '<n>', default: '4010', help: 'port to listen on; 0 picks a free one' },
+  { name: 'host', value: '<addr>', default: '127.0.0.1', help: 'address to bind; 0.0.0.0 exposes the sandbox to the network' },
+  { name: 'db', value: '<file|:memory:>', default: ':memory:', help: 'SQLite database; a file persists across restarts (WAL)' },
+  { name: 'seed', value: '<n>', help: 'seed for ids, names and card numbers: same seed + same requests = same bytes' },
+  { name: 'tokens', value: '<t1,t2>', help: 'only these bearer tokens get in (default: any token, one tenant each)' },
+  { name: 'speed', value: '<x>', default: '1', help: 'how fast real-mode sandbox clocks run against wall time' },
+  { name: 'clock', value: '<real|manual>', default: 'real', help: 'mode of every new tenant clock; manual moves only when advanced' },
+  { name: 'quirks', value: '<on|off>', default: 'on', help: 'answer like the real service\'s examples (on) or with clean schema shapes (off)' },
+  { name: 'log', value: '<pretty|json|silent>', default: 'pretty', help: 'one line per request on stdout' },
+]
+
+export const envName = (flag: string) => `CARD_SANDBOX_${flag.toUpperCase().replaceAll('-', '_')}`
+
+export class FlagError extends Error {}
+
+export type CliCommand = { kind: 'help' } | { kind: 'version' } | { kind: 'run'; options: SandboxOptions }
+
+export function parseFlags(argv: string[], env: NodeJS.ProcessEnv = {}): CliCommand {
+  let parsed
+  try {
+    parsed = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        ...Object.fromEntries(FLAGS.map((f) => [f.name, { type: 'string' as const }])),
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+      },
+    })
+  } catch (error) {
+    throw new FlagError((error as Error).message)
+  }
+  const values = parsed.values as Record<string, string | boolean | undefined>
+  if (values.help) return { kind: 'help' }
+  if (values.version) return { kind: 'version' }
+
+  const raw = (name: string): string | undefined => {
+    const flag = FLAGS.find((f) => f.name === name)
+    return (values[name] as string | undefined) ?? env[envName(name)] ?? flag?.default
+  }
+  const options: SandboxOptions = {
+    port: integer('port', raw('port'), 0, 65535),
+    host: raw('host'),
+    db: raw('db'),
+    seed: raw('seed') === undefined ? undefined : integer('seed', raw('seed'), 0, 2 ** 31 - 1),
+    tokens: raw('tokens')?.split(',').map((t) => t.trim()).filter(Boolean),
+    speed: positiveNumber('speed', raw('speed')),
+    clock: oneOf('clock', raw('clock'), ['real', 'manual'] as const),
+    quirks: oneOf('quirks', raw('quirks'), ['on', 'off'] as const) === 'on',
+    log: oneOf('log', raw('log'), ['pretty', 'json', 'silent'] as const),
+  }
+  if (options.tokens?.length === 0) throw new FlagError('--tokens needs at least one token')
+  return { kind: 'run', options }
+}
+
+function integer(name: string, value: string | undefined, min: number, max: number): number {
+  const n = Number(value)
+  if (!/^\d+$/.test(value ?? '') || n < min || n > max) {
+    throw new FlagError(`--${name} must be a whole number from ${min} to ${max} (got "${value}")`)
+  }
+  return n
+}
+
+function positiveNumber(name: string, value: string | undefined): number {
+  const n = Number(value)
+  if (!Number.isFinite(n) || n <= 0) throw new FlagError(`--${name} must be a number above 0 (got "${value}")`)
+  return n
+}
+
+function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[]): T {
+  if (!allowed.includes(value as T)) {
+    throw new FlagError(`--${name} must be one of ${allowed.join(', ')} (got "${value}")`)
+  }
+  return value as T
+}
+
+export function helpText(): string {
+  const rows = FLAGS.map((f) => {
+    const left = `  --${f.name} ${f.value}`.padEnd(34)
+    const def = f.default ? ` (default ${f.default})` : ''
+    return `${left}${f.help}${def}\n${' '.repeat(34)}env ${envName(f.name)}`
+  })
+  return [
+    'card-sandbox: a local, stateful sandbox of the card, wallet and disbursement API',
+    '',
+    'Usage: npx card-sandbox [flags]',
+    '',
+    'Flags:',
+    ...rows,
+    '  -h, --help'.padEnd(34) + 'show this help',
+    '  -v, --version'.padEnd(34) + 'print the version',
+    '',
+  ].join('\n')
+}

@@ -1,0 +1,41 @@
+/** /__sandbox/clock (PRODUCT §6, §8): read the tenant's clock, advance it, switch its mode. */
+import { Hono } from 'hono'
+import { z } from 'zod'
+import type { Tenant } from '../../db/schema.js'
+import { CLOCK_MODES } from '../../db/schema.js'
+import { parseDuration } from '../../engine/clock.js'
+import type { AppEnv } from '../../env.js'
+import { ok } from '../envelope.js'
+import { validate } from '../validate.js'
+
+export const advanceClockBody = z.object({
+  by: z.union([z.string().max(64), z.number()]).transform((value, check) => {
+    const ms = parseDuration(value)
+    if (ms === null) {
+      check.addIssue({
+        code: 'custom',
+        message: 'The by field must be a duration such as "15m", "2h", "1h30m" or a number of milliseconds.',
+      })
+      return z.NEVER
+    }
+    return ms
+  }),
+})
+
+export const setClockBody = z.object({ mode: z.enum(CLOCK_MODES) })
+
+export const clockApi = new Hono<AppEnv>()
+  .get('/', (c) => ok(c, 'Sandbox clock', { data: clockJson(c.var.deps, c.var.tenant) }))
+  .post('/advance', validate('json', advanceClockBody), (c) => {
+    const tenant = c.var.deps.tenants.advance(c.var.tenant, c.req.valid('json').by)
+    return ok(c, 'Sandbox clock advanced', { data: clockJson(c.var.deps, tenant) })
+  })
+  .put('/', validate('json', setClockBody), (c) => {
+    const tenant = c.var.deps.tenants.setMode(c.var.tenant, c.req.valid('json').mode)
+    return ok(c, 'Sandbox clock updated', { data: clockJson(c.var.deps, tenant) })
+  })
+
+function clockJson(deps: AppEnv['Variables']['deps'], tenant: Tenant) {
+  const clock = deps.tenants.clock(tenant)
+  return { mode: clock.mode, now: new Date(clock.now).toISOString(), now_ms: clock.now, speed: clock.speed }
+}

@@ -1,0 +1,25 @@
+/** POST /__sandbox/disputes (PRODUCT §8): open a dispute on one of the tenant's transactions. */
+import { Hono } from 'hono'
+import { z } from 'zod'
+import { DISPUTE_REASONS, openDispute } from '../../domain/disputes.js'
+import type { AppEnv } from '../../env.js'
+import { ok } from '../envelope.js'
+import { validate } from '../validate.js'
+
+export const openDisputeBody = z.object({
+  transaction_slug: z.uuid(),
+  reason: z.enum(DISPUTE_REASONS),
+})
+
+export const controlDisputesApi = new Hono<AppEnv>().post('/', validate('json', openDisputeBody), (c) => {
+  const body = c.req.valid('json')
+  const dispute = openDispute(c.var.ctx, { transactionSlug: body.transaction_slug, reason: body.reason })
+  return ok(c, 'Dispute opened', {
+    data: {
+      reference: dispute.reference,
+      transaction_slug: dispute.transactionSlug,
+      reason: dispute.reason,
+      status: dispute.status,
+    },
+  })
+})

@@ -1,0 +1,28 @@
+/**
+ * POST /__sandbox/{resource}/{reference}/transition {"to"} (PRODUCT §8): move any resource
+ * along its state machine; an illegal move is a 409 naming the allowed states.
+ */
+import { Hono } from 'hono'
+import { z } from 'zod'
+import { TRANSITION_RESOURCES, transition } from '../../domain/transitions.js'
+import type { AppEnv } from '../../env.js'
+import { ok } from '../envelope.js'
+import { validate } from '../validate.js'
+
+const resources = Object.keys(TRANSITION_RESOURCES) as [keyof typeof TRANSITION_RESOURCES]
+
+export const transitionParam = z.object({ resource: z.enum(resources), reference: z.uuid() })
+export const transitionBody = z.object({ to: z.string().min(1).max(32) })
+
+export const transitionsApi = new Hono<AppEnv>().post(
+  '/:resource/:reference/transition',
+  validate('param', transitionParam),
+  validate('json', transitionBody),
+  (c) => {
+    const { resource, reference } = c.req.valid('param')
+    const result = transition(c.var.ctx, resource, reference, c.req.valid('json').to)
+    return ok(c, `Moved ${result.resource.replace('_', ' ')} to ${result.to}`, {
+      data: { resource: result.resource, reference, from: result.from, to: result.to },
+    })
+  },
+)

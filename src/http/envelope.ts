@@ -1,0 +1,106 @@
+/**
+ * The success envelope (SPEC §2.1), the pagination meta (SPEC §2.2) and the timestamp formats
+ * of the real service (PRODUCT §2), shared by every resource module.
+ */
+import type { Context } from 'hono'
+import { z } from 'zod'
+import { DEFAULT_PER_PAGE, MAX_PER_PAGE, type Page, type PageOf } from '../domain/context.js'
+
+/** How a response is shaped: with the real service's quirks or clean, and where links point. */
+export type Presenting = { quirks: boolean; origin: string }
+
+export function presenting(c: Context): Presenting {
+  return { quirks: c.var.deps.options.quirks, origin: new URL(c.req.url).origin }
+}
+
+export function ok(c: Context, message: string, fields: Record<string, unknown>): Response {
+  return c.json({ message, statusCode: 200, ...fields }, 200)
+}
+
+const positiveInteger = (max: number) =>
+  z
+    .string()
+    .regex(/^\d{1,9}$/, 'must be a whole number')
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(max))
+
+/** `page` and `per_page` (max 100, a sandbox limit: SPEC §8 gives none). */
+export const pageQuery = z.object({
+  page: positiveInteger(1_000_000).optional(),
+  per_page: positiveInteger(MAX_PER_PAGE).optional(),
+})
+
+export function toPage(query: z.infer<typeof pageQuery>): Page {
+  return { page: query.page ?? 1, perPage: query.per_page ?? DEFAULT_PER_PAGE }
+}
+
+export function pageMeta(page: PageOf<unknown>) {
+  const from = page.rows.length ? (page.page - 1) * page.perPage + 1 : null
+  return {
+    current_page: page.page,
+    // Laravel's paginator: null bounds on an empty page.
+    from,
+    last_page: lastPage(page),
+    per_page: page.perPage,
+    to: from === null ? null : from + page.rows.length - 1,
+    total: page.total,
+  }
+}
+
+function lastPage(page: PageOf<unknown>): number {
+  return Math.max(1, Math.ceil(page.total / page.perPage))
+}
+
+/** Laravel's full paginator, as the card-user list shows it (SPEC §2.2, §4.1). */
+export function laravelPaginator<T>(page: PageOf<unknown>, data: T[], path: string) {
+  const last = lastPage(page)
+  const url = (n: number) =>
+    `${path}?page=${n}` + (page.perPage === DEFAULT_PER_PAGE ? '' : `&per_page=${page.perPage}`)
+  const { current_page, from, last_page, per_page, to, total } = pageMeta(page)
+  const numbered = Array.from({ length: last }, (_, i) => ({
+    url: url(i + 1),
+    label: String(i + 1),
+    active: i + 1 === page.page,
+  }))
+  return {
+    data,
+    links: {
+      first: url(1),
+      last: url(last),
+      prev: page.page > 1 ? url(page.page - 1) : null,
+      next: page.page < last ? url(page.page + 1) : null,
+    },
+    meta: {
+      current_page,
+      from,
+      last_page,
+      links: [
+        { url: page.page > 1 ? url(page.page - 1) : null, label: '&laquo; Previous', active: false },
+        ...numbered,
+        { url: page.page < last ? url(page.page + 1) : null, label: 'Next &raquo;', active: false },
+      ],
+      path,
+      per_page,
+      to,
+      total,
+    },
+  }
+}
+
+/**
+ * PRODUCT §2: transaction (and other Laravel) `created_at` carries microseconds
+ * (`.000000Z`) and `expired_at` milliseconds (`.000Z`); quirks off gives plain ISO 8601.
+ */
+export function createdAtJson(ms: number, p: Presenting): string {
+  const iso = new Date(ms).toISOString()
+  return p.quirks ? iso.replace(/\.(\d{3})Z$/, '.$1000Z') : iso
+}
+
+export function expiredAtJson(ms: number): string {
+  return new Date(ms).toISOString()
+}
+
+/** PRODUCT §2: brands are capitalised in responses with quirks on ("Visa"). */
+export function brandJson(brand: string, p: Presenting): string {
+  return p.quirks ? brand[0].toUpperCase() + brand.slice(1) : brand
+}

@@ -1,0 +1,23 @@
+/**
+ * Bearer token → tenant (PRODUCT §3). A missing or malformed header, or a token kept out by
+ * `--tokens`, is a 401. Sets `tenant` and the request's domain context.
+ */
+import { createMiddleware } from 'hono/factory'
+import { SandboxError } from '../../domain/errors.js'
+import type { AppEnv } from '../../env.js'
+
+const BEARER = /^Bearer[ \t]+([!-~]{1,512})[ \t]*$/i
+
+export const UNAUTHENTICATED = 'Unauthenticated.'
+
+export function auth() {
+  return createMiddleware<AppEnv>(async function auth(c, next) {
+    const { deps } = c.var
+    const match = BEARER.exec(c.req.header('Authorization') ?? '')
+    const tenant = match ? deps.tenants.forToken(match[1]) : null
+    if (!tenant) throw new SandboxError('unauthenticated', UNAUTHENTICATED)
+    c.set('tenant', tenant)
+    c.set('ctx', { db: deps.db, ids: deps.ids, tenant, now: deps.tenants.now(tenant) })
+    await next()
+  })
+}

@@ -1,0 +1,31 @@
+/** /v1/business/operations (SPEC §4.8): the business account's float operations, newest first. */
+import { Hono } from 'hono'
+import type { BusinessOperation } from '../../db/schema.js'
+import { listOperations } from '../../domain/business.js'
+import type { AppEnv } from '../../env.js'
+import { createdAtJson, ok, pageMeta, pageQuery, presenting, toPage, type Presenting } from '../envelope.js'
+import { validate } from '../validate.js'
+
+export function operationJson(operation: BusinessOperation, p: Presenting) {
+  return {
+    amount: operation.amount,
+    fees: operation.fees,
+    description: operation.description,
+    type: operation.type,
+    kind: operation.kind,
+    bank_name: operation.bankName,
+    bank_id: operation.bankId,
+    bank_account_name: operation.bankAccountName,
+    status: operation.status,
+    created_at: createdAtJson(operation.createdAt, p),
+  }
+}
+
+export const businessApi = new Hono<AppEnv>().get('/operations', validate('query', pageQuery), (c) => {
+  const p = presenting(c)
+  const page = listOperations(c.var.ctx, toPage(c.req.valid('query')))
+  return ok(c, 'Business operations fetched successfully', {
+    data: page.rows.map((operation) => operationJson(operation, p)),
+    meta: pageMeta(page),
+  })
+})

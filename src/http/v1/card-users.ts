@@ -1,0 +1,129 @@
+/**
+ * /v1/card-users (SPEC §4.1). With quirks on, create and resubmit answer in the two shapes the
+ * spec's examples show (widget flow: top-level `userCard`; full data: `data.userCard`), and
+ * the list wraps Laravel's paginator in a one-element array (PRODUCT §2).
+ */
+import { Hono } from 'hono'
+import { z } from 'zod'
+import type { CardUser } from '../../db/schema.js'
+import {
+  IDENTITY_FIELDS,
+  listCardUsers,
+  registerCardUser,
+  resubmitCardUser,
+} from '../../domain/card-users.js'
+import type { AppEnv } from '../../env.js'
+import {
+  laravelPaginator,
+  ok,
+  pageMeta,
+  pageQuery,
+  presenting,
+  toPage,
+  type Presenting,
+} from '../envelope.js'
+import { validate } from '../validate.js'
+import { email, imageUrl, phone, text, uuid } from './schemas.js'
+
+const identity = {
+  first_name: text().optional(),
+  last_name: text().optional(),
+  address: text(500).optional(),
+  email: email().optional(),
+  id_no: text(64).optional(),
+  selfie_image: imageUrl().optional(),
+  id_image: imageUrl().optional(),
+  back_id_image: imageUrl().optional(),
+}
+
+/** A full-data submission needs the whole identity; only the back of the id may be left out. */
+const FULL_DATA_REQUIRED = IDENTITY_FIELDS.filter((field) => field !== 'back_id_image')
+
+export const createCardUserBody = z
+  .object({ phone: phone(), ...identity })
+  .superRefine((body, check) => {
+    if (!IDENTITY_FIELDS.some((field) => body[field] !== undefined)) return
+    for (const field of FULL_DATA_REQUIRED) {
+      if (body[field] !== undefined) continue
+      check.addIssue({
+        code: 'custom',
+        path: [field],
+        message: `The ${field.replaceAll('_', ' ')} field is required when identity data is sent.`,
+      })
+    }
+  })
+
+export const resubmitCardUserBody = z.object({
+  card_user_reference: uuid(),
+  phone: phone().optional(),
+  ...identity,
+})
+
+const VERIFICATION_IN_PROGRESS = 'User verification in progress'
+
+function userCardJson(user: CardUser, p: Presenting) {
+  if (!p.quirks) return cardUserJson(user)
+  // SPEC §4.1 lists the two flows' userCard fields in different orders.
+  return user.flow === 'widget'
+    ? {
+        reference: user.reference,
+        first_name: user.firstName,
+        last_name: user.lastName,
+        address: user.address,
+        phone: user.phone,
+        email: user.email,
+        id_no: user.idNo,
+      }
+    : {
+        reference: user.reference,
+        first_name: user.firstName,
+        last_name: user.lastName,
+        address: user.address,
+        id_no: user.idNo,
+        phone: user.phone,
+        email: user.email,
+      }
+}
+
+/** The full record of SPEC §2.3. */
+function cardUserJson(user: CardUser) {
+  return {
+    reference: user.reference,
+    first_name: user.firstName,
+    last_name: user.lastName,
+    address: user.address,
+    phone: user.phone,
+    email: user.email,
+    id_no: user.idNo,
+    status: user.status,
+  }
+}
+
+function verificationResponse(user: CardUser, p: Presenting) {
+  const userCard = userCardJson(user, p)
+  // PRODUCT §2: the widget flow answers with userCard at the top level.
+  if (p.quirks && user.flow === 'widget') return { userCard }
+  return { data: { message: VERIFICATION_IN_PROGRESS, userCard } }
+}
+
+export const cardUsersApi = new Hono<AppEnv>()
+  .post('/create', validate('json', createCardUserBody), (c) => {
+    const user = registerCardUser(c.var.ctx, c.req.valid('json'))
+    return ok(c, VERIFICATION_IN_PROGRESS, verificationResponse(user, presenting(c)))
+  })
+  .post('/resubmit', validate('json', resubmitCardUserBody), (c) => {
+    const { card_user_reference, ...input } = c.req.valid('json')
+    const user = resubmitCardUser(c.var.ctx, card_user_reference, input)
+    return ok(c, VERIFICATION_IN_PROGRESS, verificationResponse(user, presenting(c)))
+  })
+  .get('/', validate('query', pageQuery), (c) => {
+    const p = presenting(c)
+    const page = listCardUsers(c.var.ctx, toPage(c.req.valid('query')))
+    const users = page.rows.map(cardUserJson)
+    if (!p.quirks) return ok(c, 'Card users fetched successfully', { data: users, meta: pageMeta(page) })
+    const path = `${p.origin}${new URL(c.req.url).pathname.replace(/\/$/, '')}`
+    return ok(c, 'Card users fetched successfully', {
+      data: [laravelPaginator(page, users, path)],
+      meta: pageMeta(page),
+    })
+  })

@@ -1,0 +1,102 @@
+/**
+ * /v1/cards (SPEC §4.3). Quirks on: the card sits under `data.card` (the examples; the schema
+ * puts it beside `message`), brands are capitalised, and the list swaps `card_type` and
+ * `card_brand` (PRODUCT §2).
+ */
+import { Hono } from 'hono'
+import { z } from 'zod'
+import { CARD_BRANDS, CARD_TYPES, type Card } from '../../db/schema.js'
+import {
+  balanceOf,
+  createCard,
+  freezeCard,
+  linkCard,
+  listCards,
+  unfreezeCard,
+} from '../../domain/cards.js'
+import type { DomainContext } from '../../domain/context.js'
+import type { AppEnv } from '../../env.js'
+import { brandJson, ok, pageMeta, pageQuery, presenting, toPage, type Presenting } from '../envelope.js'
+import { validate } from '../validate.js'
+import { uuid } from './schemas.js'
+
+export const createCardBody = z.object({
+  card_user_reference: uuid(),
+  card_brand: z.enum(CARD_BRANDS),
+  card_type: z.enum(CARD_TYPES),
+})
+
+export const linkCardBody = z.object({
+  identifier: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+  card_user_reference: uuid(),
+})
+
+export const cardReferenceBody = z.object({ reference: uuid() })
+
+export function cardJson(ctx: DomainContext, card: Card, p: Presenting) {
+  return {
+    ...(card.identifier !== null && { identifier: card.identifier }),
+    reference: card.reference,
+    card_number: card.cardNumber,
+    card_brand: brandJson(card.brand, p),
+    card_type: card.type,
+    cvv2: card.cvv2,
+    expiry: card.expiry,
+    balance: balanceOf(ctx, card),
+    status: card.status,
+  }
+}
+
+function cardListJson(ctx: DomainContext, card: Card, p: Presenting) {
+  const brand = brandJson(card.brand, p)
+  return {
+    reference: card.reference,
+    balance: balanceOf(ctx, card),
+    last_four: card.cardNumber ? card.cardNumber.slice(-4) : null,
+    status: card.status,
+    // SPEC §2.4: the list example shows the brand under card_type and the type under card_brand.
+    card_type: p.quirks ? brand : card.type,
+    card_brand: p.quirks ? card.type : brand,
+  }
+}
+
+/** Quirks on: `data.card` as the examples; off: `card` beside `message` as the schema. */
+function cardResponse(ctx: DomainContext, card: Card, p: Presenting) {
+  const json = cardJson(ctx, card, p)
+  return p.quirks ? { data: { card: json } } : { card: json }
+}
+
+export const cardsApi = new Hono<AppEnv>()
+  .post('/create', validate('json', createCardBody), (c) => {
+    const body = c.req.valid('json')
+    const card = createCard(c.var.ctx, {
+      cardUserReference: body.card_user_reference,
+      brand: body.card_brand,
+      type: body.card_type,
+    })
+    return ok(c, 'Card is being generated', cardResponse(c.var.ctx, card, presenting(c)))
+  })
+  .post('/link', validate('json', linkCardBody), (c) => {
+    const body = c.req.valid('json')
+    const card = linkCard(c.var.ctx, {
+      identifier: body.identifier,
+      cardUserReference: body.card_user_reference,
+    })
+    return ok(c, 'Card is being generated', cardResponse(c.var.ctx, card, presenting(c)))
+  })
+  .post('/freeze', validate('json', cardReferenceBody), (c) => {
+    const card = freezeCard(c.var.ctx, c.req.valid('json').reference)
+    return ok(c, 'Card frozen successfully', cardResponse(c.var.ctx, card, presenting(c)))
+  })
+  .post('/unfreeze', validate('json', cardReferenceBody), (c) => {
+    const card = unfreezeCard(c.var.ctx, c.req.valid('json').reference)
+    return ok(c, 'Card unfrozen successfully', cardResponse(c.var.ctx, card, presenting(c)))
+  })
+  .get('/', validate('query', pageQuery), (c) => {
+    const p = presenting(c)
+    const page = listCards(c.var.ctx, toPage(c.req.valid('query')))
+    return ok(c, 'Cards fetched successfully', {
+      data: page.rows.map((card) => cardListJson(c.var.ctx, card, p)),
+      meta: pageMeta(page),
+    })
+  })

@@ -1,0 +1,81 @@
+/**
+ * /v1/payments (SPEC §4.7). Quirks on: the create response says `kind: "disburse"` and carries
+ * `meta: {wallet_url}`, while list and show say `payment` and `meta: []` (PRODUCT §2).
+ * `wallet_url` opens this sandbox's checkout page for the payment.
+ */
+import { Hono } from 'hono'
+import { z } from 'zod'
+import type { Payment, Tenant } from '../../db/schema.js'
+import { createPayment, findPayment, listPayments } from '../../domain/payments.js'
+import { WALLET_NETWORKS } from '../../domain/transactions.js'
+import type { AppEnv } from '../../env.js'
+import { expiredAtJson, ok, pageMeta, pageQuery, presenting, toPage, type Presenting } from '../envelope.js'
+import { validate } from '../validate.js'
+import { amount, email, phone, referenceParam, text } from './schemas.js'
+
+export const createPaymentBody = z.object({
+  amount: amount(),
+  partner_reference: text().optional(),
+  network: z.enum(WALLET_NETWORKS),
+  customer: z.object({
+    full_name: text(),
+    email: email().optional(),
+    phone: phone(),
+  }),
+})
+
+type View = 'create' | 'read'
+
+export function checkoutUrl(p: Presenting, reference: string): string {
+  return `${p.origin}/__sandbox/checkout/${reference}`
+}
+
+export function paymentJson(payment: Payment, tenant: Tenant, p: Presenting, view: View) {
+  const walletUrl = { wallet_url: checkoutUrl(p, payment.reference) }
+  return {
+    business: tenant.businessName,
+    customer: {
+      full_name: payment.customerFullName,
+      email: payment.customerEmail,
+      phone: payment.customerPhone,
+    },
+    slug: payment.slug,
+    reference: payment.reference,
+    kind: p.quirks && view === 'create' ? 'disburse' : 'payment',
+    network: payment.network,
+    ...(view === 'create' && { partner_reference: payment.partnerReference }),
+    amount: payment.amount,
+    status: payment.status,
+    expired_at: expiredAtJson(payment.expiredAt),
+    meta: p.quirks && view === 'read' ? [] : walletUrl,
+  }
+}
+
+export const paymentsApi = new Hono<AppEnv>()
+  .post('/create', validate('json', createPaymentBody), (c) => {
+    const body = c.req.valid('json')
+    const payment = createPayment(c.var.ctx, {
+      amount: body.amount,
+      network: body.network,
+      partnerReference: body.partner_reference,
+      customer: body.customer,
+    })
+    const p = presenting(c)
+    const json = paymentJson(payment, c.var.tenant, p, 'create')
+    // The schema puts `payment` beside `message`; the example (quirks on) under `data`.
+    return ok(c, 'Payment initiated successfully', p.quirks ? { data: { payment: json } } : { payment: json })
+  })
+  .get('/', validate('query', pageQuery), (c) => {
+    const p = presenting(c)
+    const page = listPayments(c.var.ctx, toPage(c.req.valid('query')))
+    return ok(c, 'Payments fetched successfully', {
+      data: page.rows.map((payment) => paymentJson(payment, c.var.tenant, p, 'read')),
+      meta: pageMeta(page),
+    })
+  })
+  .get('/:reference', validate('param', referenceParam), (c) => {
+    const payment = findPayment(c.var.ctx, c.req.valid('param').reference)
+    return ok(c, 'Payment fetched successfully', {
+      data: paymentJson(payment, c.var.tenant, presenting(c), 'read'),
+    })
+  })

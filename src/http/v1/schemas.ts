@@ -1,0 +1,19 @@
+/** Field schemas shared by the /v1 resource modules (PRODUCT §10: amounts are positive integers). */
+import { z } from 'zod'
+
+/** The sandbox's amount bound (SPEC §8 gives none): 10^12 minor units. */
+export const MAX_AMOUNT = 1_000_000_000_000
+
+export const text = (max = 255) => z.string().trim().min(1).max(max)
+export const uuid = () => z.uuid()
+export const amount = () => z.number().int().positive().max(MAX_AMOUNT)
+export const phone = () =>
+  z
+    .string()
+    .trim()
+    .regex(/^\+?[0-9][0-9 .-]{5,19}$/, 'The phone field must be a phone number.')
+export const email = () => z.email().max(255)
+export const imageUrl = () => z.url({ protocol: /^https?$/ }).max(2048)
+
+/** A path parameter that must be a UUID; anything else names nothing (404). */
+export const referenceParam = z.object({ reference: z.uuid() })

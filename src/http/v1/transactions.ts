@@ -1,0 +1,131 @@
+/**
+ * /v1/transactions (SPEC §4.4). Quirks on: `merchant` is a string on card-to-bank and `false`
+ * elsewhere, `created_at` has microseconds, and the wallet-to-card response says
+ * `card_to_wallet` (PRODUCT §2).
+ */
+import { Hono } from 'hono'
+import { z } from 'zod'
+import type { Transaction } from '../../db/schema.js'
+import {
+  CODE_NETWORKS,
+  WALLET_NETWORKS,
+  WALLET_TO_CARD_NETWORKS,
+  cardToBank,
+  cardToWallet,
+  listTransactions,
+  walletToCard,
+} from '../../domain/transactions.js'
+import type { AppEnv } from '../../env.js'
+import { createdAtJson, ok, pageMeta, pageQuery, presenting, toPage, type Presenting } from '../envelope.js'
+import { validate } from '../validate.js'
+import { amount, phone, text, uuid } from './schemas.js'
+
+export const cardToBankBody = z.object({
+  amount: amount(),
+  card_reference: uuid(),
+  reference: text().optional(),
+  bank_id: text(),
+  bank_name: text(),
+  bank_account_name: text().optional(),
+  description: text(1000).optional(),
+})
+
+export const cardToWalletBody = z.object({
+  amount: amount(),
+  card_reference: uuid(),
+  reference: text().optional(),
+  phone: phone(),
+  network: z.enum(WALLET_NETWORKS),
+})
+
+export const walletToCardBody = z
+  .object({
+    amount: amount(),
+    card_reference: uuid(),
+    reference: text().optional(),
+    phone: phone(),
+    network: z.enum(WALLET_TO_CARD_NETWORKS),
+    code: text(32).optional(),
+  })
+  .superRefine((body, check) => {
+    if (body.code === undefined && (CODE_NETWORKS as readonly string[]).includes(body.network)) {
+      check.addIssue({
+        code: 'custom',
+        path: ['code'],
+        message: `The code field is required when network is ${body.network}.`,
+      })
+    }
+  })
+
+export const transactionsQuery = pageQuery.extend({ card_reference: uuid().optional() })
+
+export function transactionJson(t: Transaction, p: Presenting, kindShown: string = t.kind) {
+  return {
+    slug: t.slug,
+    card_reference: t.cardReference,
+    reference: t.reference,
+    status: t.status,
+    kind: kindShown,
+    merchant: t.merchant ?? (p.quirks ? false : null),
+    amount: t.amount,
+    ...(t.kind === 'card_to_bank' && {
+      bank_name: t.bankName,
+      bank_id: t.bankId,
+      bank_account_name: t.bankAccountName,
+    }),
+    ...(t.phone !== null && { phone: t.phone, network: t.network }),
+    created_at: createdAtJson(t.createdAt, p),
+  }
+}
+
+const TRANSFER_INITIATED = 'Transaction initiated successfully'
+
+export const transactionsApi = new Hono<AppEnv>()
+  .post('/create/card-to-bank', validate('json', cardToBankBody), (c) => {
+    const body = c.req.valid('json')
+    const transaction = cardToBank(c.var.ctx, {
+      amount: body.amount,
+      cardReference: body.card_reference,
+      reference: body.reference,
+      bankId: body.bank_id,
+      bankName: body.bank_name,
+      bankAccountName: body.bank_account_name,
+      description: body.description,
+    })
+    return ok(c, TRANSFER_INITIATED, { data: { transaction: transactionJson(transaction, presenting(c)) } })
+  })
+  .post('/create/card-to-wallet', validate('json', cardToWalletBody), (c) => {
+    const body = c.req.valid('json')
+    const transaction = cardToWallet(c.var.ctx, {
+      amount: body.amount,
+      cardReference: body.card_reference,
+      reference: body.reference,
+      phone: body.phone,
+      network: body.network,
+    })
+    return ok(c, TRANSFER_INITIATED, { data: { transaction: transactionJson(transaction, presenting(c)) } })
+  })
+  .post('/create/wallet-to-card', validate('json', walletToCardBody), (c) => {
+    const body = c.req.valid('json')
+    const transaction = walletToCard(c.var.ctx, {
+      amount: body.amount,
+      cardReference: body.card_reference,
+      reference: body.reference,
+      phone: body.phone,
+      network: body.network,
+      code: body.code,
+    })
+    const p = presenting(c)
+    // SPEC §4.4: the wallet-to-card example answers with kind card_to_wallet.
+    const kind = p.quirks ? 'card_to_wallet' : transaction.kind
+    return ok(c, TRANSFER_INITIATED, { data: { transaction: transactionJson(transaction, p, kind) } })
+  })
+  .get('/', validate('query', transactionsQuery), (c) => {
+    const query = c.req.valid('query')
+    const p = presenting(c)
+    const page = listTransactions(c.var.ctx, toPage(query), query.card_reference)
+    return ok(c, 'Transactions fetched successfully', {
+      data: { transaction: page.rows.map((t) => transactionJson(t, p)) },
+      meta: pageMeta(page),
+    })
+  })

@@ -1,0 +1,135 @@
+/**
+ * createSandbox(options) builds one sandbox (database, randomness, tenants, app) without
+ * binding a port; startSandbox(options) serves it over HTTP. Nothing starts on import.
+ */
+import { serve } from '@hono/node-server'
+import type { AddressInfo } from 'node:net'
+import { createApp, type SandboxApp } from './app.js'
+import { openDb, type Db } from './db/open.js'
+import { createIds, type Ids } from './domain/ids.js'
+import { createTenantDirectory, type TenantDirectory } from './domain/tenants.js'
+import type { ClockMode } from './engine/clock.js'
+
+export type SandboxOptions = {
+  /** Port to listen on; 0 picks a free one. Default 4010. */
+  port?: number
+  /** Address to bind. Default 127.0.0.1. */
+  host?: string
+  /** SQLite file, or ':memory:' (default). */
+  db?: string
+  /** Seed for every id, name and card number. */
+  seed?: number
+  /** Only these bearer tokens get in. */
+  tokens?: string[]
+  /** Time factor of real-mode clocks. Default 1. */
+  speed?: number
+  /** Mode of each new tenant's clock. Default 'real'. */
+  clock?: ClockMode
+  /** Answer like the real service's examples. Default true. */
+  quirks?: boolean
+  /** Request log on stdout. Default 'silent' here, 'pretty' from the CLI. */
+  log?: 'pretty' | 'json' | 'silent'
+}
+
+export type ResolvedOptions = Required<Omit<SandboxOptions, 'seed' | 'tokens'>> &
+  Pick<SandboxOptions, 'seed' | 'tokens'>
+
+export type SandboxDeps = {
+  db: Db
+  ids: Ids
+  tenants: TenantDirectory
+  options: ResolvedOptions
+}
+
+export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
+  return {
+    port: options.port ?? 4010,
+    host: options.host ?? '127.0.0.1',
+    db: options.db ?? ':memory:',
+    seed: options.seed,
+    tokens: options.tokens,
+    speed: options.speed ?? 1,
+    clock: options.clock ?? 'real',
+    quirks: options.quirks ?? true,
+    log: options.log ?? 'silent',
+  }
+}
+
+export type Sandbox = {
+  app: SandboxApp
+  deps: SandboxDeps
+  close(): void
+}
+
+/**
+ * Builds a sandbox in memory, ready for `app.request()`.
+ * @example
+ * const { app } = createSandbox({ clock: 'manual', seed: 1 })
+ * const res = await app.request('/v1/cards', { headers: { Authorization: 'Bearer test' } })
+ */
+export function createSandbox(options: SandboxOptions = {}): Sandbox {
+  const resolved = resolveOptions(options)
+  const db = openDb(resolved.db)
+  const ids = createIds(resolved.seed)
+  const tenants = createTenantDirectory(db, ids, {
+    clockMode: resolved.clock,
+    speed: resolved.speed,
+    tokens: resolved.tokens ? new Set(resolved.tokens) : null,
+    wallNow: Date.now,
+  })
+  const deps: SandboxDeps = { db, ids, tenants, options: resolved }
+  return { app: createApp(deps), deps, close: () => db.$client.close() }
+}
+
+export type RunningSandbox = Omit<Sandbox, 'close'> & {
+  /** `http://host:port` */
+  url: string
+  /** `http://host:port/v1`: what a client's base_url should be. */
+  baseUrl: string
+  port: number
+  /** Stops accepting connections, lets in-flight requests finish, closes the database. */
+  close(): Promise<void>
+}
+
+/** How long a shutdown waits for in-flight requests before cutting idle keep-alive sockets. */
+const SHUTDOWN_GRACE_MS = 5_000
+
+/**
+ * Serves a sandbox over HTTP.
+ * @example
+ * const sandbox = await startSandbox({ port: 0 })
+ * await fetch(`${sandbox.baseUrl}/cards`, { headers: { Authorization: 'Bearer t' } })
+ * await sandbox.close()
+ */
+export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+  const sandbox = createSandbox(options)
+  const { host, port } = sandbox.deps.options
+  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+    const s = serve({ fetch: sandbox.app.fetch, port, hostname: host }, () => resolve(s))
+    s.once('error', reject)
+  })
+  const address = server.address() as AddressInfo
+  const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address
+  const url = `http://${shown}:${address.port}`
+  let closing: Promise<void> | undefined
+  return {
+    ...sandbox,
+    url,
+    baseUrl: `${url}/v1`,
+    port: address.port,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        const http = server as import('node:http').Server
+        const force = setTimeout(() => http.closeAllConnections?.(), SHUTDOWN_GRACE_MS)
+        force.unref()
+        http.close(() => {
+          clearTimeout(force)
+          sandbox.close()
+          resolve()
+        })
+        http.closeIdleConnections?.()
+      })
+      return closing
+    },
+  }
+}
