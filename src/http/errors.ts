@@ -90,9 +90,9 @@ type Issue = $ZodIssue
 
 function laravelMessage(issue: Issue, field: string, value: unknown): string {
   const name = `The ${field.replaceAll('_', ' ')} field`
+  if (issue.code !== 'custom' && (value === undefined || value === null)) return `${name} is required.`
   switch (issue.code) {
     case 'invalid_type':
-      if (value === undefined || value === null) return `${name} is required.`
       return `${name} must be ${article(issue.expected)}.`
     case 'too_small':
       if (issue.origin === 'string') {
@@ -108,6 +108,7 @@ function laravelMessage(issue: Issue, field: string, value: unknown): string {
       if (issue.format === 'uuid') return `${name} must be a valid UUID.`
       if (issue.format === 'email') return `${name} must be a valid email address.`
       if (issue.format === 'url') return `${name} must be a valid URL.`
+      if (issue.message.startsWith('The ')) return issue.message
       return `${name} format is invalid.`
     case 'invalid_value':
       return `The selected ${field.replaceAll('_', ' ')} is invalid. Allowed: ${issue.values.map(String).join(', ')}.`

@@ -1,0 +1,76 @@
+/**
+ * Test helpers: a fresh in-memory sandbox per test (manual clock, fixed seed) and `call()`,
+ * which sends a real HTTP request through the app with a bearer token.
+ */
+import { createSandbox, type SandboxOptions } from '../src/sandbox.js'
+
+export const TOKEN = 'test-token'
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
+/** Quirks-on `created_at`: ISO 8601 with microseconds. */
+export const MICROS_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/
+export const MILLIS_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
+
+export type CallOptions = { token?: string | null; headers?: Record<string, string>; raw?: string }
+
+export function newSandbox(options: SandboxOptions = {}) {
+  const sandbox = createSandbox({ clock: 'manual', seed: 42, ...options })
+
+  async function call(method: string, path: string, body?: unknown, opts: CallOptions = {}) {
+    const headers: Record<string, string> = { ...opts.headers }
+    const token = opts.token === undefined ? TOKEN : opts.token
+    if (token !== null) headers.Authorization = `Bearer ${token}`
+    let payload: string | undefined = opts.raw
+    if (body !== undefined) {
+      payload = JSON.stringify(body)
+      headers['Content-Type'] ??= 'application/json'
+    }
+    const res = await sandbox.app.request(path, { method, headers, body: payload })
+    const text = await res.text()
+    let json: any
+    try {
+      json = JSON.parse(text)
+    } catch {
+      throw new Error(`${method} ${path} answered ${res.status} with non-JSON: ${text.slice(0, 200)}`)
+    }
+    return { status: res.status, body: json, headers: res.headers }
+  }
+
+  /** Registers a card user and passes their verification through the control plane. */
+  async function verifiedUser(token?: string) {
+    const created = await call('POST', '/v1/card-users/create', fullIdentity(), { token })
+    const reference: string = created.body.data.userCard.reference
+    await call('POST', `/__sandbox/card-users/${reference}/transition`, { to: 'passed' }, { token })
+    return reference
+  }
+
+  /** An issued card of a verified user. */
+  async function issuedCard(brand = 'visa', token?: string) {
+    const user = await verifiedUser(token)
+    const created = await call(
+      'POST',
+      '/v1/cards/create',
+      { card_user_reference: user, card_brand: brand, card_type: 'virtual' },
+      { token },
+    )
+    const reference: string = (created.body.data?.card ?? created.body.card).reference
+    await call('POST', `/__sandbox/cards/${reference}/transition`, { to: 'issued' }, { token })
+    return { user, reference }
+  }
+
+  return { ...sandbox, call, verifiedUser, issuedCard }
+}
+
+export function fullIdentity(overrides: Record<string, unknown> = {}) {
+  return {
+    first_name: 'Awa',
+    last_name: 'Diop',
+    address: '12 Rue Carnot, Dakar',
+    phone: '+221770000001',
+    email: 'awa.diop@example.com',
+    id_no: '1234567890123',
+    selfie_image: 'https://img.example.com/selfie.jpg',
+    id_image: 'https://img.example.com/id-front.jpg',
+    back_id_image: 'https://img.example.com/id-back.jpg',
+    ...overrides,
+  }
+}
