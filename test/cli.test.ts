@@ -1,0 +1,128 @@
+/**
+ * The built CLI as a user runs it: a child process on a free port, called over a socket.
+ * `npm test` builds dist/ first.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+
+const CLI = new URL('../dist/cli.js', import.meta.url).pathname
+const running: ChildProcess[] = []
+
+afterEach(() => {
+  for (const child of running.splice(0)) child.kill('SIGKILL')
+})
+
+/** Starts the CLI and resolves with its base URL once the banner is printed. */
+function startCli(args: string[], env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, [CLI, '--port', '0', ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  running.push(child)
+  let output = ''
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  const baseUrl = new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', (chunk) => {
+      output += chunk
+      const match = /API\s+(http:\/\/\S+\/v1)/.exec(output)
+      if (match) resolve(match[1])
+    })
+    child.stderr!.on('data', (chunk) => (output += chunk))
+    child.once('exit', (code) => reject(new Error(`exited ${code}: ${output}`)))
+  })
+  return { child, baseUrl, exited, output: () => output }
+}
+
+const auth = { Authorization: 'Bearer cli-token', 'Content-Type': 'application/json' }
+
+describe('npx card-sandbox', () => {
+  it('serves the API on a free port, prints a banner and stops cleanly on SIGTERM', async () => {
+    const cli = startCli(['--log', 'silent'])
+    const baseUrl = await cli.baseUrl
+    expect(baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/)
+    expect(cli.output()).toContain('quirks      on')
+
+    const created = await fetch(`${baseUrl}/card-users/create`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ phone: '+221770000000' }),
+    })
+    expect(created.status).toBe(200)
+    const body = await created.json()
+    expect(body.userCard.phone).toBe('+221770000000')
+
+    const health = await fetch(baseUrl.replace('/v1', '/__sandbox/health'))
+    expect(await health.json()).toEqual({ status: 'ok' })
+
+    cli.child.kill('SIGTERM')
+    expect(await cli.exited).toBe(0)
+    expect(cli.output()).toContain('card-sandbox: stopped')
+  })
+
+  it('reads flags from CARD_SANDBOX_* environment variables', async () => {
+    const cli = startCli(['--log', 'silent'], { CARD_SANDBOX_QUIRKS: 'off', CARD_SANDBOX_TOKENS: 'only-me' })
+    const baseUrl = await cli.baseUrl
+    expect(cli.output()).toContain('quirks      off')
+    const refused = await fetch(`${baseUrl}/cards`, { headers: auth })
+    expect(refused.status).toBe(401)
+    const created = await fetch(`${baseUrl}/card-users/create`, {
+      method: 'POST',
+      headers: { ...auth, Authorization: 'Bearer only-me' },
+      body: JSON.stringify({ phone: '+221770000000' }),
+    })
+    const body = await created.json()
+    // quirks off: the clean shape, userCard under data
+    expect(body.data.userCard.status).toBe('pending')
+  })
+
+  it('keeps data across restarts with --db file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-'))
+    try {
+      const db = join(dir, 'sandbox.sqlite')
+      const first = startCli(['--db', db, '--log', 'silent'])
+      const created = await fetch(`${await first.baseUrl}/card-users/create`, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ phone: '+221770000009' }),
+      })
+      const reference = (await created.json()).userCard.reference
+      first.child.kill('SIGINT')
+      expect(await first.exited).toBe(0)
+
+      const second = startCli(['--db', db, '--log', 'silent'])
+      const list = await fetch(`${await second.baseUrl}/card-users`, { headers: auth })
+      const body = await list.json()
+      expect(body.data[0].data.map((u: { reference: string }) => u.reference)).toEqual([reference])
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('logs one line per request with --log pretty', async () => {
+    const cli = startCli(['--log', 'pretty'])
+    const baseUrl = await cli.baseUrl
+    await fetch(`${baseUrl}/cards`, { headers: auth })
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(cli.output()).toMatch(/GET\s+\/v1\/cards 200 [\d.]+ms/)
+  })
+
+  it('prints the flag table with --help', () => {
+    const result = spawnSync(process.execPath, [CLI, '--help'], { encoding: 'utf8' })
+    expect(result.status).toBe(0)
+    for (const flag of ['--port', '--host', '--db', '--seed', '--tokens', '--speed', '--clock', '--quirks', '--log']) {
+      expect(result.stdout).toContain(flag)
+    }
+    expect(result.stdout).toContain('CARD_SANDBOX_PORT')
+  })
+
+  it('refuses an unknown flag or a bad value with exit code 2', () => {
+    for (const args of [['--nope'], ['--port', 'abc'], ['--clock', 'sideways'], ['--quirks', 'maybe']]) {
+      const result = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' })
+      expect(result.status, args.join(' ')).toBe(2)
+      expect(result.stderr).toMatch(/^card-sandbox: /)
+    }
+  })
+})

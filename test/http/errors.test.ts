@@ -1,0 +1,153 @@
+import { describe, expect, it } from 'vitest'
+import { newSandbox } from '../helpers.js'
+
+const JSON_HEADERS = { 'Content-Type': 'application/json' }
+
+describe('error shapes (PRODUCT §4)', () => {
+  const { call, app } = newSandbox()
+
+  it('answers malformed JSON with a 400', async () => {
+    for (const raw of ['{bad', '{"amount": 1,}', '[1, 2', "{'a': 1}", '']) {
+      const res = await call('POST', '/v1/cards/create', undefined, { raw, headers: JSON_HEADERS })
+      expect(res.status, raw).toBe(400)
+      expect(res.body).toEqual({ message: 'Malformed JSON in request body.', statusCode: 400 })
+    }
+  })
+
+  it('answers deeply nested JSON without crashing', async () => {
+    const raw = '['.repeat(100_000) + ']'.repeat(100_000)
+    const res = await call('POST', '/v1/cards/create', undefined, { raw, headers: JSON_HEADERS })
+    expect([400, 422]).toContain(res.status)
+    expect(res.body.statusCode).toBe(res.status)
+  })
+
+  it('refuses a JSON body that is not an object with a 422 naming body', async () => {
+    for (const raw of ['[]', '"text"', '42', 'null', 'true']) {
+      const res = await call('POST', '/v1/cards/create', undefined, { raw, headers: JSON_HEADERS })
+      expect(res.status, raw).toBe(422)
+      expect(res.body.errors).toEqual({ body: ['The request body must be a JSON object.'] })
+    }
+  })
+
+  it('refuses a non-JSON content type with a 415', async () => {
+    for (const type of ['application/x-www-form-urlencoded', 'text/plain', 'multipart/form-data; boundary=x']) {
+      const res = await call('POST', '/v1/cards/freeze', undefined, { raw: 'reference=1', headers: { 'Content-Type': type } })
+      expect(res.status, type).toBe(415)
+      expect(res.body).toEqual({
+        message: 'The request body must be JSON, sent with Content-Type: application/json.',
+        statusCode: 415,
+      })
+    }
+  })
+
+  it('accepts application/json with a charset', async () => {
+    const res = await call('POST', '/v1/card-users/create', undefined, {
+      raw: JSON.stringify({ phone: '+221770000000' }),
+      headers: { 'Content-Type': 'application/json; charset=utf-8' },
+    })
+    expect(res.status).toBe(200)
+  })
+
+  it('reads a body-less POST as {} and names every required field', async () => {
+    const res = await call('POST', '/v1/cards/create')
+    expect(res.status).toBe(422)
+    expect(res.body).toEqual({
+      message: 'The card user reference field is required. (and 2 more errors)',
+      statusCode: 422,
+      errors: {
+        card_user_reference: ['The card user reference field is required.'],
+        card_brand: ['The card brand field is required.'],
+        card_type: ['The card type field is required.'],
+      },
+    })
+  })
+
+  it('refuses a body over 1 MiB with a 413', async () => {
+    const raw = JSON.stringify({ phone: '+221770000000', address: 'x'.repeat(1024 * 1024) })
+    const res = await call('POST', '/v1/card-users/create', undefined, { raw, headers: JSON_HEADERS })
+    expect(res.status).toBe(413)
+    expect(res.body).toEqual({ message: 'The request body is larger than 1 MiB.', statusCode: 413 })
+  })
+
+  it('refuses a streamed body over 1 MiB with a 413', async () => {
+    const chunk = new TextEncoder().encode('x'.repeat(64 * 1024))
+    let sent = 0
+    const stream = new ReadableStream({
+      pull(controller) {
+        if (sent++ < 20) controller.enqueue(chunk)
+        else controller.close()
+      },
+    })
+    const res = await app.request('/v1/card-users/create', {
+      method: 'POST',
+      headers: { ...JSON_HEADERS, Authorization: 'Bearer t' },
+      body: stream,
+      // @ts-expect-error undici needs this for a streamed body
+      duplex: 'half',
+    })
+    expect(res.status).toBe(413)
+  })
+
+  it('answers an unknown route with a JSON 404', async () => {
+    const res = await call('GET', '/v1/nothing-here')
+    expect(res.status).toBe(404)
+    expect(res.body).toEqual({ message: 'The route /v1/nothing-here could not be found.', statusCode: 404 })
+  })
+
+  it('answers a known path with the wrong method with a 405 and an Allow header', async () => {
+    const res = await call('GET', '/v1/cards/create')
+    expect(res.status).toBe(405)
+    expect(res.headers.get('Allow')).toBe('POST')
+    expect(res.body).toEqual({
+      message: 'The GET method is not supported for this route. Supported methods: POST.',
+      statusCode: 405,
+    })
+    const del = await call('DELETE', '/v1/payments/3f2504e0-4f89-41d3-9a0c-0305e82c3301')
+    expect(del.status).toBe(405)
+    expect(del.headers.get('Allow')).toBe('GET')
+  })
+
+  it('answers a non-UUID reference in a path with a 404', async () => {
+    const res = await call('GET', '/v1/disburses/not-a-uuid')
+    expect(res.status).toBe(404)
+    expect(res.body.statusCode).toBe(404)
+  })
+
+  it('names every bad field with Laravel messages, nested ones in dot notation', async () => {
+    const res = await call('POST', '/v1/disburses/create', {
+      amount: '100',
+      network: 'carrier-pigeon',
+      customer: { email: 'not-an-email' },
+    })
+    expect(res.status).toBe(422)
+    expect(res.body).toEqual({
+      message: 'The amount field must be an integer. (and 3 more errors)',
+      statusCode: 422,
+      errors: {
+        amount: ['The amount field must be an integer.'],
+        network: [expect.stringMatching(/^The selected network is invalid\./)],
+        'customer.full_name': ['The customer.full name field is required.'],
+        'customer.email': ['The customer.email field must be a valid email address.'],
+      },
+    })
+  })
+
+  it('never answers with HTML or a stack trace', async () => {
+    const attempts = [
+      ['POST', '/v1/payments/create', '{"amount": 1e400, "network": null, "customer": []}'],
+      ['POST', '/v1/cards/link', '{"identifier": 99999999999999999999999, "card_user_reference": "\'; DROP TABLE cards; --"}'],
+      ['POST', '/v1/card-users/create', '{"phone": "\\u0000\\u0001", "email": {"$ne": 1}}'],
+      ['GET', '/v1/transactions?page=-1&per_page=1e3&card_reference=%00'],
+      ['PATCH', '/v1/cards', '{}'],
+      ['POST', '/__sandbox/clock/advance', '{"by": "forever"}'],
+      ['PUT', '/__sandbox/clock', '{"mode": "sideways"}'],
+    ] as const
+    for (const [method, path, raw] of attempts) {
+      const res = await call(method, path, undefined, { raw: method === 'GET' ? undefined : raw, headers: JSON_HEADERS })
+      expect(res.status, `${method} ${path}`).toBeGreaterThanOrEqual(400)
+      expect(res.status, `${method} ${path}`).toBeLessThan(500)
+      expect(res.headers.get('Content-Type')).toMatch(/^application\/json/)
+      expect(JSON.stringify(res.body)).not.toMatch(/at .*\.(ts|js):\d+/)
+    }
+  })
+})
