@@ -36,6 +36,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<Runn
     process.exitCode = 1
     return
   }
+  // A parent that stops reading (a closed pipe) must not crash the sandbox on its next line.
+  process.stdout.on('error', () => {})
   process.stdout.write(banner(sandbox))
 
   let stopping = false

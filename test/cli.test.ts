@@ -51,7 +51,7 @@ describe('npx card-sandbox', () => {
       body: JSON.stringify({ phone: '+221770000000' }),
     })
     expect(created.status).toBe(200)
-    const body = await created.json()
+    const body = (await created.json()) as any
     expect(body.userCard.phone).toBe('+221770000000')
 
     const health = await fetch(baseUrl.replace('/v1', '/__sandbox/health'))
@@ -73,7 +73,7 @@ describe('npx card-sandbox', () => {
       headers: { ...auth, Authorization: 'Bearer only-me' },
       body: JSON.stringify({ phone: '+221770000000' }),
     })
-    const body = await created.json()
+    const body = (await created.json()) as any
     // quirks off: the clean shape, userCard under data
     expect(body.data.userCard.status).toBe('pending')
   })
@@ -88,13 +88,13 @@ describe('npx card-sandbox', () => {
         headers: auth,
         body: JSON.stringify({ phone: '+221770000009' }),
       })
-      const reference = (await created.json()).userCard.reference
+      const reference = ((await created.json()) as any).userCard.reference
       first.child.kill('SIGINT')
       expect(await first.exited).toBe(0)
 
       const second = startCli(['--db', db, '--log', 'silent'])
       const list = await fetch(`${await second.baseUrl}/card-users`, { headers: auth })
-      const body = await list.json()
+      const body = (await list.json()) as any
       expect(body.data[0].data.map((u: { reference: string }) => u.reference)).toEqual([reference])
     } finally {
       rmSync(dir, { recursive: true, force: true })

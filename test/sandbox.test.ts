@@ -59,7 +59,7 @@ describe('startSandbox()', () => {
         headers: { Authorization: 'Bearer x', 'Content-Type': 'application/json' },
         body: JSON.stringify({ amount: 100, network: 'mtn-ci', customer: { full_name: 'A B', phone: '+2250700000000' } }),
       })
-      const body = await created.json()
+      const body = (await created.json()) as any
       expect(body.data.payment.meta.wallet_url).toBe(
         `${sandbox.url}/__sandbox/checkout/${body.data.payment.reference}`,
       )

@@ -202,6 +202,22 @@ export const businessOperations = sqliteTable(
   ],
 )
 
+/** One-time codes a payer gets from orange-money to allow a wallet-to-card pull (SPEC §4.4, §8). */
+export const walletCodes = sqliteTable(
+  'wallet_codes',
+  {
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    tenantId: text('tenant_id').notNull(),
+    code: text('code').notNull(),
+    phone: text('phone').notNull(),
+    network: text('network').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+    usedAt: integer('used_at'),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('wallet_codes_lookup').on(t.tenantId, t.network, t.phone, t.code)],
+)
+
 export type Tenant = typeof tenants.$inferSelect
 export type CardUser = typeof cardUsers.$inferSelect
 export type Card = typeof cards.$inferSelect
@@ -210,6 +226,7 @@ export type Dispute = typeof disputes.$inferSelect
 export type Payment = typeof payments.$inferSelect
 export type Disburse = typeof disburses.$inferSelect
 export type BusinessOperation = typeof businessOperations.$inferSelect
+export type WalletCode = typeof walletCodes.$inferSelect
 export type TransactionKind = (typeof TRANSACTION_KINDS)[number]
 export type CardBrand = (typeof CARD_BRANDS)[number]
 export type CardType = (typeof CARD_TYPES)[number]

@@ -19,17 +19,18 @@ export function recordOperation(
     bankName: string
     bankId: string
     bankAccountName: string
+    status?: BusinessOperation['status']
   },
 ): BusinessOperation {
   return ctx.db
     .insert(businessOperations)
     .values({
+      status: LIFECYCLES.business_operation.initial,
       ...input,
       reference: ctx.ids.uuid(),
       tenantId: ctx.tenant.id,
       fees: 0,
       type: OPERATION_TYPE,
-      status: LIFECYCLES.business_operation.initial,
       createdAt: ctx.now,
       updatedAt: ctx.now,
     })

@@ -8,8 +8,8 @@ import { and, eq } from 'drizzle-orm'
 import { cards, type Card, type CardBrand, type CardType } from '../db/schema.js'
 import { findCardUser } from './card-users.js'
 import { listPage, type DomainContext, type Page, type PageOf } from './context.js'
-import { notFound, refused } from './errors.js'
-import { LIFECYCLES, assertMove } from './lifecycles.js'
+import { SandboxError, notFound, refused } from './errors.js'
+import { LIFECYCLES, allowedMoves, assertMove } from './lifecycles.js'
 
 /** A linked card's brand and type are not sent; the sandbox assumes a physical visa. */
 const LINKED_CARD_BRAND: CardBrand = 'visa'
@@ -112,8 +112,19 @@ export function freezeCard(ctx: DomainContext, reference: string): Card {
   return ctx.db.transaction(() => setCardStatus(ctx, findCard(ctx, reference, 'reference'), 'frozen'))
 }
 
+/** Only a frozen card unfreezes: an issuing card must not be issued by an unfreeze. */
 export function unfreezeCard(ctx: DomainContext, reference: string): Card {
-  return ctx.db.transaction(() => setCardStatus(ctx, findCard(ctx, reference, 'reference'), 'issued'))
+  return ctx.db.transaction(() => {
+    const card = findCard(ctx, reference, 'reference')
+    if (card.status !== 'frozen') {
+      throw new SandboxError('invalid_transition', `Only a frozen card can be unfrozen (status: ${card.status}).`, {
+        from: card.status,
+        to: 'issued',
+        allowed: [...allowedMoves('card', card.status)],
+      })
+    }
+    return setCardStatus(ctx, card, 'issued')
+  })
 }
 
 export function listCards(ctx: DomainContext, page: Page): PageOf<Card> {

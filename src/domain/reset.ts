@@ -12,9 +12,10 @@ import {
   disputes,
   payments,
   transactions,
+  walletCodes,
 } from '../db/schema.js'
 
-const TENANT_TABLES = [cardUsers, cards, transactions, disputes, payments, disburses, businessOperations]
+const TENANT_TABLES = [cardUsers, cards, transactions, disputes, payments, disburses, businessOperations, walletCodes]
 
 export function resetTenantData(db: Db, tenantId: string): void {
   db.transaction(() => {

@@ -9,6 +9,7 @@ import { findCardUser } from './card-users.js'
 import { listPage, type DomainContext, type Page, type PageOf } from './context.js'
 import { notFound, refused } from './errors.js'
 import { LIFECYCLES } from './lifecycles.js'
+import { useWalletCode } from './wallet-codes.js'
 
 export const WALLET_NETWORKS = [
   'orange-money-sn',
@@ -31,9 +32,6 @@ export const WALLET_TO_CARD_NETWORKS = [
   'orange-money-sn',
   'wave-sn',
 ] as const
-
-/** SPEC §4.4, §8: these networks need a one-time code from the payer. */
-export const CODE_NETWORKS = ['orange-money-sn', 'orange-money-ci'] as const
 
 type TransferBase = { amount: number; cardReference: string; reference?: string }
 
@@ -112,6 +110,7 @@ export function cardToWallet(ctx: DomainContext, input: CardToWalletInput): Tran
 export function walletToCard(ctx: DomainContext, input: WalletToCardInput): Transaction {
   return ctx.db.transaction(() => {
     const card = usableCard(ctx, input.cardReference)
+    useWalletCode(ctx, input)
     return insertTransaction(ctx, card, {
       kind: 'wallet_to_card',
       amount: input.amount,

@@ -94,6 +94,8 @@ const MOVERS: Record<TransitionResource, Mover> = {
         bankName: payment.network,
         bankId: payment.customerPhone,
         bankAccountName: payment.customerFullName,
+        // the money is already in: a successful payment's credit is settled
+        status: 'success',
       })
     }
     return payment.status

@@ -20,7 +20,7 @@ export function ok(c: Context, message: string, fields: Record<string, unknown>)
 const positiveInteger = (max: number) =>
   z
     .string()
-    .regex(/^\d{1,9}$/, 'must be a whole number')
+    .regex(/^\d{1,9}$/)
     .transform(Number)
     .pipe(z.number().int().min(1).max(max))
 

@@ -100,7 +100,8 @@ function laravelMessage(issue: Issue, field: string, value: unknown): string {
           ? `${name} is required.`
           : `${name} must be at least ${issue.minimum} characters.`
       }
-      return `${name} must be at least ${issue.minimum}.`
+      // `.positive()` reports "more than 0"; every number here is an integer, so say "at least 1".
+      return `${name} must be at least ${issue.inclusive ? issue.minimum : Number(issue.minimum) + 1}.`
     case 'too_big':
       if (issue.origin === 'string') return `${name} must not be greater than ${issue.maximum} characters.`
       return `${name} must not be greater than ${issue.maximum}.`
@@ -108,7 +109,7 @@ function laravelMessage(issue: Issue, field: string, value: unknown): string {
       if (issue.format === 'uuid') return `${name} must be a valid UUID.`
       if (issue.format === 'email') return `${name} must be a valid email address.`
       if (issue.format === 'url') return `${name} must be a valid URL.`
-      if (issue.message.startsWith('The ')) return issue.message
+      if (issue.format === 'phone') return `${name} must be a valid phone number.`
       return `${name} format is invalid.`
     case 'invalid_value':
       return `The selected ${field.replaceAll('_', ' ')} is invalid. Allowed: ${issue.values.map(String).join(', ')}.`

@@ -82,9 +82,8 @@ describe('error shapes (PRODUCT §4)', () => {
       method: 'POST',
       headers: { ...JSON_HEADERS, Authorization: 'Bearer t' },
       body: stream,
-      // @ts-expect-error undici needs this for a streamed body
-      duplex: 'half',
-    })
+      duplex: 'half', // undici needs this for a streamed body
+    } as RequestInit)
     expect(res.status).toBe(413)
   })
 

@@ -10,6 +10,7 @@ import { ok } from '../envelope.js'
 import { clockApi } from './clock.js'
 import { controlDisputesApi } from './disputes.js'
 import { transitionsApi } from './transitions.js'
+import { walletCodesApi } from './wallet-codes.js'
 
 export function createControlApi() {
   return new Hono<AppEnv>()
@@ -22,5 +23,6 @@ export function createControlApi() {
     })
     .route('/clock', clockApi)
     .route('/disputes', controlDisputesApi)
+    .route('/wallet-codes', walletCodesApi)
     .route('/', transitionsApi)
 }

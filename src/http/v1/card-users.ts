@@ -23,7 +23,7 @@ import {
   type Presenting,
 } from '../envelope.js'
 import { validate } from '../validate.js'
-import { email, imageUrl, phone, text, uuid } from './schemas.js'
+import { email, evenWithOtherErrors, imageUrl, phone, text, uuid } from './schemas.js'
 
 const identity = {
   first_name: text().optional(),
@@ -51,7 +51,7 @@ export const createCardUserBody = z
         message: `The ${field.replaceAll('_', ' ')} field is required when identity data is sent.`,
       })
     }
-  })
+  }, evenWithOtherErrors)
 
 export const resubmitCardUserBody = z.object({
   card_user_reference: uuid(),

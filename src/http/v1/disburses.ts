@@ -10,7 +10,7 @@ import type { AppEnv } from '../../env.js'
 import { expiredAtJson, ok, pageMeta, pageQuery, presenting, toPage, type Presenting } from '../envelope.js'
 import { validate } from '../validate.js'
 import { checkoutUrl } from './payments.js'
-import { amount, email, phone, referenceParam, text } from './schemas.js'
+import { amount, email, evenWithOtherErrors, phone, referenceParam, text } from './schemas.js'
 
 const BANK_FIELDS = ['bank_name', 'bank_id', 'bank_account_name'] as const
 
@@ -30,16 +30,21 @@ export const createDisburseBody = z
     }),
   })
   .superRefine((body, check) => {
+    const customer: Record<string, unknown> | null =
+      typeof body.customer === 'object' && body.customer !== null && !Array.isArray(body.customer)
+        ? body.customer
+        : null
+    if (!customer || !(DISBURSE_NETWORKS as readonly string[]).includes(body.network)) return
     const needed = body.network === 'bank' ? BANK_FIELDS : (['phone'] as const)
     for (const field of needed) {
-      if (body.customer[field] !== undefined) continue
+      if (customer[field] !== undefined) continue
       check.addIssue({
         code: 'custom',
         path: ['customer', field],
         message: `The customer.${field.replaceAll('_', ' ')} field is required when network is ${body.network}.`,
       })
     }
-  })
+  }, evenWithOtherErrors)
 
 export function disburseJson(disburse: Disburse, tenant: Tenant, p: Presenting, view: 'create' | 'read') {
   return {

@@ -7,13 +7,17 @@ export const MAX_AMOUNT = 1_000_000_000_000
 export const text = (max = 255) => z.string().trim().min(1).max(max)
 export const uuid = () => z.uuid()
 export const amount = () => z.number().int().positive().max(MAX_AMOUNT)
-export const phone = () =>
-  z
-    .string()
-    .trim()
-    .regex(/^\+?[0-9][0-9 .-]{5,19}$/, 'The phone field must be a phone number.')
+export const phone = () => z.stringFormat('phone', /^\+?[0-9][0-9 .-]{5,19}$/)
 export const email = () => z.email().max(255)
 export const imageUrl = () => z.url({ protocol: /^https?$/ }).max(2048)
+
+/**
+ * Zod skips an object's refinements once any field failed; cross-field rules pass this so that
+ * a 422 still names every bad field (PRODUCT §4). Their code must then expect unparsed values.
+ */
+export const evenWithOtherErrors = {
+  when: (payload: { value: unknown }) => typeof payload.value === 'object' && payload.value !== null,
+}
 
 /** A path parameter that must be a UUID; anything else names nothing (404). */
 export const referenceParam = z.object({ reference: z.uuid() })

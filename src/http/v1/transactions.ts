@@ -6,8 +6,8 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
 import type { Transaction } from '../../db/schema.js'
+import { CODE_NETWORKS } from '../../domain/wallet-codes.js'
 import {
-  CODE_NETWORKS,
   WALLET_NETWORKS,
   WALLET_TO_CARD_NETWORKS,
   cardToBank,
@@ -18,7 +18,7 @@ import {
 import type { AppEnv } from '../../env.js'
 import { createdAtJson, ok, pageMeta, pageQuery, presenting, toPage, type Presenting } from '../envelope.js'
 import { validate } from '../validate.js'
-import { amount, phone, text, uuid } from './schemas.js'
+import { amount, evenWithOtherErrors, phone, text, uuid } from './schemas.js'
 
 export const cardToBankBody = z.object({
   amount: amount(),
@@ -55,18 +55,29 @@ export const walletToCardBody = z
         message: `The code field is required when network is ${body.network}.`,
       })
     }
-  })
+  }, evenWithOtherErrors)
 
 export const transactionsQuery = pageQuery.extend({ card_reference: uuid().optional() })
 
-export function transactionJson(t: Transaction, p: Presenting, kindShown: string = t.kind) {
+/** SPEC §2.5: a merchant name on card-to-bank responses; `false` on wallet transfers and lists. */
+function merchantJson(t: Transaction, p: Presenting, view: 'create' | 'list') {
+  if (!p.quirks) return t.merchant
+  return view === 'create' && t.merchant !== null ? t.merchant : false
+}
+
+export function transactionJson(
+  t: Transaction,
+  p: Presenting,
+  view: 'create' | 'list',
+  kindShown: string = t.kind,
+) {
   return {
     slug: t.slug,
     card_reference: t.cardReference,
     reference: t.reference,
     status: t.status,
     kind: kindShown,
-    merchant: t.merchant ?? (p.quirks ? false : null),
+    merchant: merchantJson(t, p, view),
     amount: t.amount,
     ...(t.kind === 'card_to_bank' && {
       bank_name: t.bankName,
@@ -92,7 +103,7 @@ export const transactionsApi = new Hono<AppEnv>()
       bankAccountName: body.bank_account_name,
       description: body.description,
     })
-    return ok(c, TRANSFER_INITIATED, { data: { transaction: transactionJson(transaction, presenting(c)) } })
+    return ok(c, TRANSFER_INITIATED, { data: { transaction: transactionJson(transaction, presenting(c), 'create') } })
   })
   .post('/create/card-to-wallet', validate('json', cardToWalletBody), (c) => {
     const body = c.req.valid('json')
@@ -103,7 +114,7 @@ export const transactionsApi = new Hono<AppEnv>()
       phone: body.phone,
       network: body.network,
     })
-    return ok(c, TRANSFER_INITIATED, { data: { transaction: transactionJson(transaction, presenting(c)) } })
+    return ok(c, TRANSFER_INITIATED, { data: { transaction: transactionJson(transaction, presenting(c), 'create') } })
   })
   .post('/create/wallet-to-card', validate('json', walletToCardBody), (c) => {
     const body = c.req.valid('json')
@@ -118,14 +129,14 @@ export const transactionsApi = new Hono<AppEnv>()
     const p = presenting(c)
     // SPEC §4.4: the wallet-to-card example answers with kind card_to_wallet.
     const kind = p.quirks ? 'card_to_wallet' : transaction.kind
-    return ok(c, TRANSFER_INITIATED, { data: { transaction: transactionJson(transaction, p, kind) } })
+    return ok(c, TRANSFER_INITIATED, { data: { transaction: transactionJson(transaction, p, 'create', kind) } })
   })
   .get('/', validate('query', transactionsQuery), (c) => {
     const query = c.req.valid('query')
     const p = presenting(c)
     const page = listTransactions(c.var.ctx, toPage(query), query.card_reference)
     return ok(c, 'Transactions fetched successfully', {
-      data: { transaction: page.rows.map((t) => transactionJson(t, p)) },
+      data: { transaction: page.rows.map((t) => transactionJson(t, p, 'list')) },
       meta: pageMeta(page),
     })
   })

@@ -1,0 +1,64 @@
+/**
+ * Wallet codes (SPEC §4.4, §8; PRODUCT §5): orange-money-sn and orange-money-ci wallet-to-card
+ * pulls need a one-time code from the payer, valid 15 min (sn) or 2 min (ci) on the sandbox
+ * clock. The control plane issues them; a transfer uses one up. issued → used | expired.
+ */
+import { and, eq } from 'drizzle-orm'
+import { walletCodes, type WalletCode } from '../db/schema.js'
+import type { DomainContext } from './context.js'
+import { refused } from './errors.js'
+
+export const CODE_NETWORKS = ['orange-money-sn', 'orange-money-ci'] as const
+export type CodeNetwork = (typeof CODE_NETWORKS)[number]
+
+export const CODE_VALIDITY_MS: Record<CodeNetwork, number> = {
+  'orange-money-sn': 15 * 60_000,
+  'orange-money-ci': 2 * 60_000,
+}
+
+export function needsCode(network: string): network is CodeNetwork {
+  return network in CODE_VALIDITY_MS
+}
+
+export function issueWalletCode(ctx: DomainContext, input: { phone: string; network: CodeNetwork }): WalletCode {
+  return ctx.db
+    .insert(walletCodes)
+    .values({
+      tenantId: ctx.tenant.id,
+      code: ctx.ids.digits(6),
+      phone: input.phone,
+      network: input.network,
+      expiresAt: ctx.now + CODE_VALIDITY_MS[input.network],
+      createdAt: ctx.now,
+    })
+    .returning()
+    .get()
+}
+
+export function walletCodeStatus(code: WalletCode, now: number): 'issued' | 'used' | 'expired' {
+  if (code.usedAt !== null) return 'used'
+  return now > code.expiresAt ? 'expired' : 'issued'
+}
+
+/** Spends the payer's code; call inside the transaction that creates the transfer. */
+export function useWalletCode(ctx: DomainContext, input: { phone: string; network: string; code?: string }): void {
+  if (!needsCode(input.network)) return
+  if (input.code === undefined) throw refused('code', `The code field is required when network is ${input.network}.`)
+  const found = ctx.db
+    .select()
+    .from(walletCodes)
+    .where(
+      and(
+        eq(walletCodes.tenantId, ctx.tenant.id),
+        eq(walletCodes.network, input.network),
+        eq(walletCodes.phone, input.phone),
+        eq(walletCodes.code, input.code),
+      ),
+    )
+    .get()
+  if (!found) throw refused('code', 'The code is invalid for this phone and network.')
+  const status = walletCodeStatus(found, ctx.now)
+  if (status === 'used') throw refused('code', 'The code has already been used.')
+  if (status === 'expired') throw refused('code', 'The code has expired.')
+  ctx.db.update(walletCodes).set({ usedAt: ctx.now }).where(eq(walletCodes.seq, found.seq)).run()
+}

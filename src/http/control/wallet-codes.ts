@@ -1,0 +1,28 @@
+/**
+ * POST /__sandbox/wallet-codes {"phone","network"} → {code, expires_at} (PRODUCT §8): the code
+ * the payer would get from orange-money, for a wallet-to-card pull from that phone.
+ */
+import { Hono } from 'hono'
+import { z } from 'zod'
+import { CODE_NETWORKS, issueWalletCode } from '../../domain/wallet-codes.js'
+import type { AppEnv } from '../../env.js'
+import { ok } from '../envelope.js'
+import { validate } from '../validate.js'
+import { phone } from '../v1/schemas.js'
+
+export const walletCodeBody = z.object({
+  phone: phone(),
+  network: z.enum(CODE_NETWORKS),
+})
+
+export const walletCodesApi = new Hono<AppEnv>().post('/', validate('json', walletCodeBody), (c) => {
+  const code = issueWalletCode(c.var.ctx, c.req.valid('json'))
+  return ok(c, 'Wallet code issued', {
+    data: {
+      code: code.code,
+      phone: code.phone,
+      network: code.network,
+      expires_at: new Date(code.expiresAt).toISOString(),
+    },
+  })
+})
