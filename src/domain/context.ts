@@ -48,3 +48,20 @@ export function listPage<T extends ListableTable>(
   const total = ctx.db.select({ n: count() }).from(table as SQLiteTable).where(where).get()?.n ?? 0
   return { rows, total, ...page }
 }
+
+type StatusTable = SQLiteTable & { seq: SQLiteColumn; status: SQLiteColumn; updatedAt: SQLiteColumn }
+
+/** Writes a row's new status (and any other changes); the caller has checked the move. */
+export function writeStatus(
+  ctx: DomainContext,
+  table: StatusTable,
+  seq: number,
+  status: string,
+  changes: Record<string, unknown> = {},
+): void {
+  ctx.db
+    .update(table as SQLiteTable)
+    .set({ ...changes, status, updatedAt: ctx.now } as Record<string, unknown>)
+    .where(eq(table.seq, seq))
+    .run()
+}

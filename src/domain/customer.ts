@@ -1,7 +1,9 @@
 /**
- * The customer of a payment or a disburse (SPEC §2.6, §2.7). Every field is a string on the
- * wire; what the caller did not send is stored and shown as "".
+ * What payments and disburses share (SPEC §2.6, §2.7): the customer, whose every field is a
+ * string on the wire ("" for what the caller did not send), and the create-time columns.
  */
+import type { DomainContext } from './context.js'
+
 export type CustomerInput = {
   full_name: string
   email?: string
@@ -24,3 +26,26 @@ export function customerColumns(customer: CustomerInput) {
 
 /** How long a payment or disburse link stays valid: SPEC §8 gives no rule, the sandbox picks 30 min. */
 export const EXPIRY_MS = 30 * 60_000
+
+export type MoneyRequestInput = {
+  amount: number
+  network: string
+  partnerReference?: string
+  customer: CustomerInput
+}
+
+/** The columns a new payment or disburse starts with, but for its status. */
+export function moneyRequestValues(ctx: DomainContext, input: MoneyRequestInput) {
+  return {
+    reference: ctx.ids.uuid(),
+    slug: ctx.ids.uuid(),
+    tenantId: ctx.tenant.id,
+    partnerReference: input.partnerReference ?? ctx.ids.uuid(),
+    network: input.network,
+    amount: input.amount,
+    ...customerColumns(input.customer),
+    expiredAt: ctx.now + EXPIRY_MS,
+    createdAt: ctx.now,
+    updatedAt: ctx.now,
+  }
+}

@@ -7,32 +7,18 @@ import { and, eq } from 'drizzle-orm'
 import { disburses, type Disburse } from '../db/schema.js'
 import { recordOperation } from './business.js'
 import { listPage, type DomainContext, type Page, type PageOf } from './context.js'
-import { EXPIRY_MS, customerColumns, type CustomerInput } from './customer.js'
+import { moneyRequestValues, type MoneyRequestInput } from './customer.js'
 import { notFound } from './errors.js'
 import { LIFECYCLES } from './lifecycles.js'
+import { WALLET_NETWORKS } from './transactions.js'
 
-export const DISBURSE_NETWORKS = ['bank', 'orange-money-sn', 'wave-sn', 'orange-money-ci', 'wave-ci', 'mtn-ci', 'moov-ci', 'mtn-bj', 'moov-bj', 'moov-tg', 't-money-togo'] as const
+export const DISBURSE_NETWORKS = ['bank', ...WALLET_NETWORKS] as const
 
-export function createDisburse(
-  ctx: DomainContext,
-  input: { amount: number; network: string; partnerReference?: string; customer: CustomerInput },
-): Disburse {
+export function createDisburse(ctx: DomainContext, input: MoneyRequestInput): Disburse {
   return ctx.db.transaction(() => {
     const disburse = ctx.db
       .insert(disburses)
-      .values({
-        reference: ctx.ids.uuid(),
-        slug: ctx.ids.uuid(),
-        tenantId: ctx.tenant.id,
-        partnerReference: input.partnerReference ?? ctx.ids.uuid(),
-        network: input.network,
-        amount: input.amount,
-        ...customerColumns(input.customer),
-        status: LIFECYCLES.disburse.initial,
-        expiredAt: ctx.now + EXPIRY_MS,
-        createdAt: ctx.now,
-        updatedAt: ctx.now,
-      })
+      .values({ ...moneyRequestValues(ctx, input), status: LIFECYCLES.disburse.initial })
       .returning()
       .get()
     recordOperation(ctx, {

@@ -5,29 +5,14 @@
 import { and, eq } from 'drizzle-orm'
 import { payments, type Payment } from '../db/schema.js'
 import { listPage, type DomainContext, type Page, type PageOf } from './context.js'
-import { EXPIRY_MS, customerColumns, type CustomerInput } from './customer.js'
+import { moneyRequestValues, type MoneyRequestInput } from './customer.js'
 import { notFound } from './errors.js'
 import { LIFECYCLES } from './lifecycles.js'
 
-export function createPayment(
-  ctx: DomainContext,
-  input: { amount: number; network: string; partnerReference?: string; customer: CustomerInput },
-): Payment {
+export function createPayment(ctx: DomainContext, input: MoneyRequestInput): Payment {
   return ctx.db
     .insert(payments)
-    .values({
-      reference: ctx.ids.uuid(),
-      slug: ctx.ids.uuid(),
-      tenantId: ctx.tenant.id,
-      partnerReference: input.partnerReference ?? ctx.ids.uuid(),
-      network: input.network,
-      amount: input.amount,
-      ...customerColumns(input.customer),
-      status: LIFECYCLES.payment.initial,
-      expiredAt: ctx.now + EXPIRY_MS,
-      createdAt: ctx.now,
-      updatedAt: ctx.now,
-    })
+    .values({ ...moneyRequestValues(ctx, input), status: LIFECYCLES.payment.initial })
     .returning()
     .get()
 }

@@ -15,7 +15,7 @@ import {
 import { recordOperation } from './business.js'
 import { findCardUser } from './card-users.js'
 import { findCard, setCardStatus } from './cards.js'
-import type { DomainContext } from './context.js'
+import { writeStatus, type DomainContext } from './context.js'
 import { findDisburse } from './disburses.js'
 import { findDispute, setDisputeStatus } from './disputes.js'
 import { assertMove, type Resource } from './lifecycles.js'
@@ -55,11 +55,7 @@ const MOVERS: Record<TransitionResource, Mover> = {
     const user = findCardUser(ctx, reference, 'reference')
     assertMove('card_user', user.status, to)
     const identity = to === 'passed' ? generatedIdentity(ctx, user) : {}
-    ctx.db
-      .update(cardUsers)
-      .set({ ...identity, status: to as CardUser['status'], updatedAt: ctx.now })
-      .where(eq(cardUsers.seq, user.seq))
-      .run()
+    writeStatus(ctx, cardUsers, user.seq, to, identity)
     return user.status
   },
   cards(ctx, reference, to) {
@@ -70,21 +66,13 @@ const MOVERS: Record<TransitionResource, Mover> = {
   transactions(ctx, slug, to) {
     const transaction = findTransaction(ctx, slug, 'slug')
     assertMove('transaction', transaction.status, to)
-    ctx.db
-      .update(transactions)
-      .set({ status: to as typeof transaction.status, updatedAt: ctx.now })
-      .where(eq(transactions.seq, transaction.seq))
-      .run()
+    writeStatus(ctx, transactions, transaction.seq, to)
     return transaction.status
   },
   payments(ctx, reference, to) {
     const payment = findPayment(ctx, reference)
     assertMove('payment', payment.status, to)
-    ctx.db
-      .update(payments)
-      .set({ status: to as typeof payment.status, updatedAt: ctx.now })
-      .where(eq(payments.seq, payment.seq))
-      .run()
+    writeStatus(ctx, payments, payment.seq, to)
     if (to === 'success') {
       recordOperation(ctx, {
         kind: 'float_credit',
@@ -103,11 +91,7 @@ const MOVERS: Record<TransitionResource, Mover> = {
   disburses(ctx, reference, to) {
     const disburse = findDisburse(ctx, reference)
     assertMove('disburse', disburse.status, to)
-    ctx.db
-      .update(disburses)
-      .set({ status: to as typeof disburse.status, updatedAt: ctx.now })
-      .where(eq(disburses.seq, disburse.seq))
-      .run()
+    writeStatus(ctx, disburses, disburse.seq, to)
     // The disburse's float_debit follows its outcome.
     ctx.db
       .update(businessOperations)

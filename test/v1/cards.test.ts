@@ -63,9 +63,6 @@ async function pendingUser(sb: Sandbox, token?: string) {
   return res.body.data.userCard.reference as string
 }
 
-/** The card object of a card in a freeze/unfreeze answer, whatever the quirks setting. */
-const cardOf = (body: any) => body.data?.card ?? body.card
-
 describe('POST /v1/cards/create', () => {
   describe('with quirks on (default)', () => {
     it('answers data.card in status issuing with null number, cvv2 and expiry, balance 0 and a capitalised brand', async () => {
