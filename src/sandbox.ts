@@ -9,6 +9,7 @@ import { openDb, type Db } from './db/open.js'
 import { createIds, type Ids } from './domain/ids.js'
 import { createTenantDirectory, type TenantDirectory } from './domain/tenants.js'
 import type { ClockMode } from './engine/clock.js'
+import { realTenantsWithDueJobs, runDue, startTicker } from './engine/scheduler.js'
 
 export type SandboxOptions = {
   /** Port to listen on; 0 picks a free one. Default 4010. */
@@ -78,7 +79,23 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     wallNow: Date.now,
   })
   const deps: SandboxDeps = { db, ids, tenants, options: resolved }
-  return { app: createApp(deps), deps, close: () => db.$client.close() }
+  const stopTicker = startTicker(() => runDueForRealClocks(deps))
+  return {
+    app: createApp(deps),
+    deps,
+    close() {
+      stopTicker()
+      db.$client.close()
+    },
+  }
+}
+
+/** Runs what fell due for every tenant on a real clock (the tick). */
+function runDueForRealClocks(deps: SandboxDeps): void {
+  for (const id of realTenantsWithDueJobs(deps.db, Date.now(), deps.options.speed)) {
+    const tenant = deps.tenants.byId(id)
+    if (tenant) runDue(deps, tenant, deps.tenants.now(tenant))
+  }
 }
 
 export type RunningSandbox = Omit<Sandbox, 'close'> & {

@@ -2,6 +2,7 @@
  * Test helpers: a fresh in-memory sandbox per test (manual clock, fixed seed) and `call()`,
  * which sends a real HTTP request through the app with a bearer token.
  */
+import { MAX_AMOUNT } from '../src/http/v1/schemas.js'
 import { createSandbox, type SandboxOptions } from '../src/sandbox.js'
 
 export const TOKEN = 'test-token'
@@ -9,6 +10,9 @@ export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-
 /** Quirks-on `created_at`: ISO 8601 with microseconds. */
 export const MICROS_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/
 export const MILLIS_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
+
+/** What `fundedCard()` loads: enough for any transfer a test makes, up to the 10^12 bound. */
+export const FUNDED_AMOUNT = 2_000_000_000_000
 
 export type CallOptions = { token?: string | null; headers?: Record<string, string>; raw?: string }
 
@@ -57,7 +61,18 @@ export function newSandbox(options: SandboxOptions = {}) {
     return { user, reference }
   }
 
-  return { ...sandbox, call, verifiedUser, issuedCard }
+  /** An issued card funded through the control plane (a `recharge`), ready to transfer from. */
+  async function fundedCard(brand = 'visa', token?: string, amount = FUNDED_AMOUNT) {
+    const card = await issuedCard(brand, token)
+    for (let left = amount; left > 0; left -= MAX_AMOUNT) {
+      const chunk = Math.min(left, MAX_AMOUNT)
+      const funded = await call('POST', `/__sandbox/cards/${card.reference}/fund`, { amount: chunk }, { token })
+      if (funded.status !== 200) throw new Error(`funding failed: ${JSON.stringify(funded.body)}`)
+    }
+    return card
+  }
+
+  return { ...sandbox, call, verifiedUser, issuedCard, fundedCard }
 }
 
 export function fullIdentity(overrides: Record<string, unknown> = {}) {

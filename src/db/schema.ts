@@ -3,7 +3,7 @@
  * insertion order, so "newest first" is `ORDER BY seq DESC` on an index; public references are
  * UUIDs (SPEC §2). Times are integer milliseconds on the tenant's sandbox clock.
  */
-import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 import {
   BUSINESS_OPERATION_STATUSES,
   CARD_STATUSES,
@@ -35,6 +35,8 @@ export const tenants = sqliteTable('tenants', {
   clockAnchorMs: integer('clock_anchor_ms').notNull(),
   /** Wall time at the anchor, for real mode. */
   clockWallMs: integer('clock_wall_ms').notNull(),
+  /** Per-tenant delay overrides, JSON `{ "<delay name>": ms }` (PRODUCT §6). */
+  delays: text('delays', { mode: 'json' }).$type<Record<string, number>>(),
   createdAt: integer('created_at').notNull(),
 })
 
@@ -218,6 +220,54 @@ export const walletCodes = sqliteTable(
   (t) => [index('wallet_codes_lookup').on(t.tenantId, t.network, t.phone, t.code)],
 )
 
+/**
+ * The ledger (PRODUCT §5): every movement is two postings that sum to zero, and each account's
+ * `balance` is kept equal to the sum of its postings in the same SQLite transaction.
+ * Accounts: `card:<reference>`, `float` (the business), `holds` (money on its way out),
+ * `world` (everything outside the sandbox: banks, wallets, funding).
+ */
+export const accounts = sqliteTable(
+  'accounts',
+  {
+    tenantId: text('tenant_id').notNull(),
+    name: text('name').notNull(),
+    balance: integer('balance').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.name] })],
+)
+
+export const postings = sqliteTable(
+  'postings',
+  {
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    tenantId: text('tenant_id').notNull(),
+    account: text('account').notNull(),
+    amount: integer('amount').notNull(),
+    /** What moved the money: a transaction slug, a disburse or payment reference. */
+    source: text('source').notNull(),
+    memo: text('memo').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('postings_tenant_account').on(t.tenantId, t.account)],
+)
+
+/**
+ * Due work on the sandbox clock (PRODUCT §6, §10): rows, not timers, so that a restart with a
+ * file database picks up what was pending. `action` is a target state, or `fill_details`.
+ */
+export const jobs = sqliteTable(
+  'jobs',
+  {
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    tenantId: text('tenant_id').notNull(),
+    resource: text('resource').notNull(),
+    key: text('key').notNull(),
+    action: text('action').notNull(),
+    dueAt: integer('due_at').notNull(),
+  },
+  (t) => [index('jobs_tenant_due').on(t.tenantId, t.dueAt, t.seq), index('jobs_due').on(t.dueAt)],
+)
+
 export type Tenant = typeof tenants.$inferSelect
 export type CardUser = typeof cardUsers.$inferSelect
 export type Card = typeof cards.$inferSelect
@@ -227,6 +277,7 @@ export type Payment = typeof payments.$inferSelect
 export type Disburse = typeof disburses.$inferSelect
 export type BusinessOperation = typeof businessOperations.$inferSelect
 export type WalletCode = typeof walletCodes.$inferSelect
+export type Job = typeof jobs.$inferSelect
 export type TransactionKind = (typeof TRANSACTION_KINDS)[number]
 export type CardBrand = (typeof CARD_BRANDS)[number]
 export type CardType = (typeof CARD_TYPES)[number]

@@ -1,9 +1,11 @@
 /**
  * The business account's operations (SPEC §2.9, §4.8): a `float_debit` for each disburse and
- * a `float_credit` for each successful payment (PRODUCT §5). Fees are 0 in the sandbox.
+ * a `float_credit` for each successful payment (PRODUCT §5). Fees are 0 in the sandbox. The
+ * float itself is the ledger's `float` account.
  */
 import { businessOperations, type BusinessOperation } from '../db/schema.js'
 import { listPage, type DomainContext, type Page, type PageOf } from './context.js'
+import { FLOAT, OPENING_FLOAT, WORLD, balanceOf, move } from './ledger.js'
 import { LIFECYCLES } from './lifecycles.js'
 
 /** SPEC §2.9 shows `account_transfer`, the only type the sandbox uses. */
@@ -40,4 +42,17 @@ export function recordOperation(
 
 export function listOperations(ctx: DomainContext, page: Page): PageOf<BusinessOperation> {
   return listPage(ctx, businessOperations, page)
+}
+
+/** A new (or reset) business opens with OPENING_FLOAT on its float, brought in from outside. */
+export function openFloat(ctx: Pick<DomainContext, 'db' | 'tenant' | 'now'>): void {
+  move(ctx, { from: WORLD, to: FLOAT, amount: OPENING_FLOAT, source: 'opening', memo: 'opening float' })
+}
+
+/** The control plane's top-up of the float. */
+export function fundFloat(ctx: DomainContext, amount: number): number {
+  return ctx.db.transaction(() => {
+    move(ctx, { from: WORLD, to: FLOAT, amount, source: 'funding', memo: 'float top-up' })
+    return balanceOf(ctx, FLOAT)
+  })
 }

@@ -8,6 +8,7 @@ import { cardUsers, type CardUser } from '../db/schema.js'
 import { listPage, type DomainContext, type Page, type PageOf } from './context.js'
 import { notFound } from './errors.js'
 import { LIFECYCLES, assertMove } from './lifecycles.js'
+import { scheduleAfter } from './schedule.js'
 
 export type CardUserInput = {
   phone?: string
@@ -51,20 +52,30 @@ function columnsOf(input: CardUserInput) {
 }
 
 export function registerCardUser(ctx: DomainContext, input: CardUserInput & { phone: string }): CardUser {
-  return ctx.db
-    .insert(cardUsers)
-    .values({
-      ...columnsOf(input),
-      phone: input.phone,
-      reference: ctx.ids.uuid(),
-      tenantId: ctx.tenant.id,
-      flow: hasIdentityData(input) ? 'full_data' : 'widget',
-      status: LIFECYCLES.card_user.initial,
-      createdAt: ctx.now,
-      updatedAt: ctx.now,
-    })
-    .returning()
-    .get()
+  return ctx.db.transaction(() => {
+    const user = ctx.db
+      .insert(cardUsers)
+      .values({
+        ...columnsOf(input),
+        phone: input.phone,
+        reference: ctx.ids.uuid(),
+        tenantId: ctx.tenant.id,
+        flow: hasIdentityData(input) ? 'full_data' : 'widget',
+        status: LIFECYCLES.card_user.initial,
+        createdAt: ctx.now,
+        updatedAt: ctx.now,
+      })
+      .returning()
+      .get()
+    scheduleVerification(ctx, user)
+    return user
+  })
+}
+
+/** The full-data flow verifies by itself after its delay; the widget flow waits (PRODUCT §5). */
+function scheduleVerification(ctx: DomainContext, user: CardUser): void {
+  if (user.flow !== 'full_data' || user.status !== 'pending') return
+  scheduleAfter(ctx, 'card_user_verification', { resource: 'card-users', key: user.reference, action: 'passed' })
 }
 
 /** Updates what was sent; a failed user goes back to pending, a passed one is refused (409). */
@@ -75,7 +86,7 @@ export function resubmitCardUser(ctx: DomainContext, reference: string, input: C
     const changes = Object.fromEntries(
       Object.entries(columnsOf(input)).filter(([, value]) => value !== undefined),
     )
-    return ctx.db
+    const updated = ctx.db
       .update(cardUsers)
       .set({
         ...changes,
@@ -86,6 +97,8 @@ export function resubmitCardUser(ctx: DomainContext, reference: string, input: C
       .where(eq(cardUsers.seq, user.seq))
       .returning()
       .get()
+    scheduleVerification(ctx, updated)
+    return updated
   })
 }
 

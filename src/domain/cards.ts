@@ -9,7 +9,9 @@ import { cards, type Card, type CardBrand, type CardType } from '../db/schema.js
 import { findCardUser } from './card-users.js'
 import { listPage, type DomainContext, type Page, type PageOf } from './context.js'
 import { SandboxError, notFound, refused } from './errors.js'
+import { balanceOf, cardAccount } from './ledger.js'
 import { LIFECYCLES, allowedMoves, assertMove } from './lifecycles.js'
+import { scheduleAfter } from './schedule.js'
 
 /** A linked card's brand and type are not sent; the sandbox assumes a physical visa. */
 const LINKED_CARD_BRAND: CardBrand = 'visa'
@@ -33,7 +35,7 @@ export function createCard(
 ): Card {
   return ctx.db.transaction(() => {
     assertVerified(ctx, input.cardUserReference)
-    return ctx.db
+    const card = ctx.db
       .insert(cards)
       .values({
         reference: ctx.ids.uuid(),
@@ -47,6 +49,8 @@ export function createCard(
       })
       .returning()
       .get()
+    scheduleAfter(ctx, 'card_issuing', { resource: 'cards', key: card.reference, action: 'issued' })
+    return card
   })
 }
 
@@ -62,7 +66,7 @@ export function linkCard(
       .where(and(eq(cards.tenantId, ctx.tenant.id), eq(cards.identifier, input.identifier)))
       .get()
     if (taken) throw refused('identifier', 'A card with this identifier is already linked.')
-    return ctx.db
+    const card = ctx.db
       .insert(cards)
       .values({
         reference: ctx.ids.uuid(),
@@ -77,6 +81,9 @@ export function linkCard(
       })
       .returning()
       .get()
+    // SPEC §3: a linked card answers `issued` with null details, filled after a delay.
+    scheduleAfter(ctx, 'card_link_details', { resource: 'cards', key: card.reference, action: 'fill_details' })
+    return card
   })
 }
 
@@ -99,6 +106,17 @@ export function setCardStatus(ctx: DomainContext, card: Card, to: Card['status']
     .where(eq(cards.seq, card.seq))
     .returning()
     .get()
+}
+
+/** A linked card's number, cvv2 and expiry arrive after its delay; its status does not change. */
+export function fillLinkedCardDetails(ctx: DomainContext, reference: string): void {
+  const card = findCard(ctx, reference, 'reference')
+  if (card.cardNumber !== null) return
+  ctx.db
+    .update(cards)
+    .set({ ...cardDetails(ctx, card), updatedAt: ctx.now })
+    .where(eq(cards.seq, card.seq))
+    .run()
 }
 
 /** Number (Luhn-valid, brand prefix), cvv2 and expiry (`YYYY-MM`), filled when a card is issued. */
@@ -131,7 +149,7 @@ export function listCards(ctx: DomainContext, page: Page): PageOf<Card> {
   return listPage(ctx, cards, page)
 }
 
-/** A card's balance. No money moves yet, so every card holds what a new card holds: 0. */
-export function balanceOf(_ctx: DomainContext, _card: Card): number {
-  return 0
+/** What the card can spend: its ledger account (held amounts are already out of it). */
+export function cardBalance(ctx: DomainContext, card: Card): number {
+  return balanceOf(ctx, cardAccount(card.reference))
 }

@@ -1,7 +1,8 @@
 /**
  * Disburses: the business pays a customer's wallet or bank account from its float (SPEC §2.6,
- * §4.6; PRODUCT §5). A disburse starts `processing` and records a `float_debit` business
- * operation in the same transaction.
+ * §4.6; PRODUCT §5). A disburse starts `processing`: in one transaction the float is checked
+ * (422 when short), the amount held from it, and a `float_debit` business operation recorded.
+ * It settles by itself after its delay; a failed disburse gives the money back to the float.
  */
 import { and, eq } from 'drizzle-orm'
 import { disburses, type Disburse } from '../db/schema.js'
@@ -9,13 +10,16 @@ import { recordOperation } from './business.js'
 import { listPage, type DomainContext, type Page, type PageOf } from './context.js'
 import { moneyRequestValues, type MoneyRequestInput } from './customer.js'
 import { notFound } from './errors.js'
+import { FLOAT, HOLDS, WORLD, assertFunds, move } from './ledger.js'
 import { LIFECYCLES } from './lifecycles.js'
+import { scheduleAfter } from './schedule.js'
 import { WALLET_NETWORKS } from './transactions.js'
 
 export const DISBURSE_NETWORKS = ['bank', ...WALLET_NETWORKS] as const
 
 export function createDisburse(ctx: DomainContext, input: MoneyRequestInput): Disburse {
   return ctx.db.transaction(() => {
+    assertFunds(ctx, FLOAT, input.amount, 'amount')
     const disburse = ctx.db
       .insert(disburses)
       .values({ ...moneyRequestValues(ctx, input), status: LIFECYCLES.disburse.initial })
@@ -30,6 +34,8 @@ export function createDisburse(ctx: DomainContext, input: MoneyRequestInput): Di
       bankId: disburse.customerBankId || disburse.customerPhone,
       bankAccountName: disburse.customerBankAccountName || disburse.customerFullName,
     })
+    move(ctx, { from: FLOAT, to: HOLDS, amount: disburse.amount, source: disburse.reference, memo: 'hold disburse' })
+    scheduleAfter(ctx, 'disburse_settlement', { resource: 'disburses', key: disburse.reference, action: 'success' })
     return disburse
   })
 }
@@ -46,4 +52,10 @@ export function findDisburse(ctx: DomainContext, reference: string, field = 'ref
 
 export function listDisburses(ctx: DomainContext, page: Page): PageOf<Disburse> {
   return listPage(ctx, disburses, page)
+}
+
+/** A settled disburse's money leaves the sandbox; a failed one's goes back to the float. */
+export function settleDisburse(ctx: DomainContext, disburse: Disburse, to: 'success' | 'failed'): void {
+  const [memo, destination] = to === 'success' ? ['settle disburse', WORLD] : ['release disburse', FLOAT]
+  move(ctx, { from: HOLDS, to: destination, amount: disburse.amount, source: disburse.reference, memo })
 }

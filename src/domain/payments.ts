@@ -1,20 +1,44 @@
 /**
  * Payments collected from a customer's mobile-money wallet (SPEC §2.7, §4.7; PRODUCT §5). A
- * payment starts `pending`, waits for its payer and carries `expired_at` from creation.
+ * payment starts `pending` and waits for its payer (checkout page, control plane); it becomes
+ * `expired` when the sandbox clock passes `expired_at`. A successful payment credits the float.
  */
 import { and, eq } from 'drizzle-orm'
 import { payments, type Payment } from '../db/schema.js'
 import { listPage, type DomainContext, type Page, type PageOf } from './context.js'
 import { moneyRequestValues, type MoneyRequestInput } from './customer.js'
 import { notFound } from './errors.js'
+import { recordOperation } from './business.js'
+import { FLOAT, WORLD, move } from './ledger.js'
 import { LIFECYCLES } from './lifecycles.js'
+import { scheduleAt } from './schedule.js'
 
 export function createPayment(ctx: DomainContext, input: MoneyRequestInput): Payment {
-  return ctx.db
-    .insert(payments)
-    .values({ ...moneyRequestValues(ctx, input), status: LIFECYCLES.payment.initial })
-    .returning()
-    .get()
+  return ctx.db.transaction(() => {
+    const payment = ctx.db
+      .insert(payments)
+      .values({ ...moneyRequestValues(ctx, input), status: LIFECYCLES.payment.initial })
+      .returning()
+      .get()
+    // "passes expired_at": due one millisecond after it
+    scheduleAt(ctx, payment.expiredAt + 1, { resource: 'payments', key: payment.reference, action: 'expired' })
+    return payment
+  })
+}
+
+/** The payer paid: the money comes in from outside and lands on the float, settled. */
+export function creditPayment(ctx: DomainContext, payment: Payment): void {
+  move(ctx, { from: WORLD, to: FLOAT, amount: payment.amount, source: payment.reference, memo: 'payment' })
+  recordOperation(ctx, {
+    kind: 'float_credit',
+    sourceReference: payment.reference,
+    amount: payment.amount,
+    description: `Payment from ${payment.customerFullName} via ${payment.network}`,
+    bankName: payment.network,
+    bankId: payment.customerPhone,
+    bankAccountName: payment.customerFullName,
+    status: 'success',
+  })
 }
 
 export function findPayment(ctx: DomainContext, reference: string, field = 'reference'): Payment {

@@ -1,6 +1,7 @@
 /**
- * A tenant's reset (PRODUCT §8): every row the tenant owns is deleted in one transaction and its
- * clock goes back to where a new tenant's starts. Other tenants are not touched.
+ * A tenant's reset (PRODUCT §8): every row the tenant owns (resources, ledger, pending jobs) is
+ * deleted in one transaction. Other tenants are not touched. tenants.ts then puts the clock and
+ * the opening float back to where a new tenant's start.
  */
 import { eq } from 'drizzle-orm'
 import type { Db } from '../db/open.js'
@@ -11,11 +12,14 @@ import {
   disburses,
   disputes,
   payments,
+  accounts,
+  jobs,
+  postings,
   transactions,
   walletCodes,
 } from '../db/schema.js'
 
-const TENANT_TABLES = [cardUsers, cards, transactions, disputes, payments, disburses, businessOperations, walletCodes]
+const TENANT_TABLES = [cardUsers, cards, transactions, disputes, payments, disburses, businessOperations, walletCodes, accounts, postings, jobs]
 
 export function resetTenantData(db: Db, tenantId: string): void {
   db.transaction(() => {

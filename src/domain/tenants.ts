@@ -15,7 +15,9 @@ import {
   type ClockState,
   type WallClock,
 } from '../engine/clock.js'
+import { openFloat } from './business.js'
 import type { Ids } from './ids.js'
+import { resetTenantData } from './reset.js'
 
 export type TenantDirectoryOptions = {
   clockMode: ClockMode
@@ -46,32 +48,42 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
     return updated
   }
 
+  function createTenant(token: string): Tenant {
+    const wallNow = options.wallNow()
+    const clock = startClock(options.clockMode, wallNow)
+    const now = clockNow(clock, wallNow, options.speed)
+    return db.transaction(() => {
+      const tenant = db
+        .insert(tenants)
+        .values({
+          id: ids.internal('ten'),
+          token,
+          businessName: ids.faker.company.name(),
+          clockMode: clock.mode,
+          clockAnchorMs: clock.anchorMs,
+          clockWallMs: clock.wallMs,
+          createdAt: now,
+        })
+        .returning()
+        .get()
+      openFloat({ db, tenant, now })
+      return tenant
+    })
+  }
+
   return {
     /** The tenant of a token, created on first use; null when `--tokens` keeps it out. */
     forToken(token: string): Tenant | null {
       const cached = byToken.get(token)
       if (cached) return cached
       if (options.tokens && !options.tokens.has(token)) return null
-      let tenant = selectByToken.get({ token })
-      if (!tenant) {
-        const wallNow = options.wallNow()
-        const clock = startClock(options.clockMode, wallNow)
-        tenant = db
-          .insert(tenants)
-          .values({
-            id: ids.internal('ten'),
-            token,
-            businessName: ids.faker.company.name(),
-            clockMode: clock.mode,
-            clockAnchorMs: clock.anchorMs,
-            clockWallMs: clock.wallMs,
-            createdAt: clockNow(clock, wallNow, options.speed),
-          })
-          .returning()
-          .get()
-      }
+      const tenant = selectByToken.get({ token }) ?? createTenant(token)
       byToken.set(token, tenant)
       return tenant
+    },
+
+    byId(id: string): Tenant | undefined {
+      return db.select().from(tenants).where(eq(tenants.id, id)).get()
     },
 
     now(tenant: Tenant): number {
@@ -90,9 +102,22 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
       return saveClock(tenant, setClockMode(clockOf(tenant), mode, options.wallNow(), options.speed))
     },
 
-    /** A reset puts the tenant's clock back to where a new tenant's starts. */
-    resetClock(tenant: Tenant): Tenant {
-      return saveClock(tenant, startClock(options.clockMode, options.wallNow()))
+    /** Deletes everything the tenant owns; its clock, delays and float start over. */
+    reset(tenant: Tenant): Tenant {
+      return db.transaction(() => {
+        resetTenantData(db, tenant.id)
+        db.update(tenants).set({ delays: null }).where(eq(tenants.id, tenant.id)).run()
+        const wallNow = options.wallNow()
+        const fresh = saveClock({ ...tenant, delays: null }, startClock(options.clockMode, wallNow))
+        openFloat({ db, tenant: fresh, now: this.now(fresh) })
+        return fresh
+      })
+    },
+
+    setDelays(tenant: Tenant, delays: Record<string, number> | null): Tenant {
+      const updated = db.update(tenants).set({ delays }).where(eq(tenants.id, tenant.id)).returning().get()
+      byToken.set(updated.token, updated)
+      return updated
     },
   }
 }

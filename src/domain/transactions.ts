@@ -1,6 +1,9 @@
 /**
- * Card transactions (SPEC §2.5, §4.4): card-to-bank, card-to-wallet and wallet-to-card all
- * start `pending` on a card that is issued and not frozen (PRODUCT §4, §5).
+ * Card transactions (SPEC §2.5, §4.4; PRODUCT §5). Card-to-bank, card-to-wallet and
+ * wallet-to-card start `pending` on a card that is issued and not frozen, and settle by
+ * themselves after their delay. Outgoing transfers hold the amount at creation (422 when the
+ * balance is short) and release it if they fail; wallet-to-card credits the card on success.
+ * Control-plane funding makes `recharge` and `withdraw` transactions, already `success`.
  */
 import { and, eq } from 'drizzle-orm'
 import { transactions, type Card, type Transaction } from '../db/schema.js'
@@ -8,7 +11,9 @@ import { findCard } from './cards.js'
 import { findCardUser } from './card-users.js'
 import { listPage, type DomainContext, type Page, type PageOf } from './context.js'
 import { notFound, refused } from './errors.js'
+import { HOLDS, WORLD, assertFunds, cardAccount, move } from './ledger.js'
 import { LIFECYCLES } from './lifecycles.js'
+import { scheduleAfter } from './schedule.js'
 import { useWalletCode } from './wallet-codes.js'
 
 export const WALLET_NETWORKS = [
@@ -54,20 +59,21 @@ function usableCard(ctx: DomainContext, cardReference: string): Card {
   return card
 }
 
-function insertTransaction(
-  ctx: DomainContext,
-  card: Card,
-  values: Omit<typeof transactions.$inferInsert, 'slug' | 'tenantId' | 'cardReference' | 'status' | 'createdAt' | 'updatedAt' | 'reference'> & { reference?: string },
-): Transaction {
+type TransactionValues = Omit<
+  typeof transactions.$inferInsert,
+  'slug' | 'tenantId' | 'cardReference' | 'status' | 'createdAt' | 'updatedAt' | 'reference'
+> & { reference?: string; status?: Transaction['status'] }
+
+function insertTransaction(ctx: DomainContext, card: Card, values: TransactionValues): Transaction {
   return ctx.db
     .insert(transactions)
     .values({
+      status: LIFECYCLES.transaction.initial,
       ...values,
       reference: values.reference ?? ctx.ids.uuid(),
       slug: ctx.ids.uuid(),
       tenantId: ctx.tenant.id,
       cardReference: card.reference,
-      status: LIFECYCLES.transaction.initial,
       createdAt: ctx.now,
       updatedAt: ctx.now,
     })
@@ -75,11 +81,55 @@ function insertTransaction(
     .get()
 }
 
+/** A new pending transfer settles by itself after its delay. */
+function pendingTransfer(ctx: DomainContext, card: Card, values: TransactionValues): Transaction {
+  const transaction = insertTransaction(ctx, card, values)
+  scheduleAfter(ctx, 'transaction_settlement', { resource: 'transactions', key: transaction.slug, action: 'success' })
+  return transaction
+}
+
+/** An outgoing transfer: the balance check and the hold happen in the caller's transaction. */
+function holdingTransfer(ctx: DomainContext, card: Card, values: TransactionValues): Transaction {
+  assertFunds(ctx, cardAccount(card.reference), values.amount, 'amount')
+  const transaction = pendingTransfer(ctx, card, values)
+  move(ctx, { from: cardAccount(card.reference), to: HOLDS, amount: values.amount, source: transaction.slug, memo: `hold ${transaction.kind}` })
+  return transaction
+}
+
+/** What a settled or failed transfer does to the ledger (PRODUCT §5). */
+export function settleTransaction(ctx: DomainContext, transaction: Transaction, to: 'success' | 'failed'): void {
+  const card = cardAccount(transaction.cardReference)
+  const { amount, slug: source } = transaction
+  const outgoing = transaction.kind === 'card_to_bank' || transaction.kind === 'card_to_wallet'
+  if (outgoing && to === 'success') move(ctx, { from: HOLDS, to: WORLD, amount, source, memo: `settle ${transaction.kind}` })
+  if (outgoing && to === 'failed') move(ctx, { from: HOLDS, to: card, amount, source, memo: `release ${transaction.kind}` })
+  if (transaction.kind === 'wallet_to_card' && to === 'success') {
+    move(ctx, { from: WORLD, to: card, amount, source, memo: 'credit wallet_to_card' })
+  }
+}
+
+/** Control-plane funding: a `recharge` (money in) or `withdraw` (money out), already settled. */
+export function fundCard(
+  ctx: DomainContext,
+  input: { cardReference: string; amount: number; kind: 'recharge' | 'withdraw' },
+): Transaction {
+  return ctx.db.transaction(() => {
+    const card = findCard(ctx, input.cardReference, 'reference')
+    if (card.status === 'failed') throw refused('reference', 'The card failed to issue and holds no money.')
+    const account = cardAccount(card.reference)
+    if (input.kind === 'withdraw') assertFunds(ctx, account, input.amount, 'amount')
+    const transaction = insertTransaction(ctx, card, { kind: input.kind, amount: input.amount, status: 'success' })
+    const [from, to] = input.kind === 'recharge' ? [WORLD, account] : [account, WORLD]
+    move(ctx, { from, to, amount: input.amount, source: transaction.slug, memo: input.kind })
+    return transaction
+  })
+}
+
 export function cardToBank(ctx: DomainContext, input: CardToBankInput): Transaction {
   return ctx.db.transaction(() => {
     const card = usableCard(ctx, input.cardReference)
     const holder = findCardUser(ctx, card.cardUserReference)
-    return insertTransaction(ctx, card, {
+    return holdingTransfer(ctx, card, {
       kind: 'card_to_bank',
       amount: input.amount,
       reference: input.reference,
@@ -97,7 +147,7 @@ export function cardToBank(ctx: DomainContext, input: CardToBankInput): Transact
 export function cardToWallet(ctx: DomainContext, input: CardToWalletInput): Transaction {
   return ctx.db.transaction(() => {
     const card = usableCard(ctx, input.cardReference)
-    return insertTransaction(ctx, card, {
+    return holdingTransfer(ctx, card, {
       kind: 'card_to_wallet',
       amount: input.amount,
       reference: input.reference,
@@ -111,7 +161,7 @@ export function walletToCard(ctx: DomainContext, input: WalletToCardInput): Tran
   return ctx.db.transaction(() => {
     const card = usableCard(ctx, input.cardReference)
     useWalletCode(ctx, input)
-    return insertTransaction(ctx, card, {
+    return pendingTransfer(ctx, card, {
       kind: 'wallet_to_card',
       amount: input.amount,
       reference: input.reference,

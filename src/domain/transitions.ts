@@ -3,24 +3,24 @@
  * now; scheduler and scenarios later). Refuses illegal moves with the allowed next states
  * (PRODUCT §8) and applies each move's side effects in the same SQLite transaction.
  */
-import { and, eq } from 'drizzle-orm'
+import { and, eq, ne } from 'drizzle-orm'
 import {
   businessOperations,
   cardUsers,
   disburses,
+  jobs,
   payments,
   transactions,
   type CardUser,
 } from '../db/schema.js'
-import { recordOperation } from './business.js'
 import { findCardUser } from './card-users.js'
 import { findCard, setCardStatus } from './cards.js'
 import { writeStatus, type DomainContext } from './context.js'
-import { findDisburse } from './disburses.js'
+import { findDisburse, settleDisburse } from './disburses.js'
 import { findDispute, setDisputeStatus } from './disputes.js'
 import { assertMove, type Resource } from './lifecycles.js'
-import { findPayment } from './payments.js'
-import { findTransaction } from './transactions.js'
+import { creditPayment, findPayment } from './payments.js'
+import { findTransaction, settleTransaction } from './transactions.js'
 
 /** URL segment of the control plane → state machine. Transactions are addressed by slug. */
 export const TRANSITION_RESOURCES = {
@@ -44,6 +44,18 @@ export function transition(
 ): TransitionResult {
   return ctx.db.transaction(() => {
     const from = MOVERS[resource](ctx, key, to)
+    // the moves scheduled from the old state have nothing left to do (details still arrive)
+    ctx.db
+      .delete(jobs)
+      .where(
+        and(
+          eq(jobs.tenantId, ctx.tenant.id),
+          eq(jobs.resource, resource),
+          eq(jobs.key, key),
+          ne(jobs.action, 'fill_details'),
+        ),
+      )
+      .run()
     return { resource: TRANSITION_RESOURCES[resource], key, from, to }
   })
 }
@@ -67,31 +79,21 @@ const MOVERS: Record<TransitionResource, Mover> = {
     const transaction = findTransaction(ctx, slug, 'slug')
     assertMove('transaction', transaction.status, to)
     writeStatus(ctx, transactions, transaction.seq, to)
+    settleTransaction(ctx, transaction, to as 'success' | 'failed')
     return transaction.status
   },
   payments(ctx, reference, to) {
     const payment = findPayment(ctx, reference)
     assertMove('payment', payment.status, to)
     writeStatus(ctx, payments, payment.seq, to)
-    if (to === 'success') {
-      recordOperation(ctx, {
-        kind: 'float_credit',
-        sourceReference: payment.reference,
-        amount: payment.amount,
-        description: `Payment from ${payment.customerFullName} via ${payment.network}`,
-        bankName: payment.network,
-        bankId: payment.customerPhone,
-        bankAccountName: payment.customerFullName,
-        // the money is already in: a successful payment's credit is settled
-        status: 'success',
-      })
-    }
+    if (to === 'success') creditPayment(ctx, payment)
     return payment.status
   },
   disburses(ctx, reference, to) {
     const disburse = findDisburse(ctx, reference)
     assertMove('disburse', disburse.status, to)
     writeStatus(ctx, disburses, disburse.seq, to)
+    settleDisburse(ctx, disburse, to as 'success' | 'failed')
     // The disburse's float_debit follows its outcome.
     ctx.db
       .update(businessOperations)

@@ -69,6 +69,14 @@ export function validationError(errors: FieldErrors): SandboxError {
 export function fieldErrorsOf(error: { issues: readonly Issue[] }, input: unknown): FieldErrors {
   const errors: FieldErrors = {}
   for (const issue of error.issues) {
+    // a strict object names each key it does not know
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) {
+        const field = [...issue.path.map(String), key].join('.')
+        ;(errors[field] ??= []).push(`The ${field.replaceAll('_', ' ')} field is not allowed.`)
+      }
+      continue
+    }
     const field = issue.path.map(String).join('.') || 'body'
     const message = laravelMessage(issue, field, valueAt(input, issue.path))
     const list = (errors[field] ??= [])

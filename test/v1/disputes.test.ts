@@ -23,7 +23,7 @@ type Sandbox = ReturnType<typeof newSandbox>
 
 /** A card-to-wallet transaction on a fresh issued card; returns its slug. */
 async function transactionOf(sandbox: Sandbox, token?: string) {
-  const { reference } = await sandbox.issuedCard('visa', token)
+  const { reference } = await sandbox.fundedCard('visa', token)
   const res = await sandbox.call(
     'POST',
     '/v1/transactions/create/card-to-wallet',

@@ -31,8 +31,25 @@ const ENDPOINTS = Object.keys(VALID_BODIES)
 /** A fresh sandbox holding one issued card of a verified user (Awa Diop). */
 async function withCard(options: Parameters<typeof newSandbox>[0] = {}) {
   const sandbox = newSandbox(options)
+  const { reference } = await sandbox.fundedCard('visa')
+  return { ...sandbox, card: reference }
+}
+
+/**
+ * A fresh sandbox holding one issued card with balance 0 and no transactions: enough for a
+ * wallet-to-card, which brings money in; money leaving it needs `fund()` first.
+ */
+async function withEmptyCard(options: Parameters<typeof newSandbox>[0] = {}) {
+  const sandbox = newSandbox(options)
   const { reference } = await sandbox.issuedCard('visa')
   return { ...sandbox, card: reference }
+}
+
+/** Funds a card through the control plane; answers the `recharge` transaction it creates. */
+async function fund(call: ReturnType<typeof newSandbox>['call'], card: string, amount: number, token?: string) {
+  const res = await call('POST', `/__sandbox/cards/${card}/fund`, { amount }, { token })
+  expect(res.status, JSON.stringify(res.body)).toBe(200)
+  return res.body.data.transaction as { slug: string; reference: string }
 }
 
 /** A card of a verified user, still `issuing` (no control-plane transition). */
@@ -334,7 +351,8 @@ describe('POST /v1/transactions/create/wallet-to-card', () => {
   })
 
   it('records the transaction as wallet_to_card even though the quirks-on response says card_to_wallet', async () => {
-    const { call, card } = await withCard()
+    // No funding: the card's list holds only this transfer.
+    const { call, card } = await withEmptyCard()
     const created = await call('POST', WALLET_TO_CARD, VALID_BODIES[WALLET_TO_CARD](card))
     expect(created.status, JSON.stringify(created.body)).toBe(200)
     const list = await call('GET', `/v1/transactions?card_reference=${card}`)
@@ -456,8 +474,8 @@ describe.each(ENDPOINTS)('POST %s: card rules (PRODUCT §4, §5, §10)', (path) 
   })
 
   it("answers 404 naming card_reference for another tenant's card", async () => {
-    const { call, issuedCard } = newSandbox()
-    const { reference } = await issuedCard('visa', 'other')
+    const { call, fundedCard } = newSandbox()
+    const { reference } = await fundedCard('visa', 'other')
     const res = await call('POST', path, VALID_BODIES[path](reference))
     expect(res.status, JSON.stringify(res.body)).toBe(404)
     expect(Object.keys(res.body.errors)).toEqual(['card_reference'])
@@ -506,20 +524,33 @@ describe.each(ENDPOINTS)('POST %s: card rules (PRODUCT §4, §5, §10)', (path) 
   })
 
   it('creates nothing when it refuses', async () => {
-    const { call, card } = await withCard()
-    await call('POST', '/v1/cards/freeze', { reference: card })
-    await call('POST', path, VALID_BODIES[path](card))
-    await call('POST', path, { ...VALID_BODIES[path](card), amount: 0 })
+    const { call, card } = await withEmptyCard()
+    // Funded with exactly the transfer's amount: only the frozen card and the bad amount refuse.
+    const recharge = await fund(call, card, 15000)
+    const frozen = await call('POST', '/v1/cards/freeze', { reference: card })
+    expect(frozen.status, JSON.stringify(frozen.body)).toBe(200)
+    const onFrozen = await call('POST', path, VALID_BODIES[path](card))
+    expect(onFrozen.status, JSON.stringify(onFrozen.body)).toBe(422)
+    const zero = await call('POST', path, { ...VALID_BODIES[path](card), amount: 0 })
+    expect(zero.status, JSON.stringify(zero.body)).toBe(422)
+    // The funding's recharge is the only row: the refused transfers left none.
     const list = await call('GET', '/v1/transactions')
     expect(list.status, JSON.stringify(list.body)).toBe(200)
-    expect(list.body.data.transaction).toEqual([])
-    expect(list.body.meta.total).toBe(0)
+    expect(list.body.data.transaction.map((t: any) => [t.slug, t.kind, t.status])).toEqual([
+      [recharge.slug, 'recharge', 'success'],
+    ])
+    expect(list.body.meta.total).toBe(1)
+    // ...and held nothing: the balance is still the funded amount.
+    const cards = await call('GET', '/v1/cards')
+    expect(cards.status, JSON.stringify(cards.body)).toBe(200)
+    expect(cards.body.data.map((c: any) => [c.reference, c.balance])).toEqual([[card, 15000]])
   })
 })
 
 describe('GET /v1/transactions', () => {
   it('lists the tenant transactions newest first with the pagination meta (quirks on)', async () => {
-    const { call, card } = await withCard()
+    const { call, card } = await withEmptyCard()
+    const recharge = await fund(call, card, 100)
     const first = await call('POST', CARD_TO_WALLET, {
       amount: 100,
       card_reference: card,
@@ -527,7 +558,9 @@ describe('GET /v1/transactions', () => {
       phone: PHONE,
       network: 'wave-sn',
     })
-    await call('POST', '/__sandbox/clock/advance', { by: '1h' })
+    // Less than the 5 s settlement delay: distinct timestamps, both transfers still pending.
+    const advanced = await call('POST', '/__sandbox/clock/advance', { by: 1000 })
+    expect(advanced.status, JSON.stringify(advanced.body)).toBe(200)
     const second = await call('POST', WALLET_TO_CARD, {
       amount: 200,
       card_reference: card,
@@ -555,7 +588,7 @@ describe('GET /v1/transactions', () => {
             amount: 200,
             phone: PHONE,
             network: 'mtn-ci',
-            created_at: '2026-01-01T01:00:00.000000Z',
+            created_at: '2026-01-01T00:00:01.000000Z',
           },
           {
             slug: first.body.data.transaction.slug,
@@ -569,14 +602,26 @@ describe('GET /v1/transactions', () => {
             network: 'wave-sn',
             created_at: START_MICROS,
           },
+          {
+            slug: recharge.slug,
+            card_reference: card,
+            reference: recharge.reference,
+            status: 'success',
+            kind: 'recharge',
+            merchant: false,
+            amount: 100,
+            created_at: START_MICROS,
+          },
         ],
       },
-      meta: { current_page: 1, from: 1, last_page: 1, per_page: 20, to: 2, total: 2 },
+      meta: { current_page: 1, from: 1, last_page: 1, per_page: 20, to: 3, total: 3 },
     })
+    expect(recharge.reference).toMatch(UUID)
   })
 
   it('lists with merchant null and millisecond created_at with quirks off', async () => {
-    const { call, card } = await withCard({ quirks: false })
+    const { call, card } = await withEmptyCard({ quirks: false })
+    const recharge = await fund(call, card, 100)
     const created = await call('POST', CARD_TO_WALLET, {
       amount: 100,
       card_reference: card,
@@ -604,21 +649,54 @@ describe('GET /v1/transactions', () => {
             network: 'wave-sn',
             created_at: START_MILLIS,
           },
+          {
+            slug: recharge.slug,
+            card_reference: card,
+            reference: recharge.reference,
+            status: 'success',
+            kind: 'recharge',
+            merchant: null,
+            amount: 100,
+            created_at: START_MILLIS,
+          },
         ],
       },
-      meta: { current_page: 1, from: 1, last_page: 1, per_page: 20, to: 1, total: 1 },
+      meta: { current_page: 1, from: 1, last_page: 1, per_page: 20, to: 2, total: 2 },
     })
   })
 
   it('shows the status the transaction has now', async () => {
-    const { call, card } = await withCard()
-    const created = await call('POST', CARD_TO_BANK, VALID_BODIES[CARD_TO_BANK](card))
-    const slug = created.body.data.transaction.slug
-    const moved = await call('POST', `/__sandbox/transactions/${slug}/transition`, { to: 'success' })
+    const { call, card } = await withEmptyCard()
+    const recharge = await fund(call, card, 30000)
+    const toBank = await call('POST', CARD_TO_BANK, VALID_BODIES[CARD_TO_BANK](card))
+    expect(toBank.status, JSON.stringify(toBank.body)).toBe(200)
+    const toWallet = await call('POST', CARD_TO_WALLET, VALID_BODIES[CARD_TO_WALLET](card))
+    expect(toWallet.status, JSON.stringify(toWallet.body)).toBe(200)
+    const bank = toBank.body.data.transaction.slug
+    const wallet = toWallet.body.data.transaction.slug
+    const statuses = async () => {
+      const res = await call('GET', '/v1/transactions')
+      expect(res.status, JSON.stringify(res.body)).toBe(200)
+      return res.body.data.transaction.map((t: any) => [t.slug, t.status])
+    }
+
+    // Moved by the control plane.
+    const moved = await call('POST', `/__sandbox/transactions/${bank}/transition`, { to: 'success' })
     expect(moved.status, JSON.stringify(moved.body)).toBe(200)
-    const res = await call('GET', '/v1/transactions')
-    expect(res.status, JSON.stringify(res.body)).toBe(200)
-    expect(res.body.data.transaction.map((t: any) => [t.slug, t.status])).toEqual([[slug, 'success']])
+    expect(await statuses()).toEqual([
+      [wallet, 'pending'],
+      [bank, 'success'],
+      [recharge.slug, 'success'],
+    ])
+
+    // Settled by the scheduler 5 s after creation on the sandbox clock.
+    const advanced = await call('POST', '/__sandbox/clock/advance', { by: 5000 })
+    expect(advanced.status, JSON.stringify(advanced.body)).toBe(200)
+    expect(await statuses()).toEqual([
+      [wallet, 'success'],
+      [bank, 'success'],
+      [recharge.slug, 'success'],
+    ])
   })
 
   it('answers an empty list with Laravel null bounds when the tenant has no transactions', async () => {
@@ -638,27 +716,31 @@ describe('GET /v1/transactions', () => {
     const { call } = sandbox
     const a = (await sandbox.issuedCard('visa')).reference
     const b = (await sandbox.issuedCard('mastercard')).reference
+    const rechargeA = await fund(call, a, 15000)
+    const rechargeB = await fund(call, b, 15000)
     const onA1 = await call('POST', CARD_TO_BANK, VALID_BODIES[CARD_TO_BANK](a))
     const onB = await call('POST', CARD_TO_WALLET, VALID_BODIES[CARD_TO_WALLET](b))
     const onA2 = await call('POST', WALLET_TO_CARD, VALID_BODIES[WALLET_TO_CARD](a))
+    for (const created of [onA1, onB, onA2]) expect(created.status, JSON.stringify(created.body)).toBe(200)
 
     const resA = await call('GET', `/v1/transactions?card_reference=${a}`)
     expect(resA.status, JSON.stringify(resA.body)).toBe(200)
     expect(resA.body.data.transaction.map((t: any) => t.slug)).toEqual([
       onA2.body.data.transaction.slug,
       onA1.body.data.transaction.slug,
+      rechargeA.slug,
     ])
     expect(resA.body.data.transaction.every((t: any) => t.card_reference === a)).toBe(true)
-    expect(resA.body.meta).toEqual({ current_page: 1, from: 1, last_page: 1, per_page: 20, to: 2, total: 2 })
+    expect(resA.body.meta).toEqual({ current_page: 1, from: 1, last_page: 1, per_page: 20, to: 3, total: 3 })
 
     const resB = await call('GET', `/v1/transactions?card_reference=${b}`)
     expect(resB.status, JSON.stringify(resB.body)).toBe(200)
-    expect(resB.body.data.transaction.map((t: any) => t.slug)).toEqual([onB.body.data.transaction.slug])
-    expect(resB.body.meta.total).toBe(1)
+    expect(resB.body.data.transaction.map((t: any) => t.slug)).toEqual([onB.body.data.transaction.slug, rechargeB.slug])
+    expect(resB.body.meta.total).toBe(2)
   })
 
   it('answers an empty page for a card of the tenant without transactions', async () => {
-    const { call, card } = await withCard()
+    const { call, card } = await withEmptyCard()
     const res = await call('GET', `/v1/transactions?card_reference=${card}`)
     expect(res.status, JSON.stringify(res.body)).toBe(200)
     expect(res.body.data).toEqual({ transaction: [] })
@@ -666,10 +748,11 @@ describe('GET /v1/transactions', () => {
   })
 
   it('paginates with page and per_page', async () => {
-    const { call, card } = await withCard()
+    // Wallet-to-card needs no funding, so the list holds exactly these five.
+    const { call, card } = await withEmptyCard()
     const slugs: string[] = []
     for (let i = 1; i <= 5; i++) {
-      const res = await call('POST', CARD_TO_WALLET, { ...VALID_BODIES[CARD_TO_WALLET](card), amount: i })
+      const res = await call('POST', WALLET_TO_CARD, { ...VALID_BODIES[WALLET_TO_CARD](card), amount: i })
       expect(res.status, JSON.stringify(res.body)).toBe(200)
       slugs.push(res.body.data.transaction.slug)
     }
@@ -692,8 +775,9 @@ describe('GET /v1/transactions', () => {
   })
 
   it('answers an empty page with null bounds past the last page', async () => {
-    const { call, card } = await withCard()
-    await call('POST', CARD_TO_WALLET, VALID_BODIES[CARD_TO_WALLET](card))
+    const { call, card } = await withEmptyCard()
+    const created = await call('POST', WALLET_TO_CARD, VALID_BODIES[WALLET_TO_CARD](card))
+    expect(created.status, JSON.stringify(created.body)).toBe(200)
     const res = await call('GET', '/v1/transactions?page=4')
     expect(res.status, JSON.stringify(res.body)).toBe(200)
     expect(res.body.data.transaction).toEqual([])
@@ -734,6 +818,7 @@ describe('GET /v1/transactions', () => {
   it("never shows another tenant's transactions and answers 404 for another tenant's card", async () => {
     const { call, issuedCard } = newSandbox()
     const theirs = (await issuedCard('visa', 'other')).reference
+    const recharge = await fund(call, theirs, 15000, 'other')
     const created = await call('POST', CARD_TO_WALLET, VALID_BODIES[CARD_TO_WALLET](theirs), { token: 'other' })
     expect(created.status, JSON.stringify(created.body)).toBe(200)
 
@@ -747,6 +832,9 @@ describe('GET /v1/transactions', () => {
     expect(Object.keys(filtered.body.errors)).toEqual(['card_reference'])
 
     const theirList = await call('GET', '/v1/transactions', undefined, { token: 'other' })
-    expect(theirList.body.data.transaction.map((t: any) => t.slug)).toEqual([created.body.data.transaction.slug])
+    expect(theirList.body.data.transaction.map((t: any) => t.slug)).toEqual([
+      created.body.data.transaction.slug,
+      recharge.slug,
+    ])
   })
 })

@@ -4,6 +4,7 @@ import { z } from 'zod'
 import type { Tenant } from '../../db/schema.js'
 import { CLOCK_MODES } from '../../db/schema.js'
 import { parseDuration } from '../../engine/clock.js'
+import { runDue } from '../../engine/scheduler.js'
 import type { AppEnv } from '../../env.js'
 import { ok } from '../envelope.js'
 import { validate } from '../validate.js'
@@ -27,8 +28,11 @@ export const setClockBody = z.object({ mode: z.enum(CLOCK_MODES) })
 export const clockApi = new Hono<AppEnv>()
   .get('/', (c) => ok(c, 'Sandbox clock', { data: clockJson(c.var.deps, c.var.tenant) }))
   .post('/advance', validate('json', advanceClockBody), (c) => {
-    const tenant = c.var.deps.tenants.advance(c.var.tenant, c.req.valid('json').by)
-    return ok(c, 'Sandbox clock advanced', { data: clockJson(c.var.deps, tenant) })
+    const { deps } = c.var
+    const tenant = deps.tenants.advance(c.var.tenant, c.req.valid('json').by)
+    // everything that fell due runs, in order, before the call returns
+    const ran = runDue(deps, tenant, deps.tenants.now(tenant))
+    return ok(c, 'Sandbox clock advanced', { data: { ...clockJson(deps, tenant), transitions_run: ran } })
   })
   .put('/', validate('json', setClockBody), (c) => {
     const tenant = c.var.deps.tenants.setMode(c.var.tenant, c.req.valid('json').mode)

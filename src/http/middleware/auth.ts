@@ -5,6 +5,7 @@
 import { createMiddleware } from 'hono/factory'
 import { SandboxError } from '../../domain/errors.js'
 import type { AppEnv } from '../../env.js'
+import { catchUp } from '../../engine/scheduler.js'
 
 const BEARER = /^Bearer[ \t]+([!-~]{1,512})[ \t]*$/i
 
@@ -16,8 +17,10 @@ export function auth() {
     const match = BEARER.exec(c.req.header('Authorization') ?? '')
     const tenant = match ? deps.tenants.forToken(match[1]) : null
     if (!tenant) throw new SandboxError('unauthenticated', UNAUTHENTICATED)
+    const now = deps.tenants.now(tenant)
+    catchUp(deps, tenant, now)
     c.set('tenant', tenant)
-    c.set('ctx', { db: deps.db, ids: deps.ids, tenant, now: deps.tenants.now(tenant) })
+    c.set('ctx', { db: deps.db, ids: deps.ids, tenant, now })
     await next()
   })
 }

@@ -7,7 +7,7 @@ import { Hono } from 'hono'
 import { z } from 'zod'
 import { CARD_BRANDS, CARD_TYPES, type Card } from '../../db/schema.js'
 import {
-  balanceOf,
+  cardBalance,
   createCard,
   freezeCard,
   linkCard,
@@ -42,7 +42,7 @@ export function cardJson(ctx: DomainContext, card: Card, p: Presenting) {
     card_type: card.type,
     cvv2: card.cvv2,
     expiry: card.expiry,
-    balance: balanceOf(ctx, card),
+    balance: cardBalance(ctx, card),
     status: card.status,
   }
 }
@@ -51,7 +51,7 @@ function cardListJson(ctx: DomainContext, card: Card, p: Presenting) {
   const brand = brandJson(card.brand, p)
   return {
     reference: card.reference,
-    balance: balanceOf(ctx, card),
+    balance: cardBalance(ctx, card),
     last_four: card.cardNumber ? card.cardNumber.slice(-4) : null,
     status: card.status,
     // SPEC §2.4: the list example shows the brand under card_type and the type under card_brand.

@@ -1,0 +1,64 @@
+/**
+ * The ledger (PRODUCT §5). Money only moves with `move(from, to, amount)`: two postings that
+ * sum to zero, and both accounts' balances updated in the same SQLite transaction as the
+ * postings. So every balance is the sum of its postings, and a tenant's accounts sum to zero.
+ * Callers check balances and move money inside one `db.transaction`, so concurrent requests
+ * can never overdraw (better-sqlite3 runs each transaction to the end before the next).
+ */
+import { and, eq, sql } from 'drizzle-orm'
+import { accounts, postings } from '../db/schema.js'
+import type { DomainContext } from './context.js'
+import { refused } from './errors.js'
+
+export const FLOAT = 'float'
+/** Money held for an outgoing transfer or disburse until it settles or is released. */
+export const HOLDS = 'holds'
+/** Everything outside the sandbox: banks, wallets, funding. Its balance is minus the rest. */
+export const WORLD = 'world'
+export const cardAccount = (cardReference: string) => `card:${cardReference}`
+
+/** The float every new (or reset) business opens with, so that disburses work at once. */
+export const OPENING_FLOAT = 10_000_000
+
+export function balanceOf(ctx: Pick<DomainContext, 'db' | 'tenant'>, account: string): number {
+  return (
+    ctx.db
+      .select({ balance: accounts.balance })
+      .from(accounts)
+      .where(and(eq(accounts.tenantId, ctx.tenant.id), eq(accounts.name, account)))
+      .get()?.balance ?? 0
+  )
+}
+
+/** Refuses (422 naming `field`) when `account` holds less than `amount`. */
+export function assertFunds(ctx: DomainContext, account: string, amount: number, field: string): void {
+  const balance = balanceOf(ctx, account)
+  if (balance < amount) {
+    throw refused(field, `Insufficient balance: ${balance} available, ${amount} needed.`)
+  }
+}
+
+export function move(
+  ctx: Pick<DomainContext, 'db' | 'tenant' | 'now'>,
+  movement: { from: string; to: string; amount: number; source: string; memo: string },
+): void {
+  const { from, to, amount, source, memo } = movement
+  const tenantId = ctx.tenant.id
+  ctx.db
+    .insert(postings)
+    .values([
+      { tenantId, account: from, amount: -amount, source, memo, createdAt: ctx.now },
+      { tenantId, account: to, amount, source, memo, createdAt: ctx.now },
+    ])
+    .run()
+  for (const [name, delta] of [[from, -amount], [to, amount]] as const) {
+    ctx.db
+      .insert(accounts)
+      .values({ tenantId, name, balance: delta })
+      .onConflictDoUpdate({
+        target: [accounts.tenantId, accounts.name],
+        set: { balance: sql`${accounts.balance} + ${delta}` },
+      })
+      .run()
+  }
+}

@@ -1,0 +1,47 @@
+/**
+ * What moves by itself, and when (PRODUCT §10): a resource's automatic next step is written as
+ * a job row on the tenant's sandbox clock when the resource is created. engine/scheduler.ts
+ * runs the rows that fall due. Default delays are seconds, so a developer can watch; each can
+ * be overridden per tenant (`PUT /__sandbox/delays`).
+ */
+import { jobs } from '../db/schema.js'
+import type { DomainContext } from './context.js'
+
+export const DEFAULT_DELAYS_MS = {
+  /** full-data card user: pending → passed */
+  card_user_verification: 3_000,
+  /** created card: issuing → issued */
+  card_issuing: 5_000,
+  /** linked card: number, cvv2 and expiry filled */
+  card_link_details: 3_000,
+  /** card-to-bank, card-to-wallet, wallet-to-card: pending → success */
+  transaction_settlement: 5_000,
+  /** disburse: processing → success */
+  disburse_settlement: 5_000,
+} as const
+
+export type DelayName = keyof typeof DEFAULT_DELAYS_MS
+export const DELAY_NAMES = Object.keys(DEFAULT_DELAYS_MS) as [DelayName, ...DelayName[]]
+
+export function delaysOf(ctx: Pick<DomainContext, 'tenant'>): Record<DelayName, number> {
+  return { ...DEFAULT_DELAYS_MS, ...ctx.tenant.delays }
+}
+
+/** The job resources are the control plane's URL segments; `action` a state or `fill_details`. */
+export type JobResource = 'card-users' | 'cards' | 'transactions' | 'payments' | 'disburses'
+
+export function scheduleAfter(
+  ctx: DomainContext,
+  delay: DelayName,
+  job: { resource: JobResource; key: string; action: string },
+): void {
+  scheduleAt(ctx, ctx.now + delaysOf(ctx)[delay], job)
+}
+
+export function scheduleAt(
+  ctx: DomainContext,
+  dueAt: number,
+  job: { resource: JobResource; key: string; action: string },
+): void {
+  ctx.db.insert(jobs).values({ ...job, tenantId: ctx.tenant.id, dueAt }).run()
+}

@@ -1,0 +1,94 @@
+/**
+ * Runs due jobs (PRODUCT §6). Advancing a manual clock runs everything that falls due, in
+ * order of due time, before the advance returns; a real clock is served by a tick and by a
+ * catch-up before each request, so a client never reads a state that should have moved. Each
+ * job runs in its own SQLite transaction at its own due time on the tenant's clock. A job whose
+ * move is no longer legal (someone moved the resource first) is dropped.
+ */
+import { and, asc, eq, lte, sql } from 'drizzle-orm'
+import type { Db } from '../db/open.js'
+import { jobs, tenants, type Job, type Tenant } from '../db/schema.js'
+import { fillLinkedCardDetails } from '../domain/cards.js'
+import type { DomainContext } from '../domain/context.js'
+import { SandboxError } from '../domain/errors.js'
+import type { Ids } from '../domain/ids.js'
+import { transition, type TransitionResource } from '../domain/transitions.js'
+
+const BATCH = 500
+
+export type SchedulerDeps = { db: Db; ids: Ids }
+
+/** Runs the tenant's jobs due at or before `until`; returns how many ran. */
+export function runDue(deps: SchedulerDeps, tenant: Tenant, until: number): number {
+  let ran = 0
+  for (;;) {
+    const due = deps.db
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.tenantId, tenant.id), lte(jobs.dueAt, until)))
+      .orderBy(asc(jobs.dueAt), asc(jobs.seq))
+      .limit(BATCH)
+      .all()
+    if (due.length === 0) return ran
+    deps.db.transaction(() => {
+      for (const job of due) runJob({ db: deps.db, ids: deps.ids, tenant, now: job.dueAt }, job)
+    })
+    ran += due.length
+  }
+}
+
+function runJob(ctx: DomainContext, job: Job): void {
+  ctx.db.delete(jobs).where(eq(jobs.seq, job.seq)).run()
+  try {
+    ctx.db.transaction(() => {
+      if (job.action === 'fill_details') fillLinkedCardDetails(ctx, job.key)
+      else transition(ctx, job.resource as TransitionResource, job.key, job.action)
+    })
+  } catch (error) {
+    // moved or deleted meanwhile: the job has nothing left to do
+    if (error instanceof SandboxError && (error.code === 'invalid_transition' || error.code === 'not_found')) return
+    throw error
+  }
+}
+
+/** Before a request of a real-clock tenant: run what fell due since the last tick. */
+export function catchUp(deps: SchedulerDeps, tenant: Tenant, now: number): void {
+  if (tenant.clockMode === 'real' && hasDue(deps.db, tenant.id, now)) runDue(deps, tenant, now)
+}
+
+/** True when the tenant has a job due at or before `until` (an indexed probe, cheap per request). */
+export function hasDue(db: Db, tenantId: string, until: number): boolean {
+  return (
+    db
+      .select({ one: sql<number>`1` })
+      .from(jobs)
+      .where(and(eq(jobs.tenantId, tenantId), lte(jobs.dueAt, until)))
+      .limit(1)
+      .get() !== undefined
+  )
+}
+
+/** Tenants on a real clock with something due now (their clocks computed in SQL). */
+export function realTenantsWithDueJobs(db: Db, wallNow: number, speed: number): string[] {
+  const now = sql`${tenants.clockAnchorMs} + CAST((${wallNow} - ${tenants.clockWallMs}) * ${speed} AS INTEGER)`
+  return db
+    .selectDistinct({ id: tenants.id })
+    .from(tenants)
+    .innerJoin(jobs, eq(jobs.tenantId, tenants.id))
+    .where(and(eq(tenants.clockMode, 'real'), sql`${jobs.dueAt} <= ${now}`))
+    .all()
+    .map((row) => row.id)
+}
+
+/** Starts the real-clock tick: every `everyMs` of wall time, runs what fell due. */
+export function startTicker(run: () => void, everyMs = 100): () => void {
+  const timer = setInterval(() => {
+    try {
+      run()
+    } catch (error) {
+      console.error('card-sandbox: scheduler tick failed', error)
+    }
+  }, everyMs)
+  timer.unref()
+  return () => clearInterval(timer)
+}

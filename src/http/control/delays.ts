@@ -1,0 +1,54 @@
+/**
+ * /__sandbox/delays (PRODUCT §6): the tenant's delays of what moves by itself, and overrides
+ * (`{"card_issuing": "500ms"}`); `PUT` with `{}` goes back to the defaults. /__sandbox/jobs
+ * lists what is scheduled and when.
+ */
+import { asc, eq } from 'drizzle-orm'
+import { Hono } from 'hono'
+import { z } from 'zod'
+import { jobs } from '../../db/schema.js'
+import { DELAY_NAMES, delaysOf, type DelayName } from '../../domain/schedule.js'
+import { parseDuration } from '../../engine/clock.js'
+import type { AppEnv } from '../../env.js'
+import { ok } from '../envelope.js'
+import { validate } from '../validate.js'
+
+const duration = z.union([z.string().max(64), z.number()]).transform((value, check) => {
+  const ms = parseDuration(value)
+  if (ms === null) {
+    check.addIssue({ code: 'custom', message: 'must be a duration such as "500ms", "5s", "15m" or a number of milliseconds' })
+    return z.NEVER
+  }
+  return ms
+})
+
+export const delaysBody = z.strictObject(
+  Object.fromEntries(DELAY_NAMES.map((name) => [name, duration.optional()])) as Record<DelayName, z.ZodOptional<typeof duration>>,
+)
+
+export const delaysApi = new Hono<AppEnv>()
+  .get('/delays', (c) => ok(c, 'Delays', { data: delaysOf({ tenant: c.var.tenant }) }))
+  .put('/delays', validate('json', delaysBody), (c) => {
+    const overrides = Object.fromEntries(
+      Object.entries(c.req.valid('json')).filter(([, ms]) => ms !== undefined),
+    ) as Record<string, number>
+    const tenant = c.var.deps.tenants.setDelays(c.var.tenant, Object.keys(overrides).length ? overrides : null)
+    return ok(c, 'Delays updated', { data: delaysOf({ tenant }) })
+  })
+  .get('/jobs', (c) => {
+    const pending = c.var.deps.db
+      .select()
+      .from(jobs)
+      .where(eq(jobs.tenantId, c.var.tenant.id))
+      .orderBy(asc(jobs.dueAt), asc(jobs.seq))
+      .limit(1000)
+      .all()
+    return ok(c, 'Scheduled jobs', {
+      data: pending.map((job) => ({
+        resource: job.resource,
+        reference: job.key,
+        action: job.action,
+        due_at: new Date(job.dueAt).toISOString(),
+      })),
+    })
+  })

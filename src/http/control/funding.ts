@@ -1,0 +1,45 @@
+/**
+ * Money from outside (PRODUCT §8, §10): fund or withdraw from a card (a `recharge` or `withdraw`
+ * transaction already in `success`), read and top up the business float.
+ */
+import { Hono } from 'hono'
+import { z } from 'zod'
+import { fundFloat } from '../../domain/business.js'
+import { cardBalance, findCard } from '../../domain/cards.js'
+import { FLOAT, balanceOf } from '../../domain/ledger.js'
+import { fundCard } from '../../domain/transactions.js'
+import type { AppEnv } from '../../env.js'
+import { ok, presenting } from '../envelope.js'
+import { validate } from '../validate.js'
+import { transactionJson } from '../v1/transactions.js'
+import { amount, referenceParam } from '../v1/schemas.js'
+
+export const amountBody = z.object({ amount: amount() })
+
+function cardFunding(kind: 'recharge' | 'withdraw') {
+  return new Hono<AppEnv>().post('/', validate('param', referenceParam), validate('json', amountBody), (c) => {
+    const { ctx } = c.var
+    const transaction = fundCard(ctx, {
+      cardReference: c.req.valid('param').reference,
+      amount: c.req.valid('json').amount,
+      kind,
+    })
+    const balance = cardBalance(ctx, findCard(ctx, transaction.cardReference))
+    return ok(c, kind === 'recharge' ? 'Card funded' : 'Card withdrawn', {
+      data: { transaction: transactionJson(transaction, presenting(c), 'list'), balance },
+    })
+  })
+}
+
+export const fundingApi = new Hono<AppEnv>()
+  .route('/cards/:reference/fund', cardFunding('recharge'))
+  .route('/cards/:reference/withdraw', cardFunding('withdraw'))
+  .get('/business', (c) =>
+    ok(c, 'Business account', {
+      data: { business: c.var.tenant.businessName, float_balance: balanceOf(c.var.ctx, FLOAT) },
+    }),
+  )
+  .post('/business/fund', validate('json', amountBody), (c) => {
+    const floatBalance = fundFloat(c.var.ctx, c.req.valid('json').amount)
+    return ok(c, 'Float funded', { data: { business: c.var.tenant.businessName, float_balance: floatBalance } })
+  })

@@ -1,0 +1,167 @@
+/**
+ * The ledger's promises (PRODUCT §5): every balance is the sum of its postings, money is
+ * conserved, and no sequence or concurrency of requests overdraws a card or the float.
+ */
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { startSandbox } from '../../src/index.js'
+import type { Db } from '../../src/db/open.js'
+import { OPENING_FLOAT } from '../../src/domain/ledger.js'
+import { fullIdentity, newSandbox } from '../helpers.js'
+
+/** Checks the invariants straight in SQLite, for every tenant. */
+function assertLedgerInvariants(db: Db) {
+  const client = db.$client
+  const mismatched = client
+    .prepare(
+      `SELECT a.tenant_id, a.name, a.balance, COALESCE(SUM(p.amount), 0) AS posted
+       FROM accounts a LEFT JOIN postings p ON p.tenant_id = a.tenant_id AND p.account = a.name
+       GROUP BY a.tenant_id, a.name HAVING a.balance != posted`,
+    )
+    .all()
+  expect(mismatched, 'balance ≠ sum of postings').toEqual([])
+  const unbalanced = client
+    .prepare('SELECT tenant_id, SUM(amount) AS total FROM postings GROUP BY tenant_id HAVING total != 0')
+    .all()
+  expect(unbalanced, 'money created or lost').toEqual([])
+  const overdrawn = client
+    .prepare("SELECT name, balance FROM accounts WHERE name != 'world' AND balance < 0")
+    .all()
+  expect(overdrawn, 'negative balance').toEqual([])
+
+  // Each balance again, derived only from the resources' statuses (no top-ups in these tests).
+  const balance = (name: string) =>
+    (client.prepare('SELECT COALESCE(SUM(balance), 0) AS b FROM accounts WHERE name = ?').get(name) as { b: number }).b
+  const sum = (query: string) => (client.prepare(query).get() as { s: number | null }).s ?? 0
+  const cards = client.prepare('SELECT reference FROM cards').all() as { reference: string }[]
+  for (const { reference } of cards) {
+    const expected = sum(`SELECT SUM(CASE
+        WHEN kind = 'recharge' THEN amount
+        WHEN kind = 'withdraw' THEN -amount
+        WHEN kind IN ('card_to_bank', 'card_to_wallet') AND status != 'failed' THEN -amount
+        WHEN kind = 'wallet_to_card' AND status = 'success' THEN amount
+        ELSE 0 END) AS s FROM transactions WHERE card_reference = '${reference}'`)
+    expect(balance(`card:${reference}`), `card ${reference}`).toBe(expected)
+  }
+  const held =
+    sum("SELECT SUM(amount) AS s FROM transactions WHERE kind IN ('card_to_bank', 'card_to_wallet') AND status = 'pending'") +
+    sum("SELECT SUM(amount) AS s FROM disburses WHERE status = 'processing'")
+  expect(balance('holds'), 'holds').toBe(held)
+  const tenants = sum('SELECT COUNT(*) AS s FROM tenants')
+  const float =
+    tenants * OPENING_FLOAT -
+    sum("SELECT SUM(amount) AS s FROM disburses WHERE status != 'failed'") +
+    sum("SELECT SUM(amount) AS s FROM payments WHERE status = 'success'")
+  expect(balance('float'), 'float').toBe(float)
+}
+
+const operation = fc.oneof(
+  fc.record({ op: fc.constant('fund'), card: fc.nat(2), amount: fc.integer({ min: 1, max: 50_000 }) }),
+  fc.record({ op: fc.constant('withdraw'), card: fc.nat(2), amount: fc.integer({ min: 1, max: 50_000 }) }),
+  fc.record({ op: fc.constant('card-to-bank'), card: fc.nat(2), amount: fc.integer({ min: 1, max: 50_000 }) }),
+  fc.record({ op: fc.constant('card-to-wallet'), card: fc.nat(2), amount: fc.integer({ min: 1, max: 50_000 }) }),
+  fc.record({ op: fc.constant('wallet-to-card'), card: fc.nat(2), amount: fc.integer({ min: 1, max: 50_000 }) }),
+  fc.record({ op: fc.constant('disburse'), amount: fc.integer({ min: 1, max: 4_000_000 }) }),
+  fc.record({ op: fc.constant('payment'), amount: fc.integer({ min: 1, max: 1_000_000 }) }),
+  fc.record({ op: fc.constant('move'), pick: fc.nat(1000), to: fc.constantFrom('success', 'failed', 'expired') }),
+  fc.record({ op: fc.constant('freeze'), card: fc.nat(2) }),
+  fc.record({ op: fc.constant('advance'), ms: fc.oneof(fc.integer({ min: 1, max: 10_000 }), fc.integer({ min: 1, max: 40 * 60_000 })) }),
+)
+
+describe('ledger', () => {
+  it('keeps every balance equal to the sum of its postings over any sequence of operations', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(operation, { minLength: 20, maxLength: 60 }), async (ops) => {
+        const s = newSandbox()
+        const cards = [await s.issuedCard(), await s.issuedCard('mastercard'), await s.issuedCard('gim')].map((c) => c.reference)
+        for (const card of cards) await s.call('POST', `/__sandbox/cards/${card}/fund`, { amount: 100_000 })
+        const movable: [string, string][] = []
+        for (const step of ops) {
+          const card = 'card' in step ? cards[step.card] : ''
+          const wallet = { card_reference: card, phone: '+221770000000', network: 'wave-sn' }
+          let res
+          switch (step.op) {
+            case 'fund':
+            case 'withdraw':
+              res = await s.call('POST', `/__sandbox/cards/${card}/${step.op}`, { amount: step.amount })
+              break
+            case 'card-to-bank':
+              res = await s.call('POST', '/v1/transactions/create/card-to-bank', { amount: step.amount, card_reference: card, bank_id: 'B', bank_name: 'CBAO' })
+              if (res.status === 200) movable.push(['transactions', res.body.data.transaction.slug])
+              break
+            case 'card-to-wallet':
+            case 'wallet-to-card':
+              res = await s.call('POST', `/v1/transactions/create/${step.op}`, { amount: step.amount, ...wallet })
+              if (res.status === 200) movable.push(['transactions', res.body.data.transaction.slug])
+              break
+            case 'disburse':
+              res = await s.call('POST', '/v1/disburses/create', { amount: step.amount, network: 'wave-sn', customer: { full_name: 'A B', phone: '+221770000000' } })
+              if (res.status === 200) movable.push(['disburses', res.body.data.disburse.reference])
+              break
+            case 'payment':
+              res = await s.call('POST', '/v1/payments/create', { amount: step.amount, network: 'wave-sn', customer: { full_name: 'A B', phone: '+221770000000' } })
+              if (res.status === 200) movable.push(['payments', res.body.data.payment.reference])
+              break
+            case 'move': {
+              if (movable.length === 0) continue
+              const [resource, ref] = movable[step.pick % movable.length]
+              res = await s.call('POST', `/__sandbox/${resource}/${ref}/transition`, { to: step.to })
+              break
+            }
+            case 'freeze':
+              res = await s.call('POST', '/v1/cards/freeze', { reference: card })
+              if (res.status === 409) res = await s.call('POST', '/v1/cards/unfreeze', { reference: card })
+              break
+            case 'advance':
+              res = await s.call('POST', '/__sandbox/clock/advance', { by: step.ms })
+              break
+          }
+          // every answer is a success, a business refusal or a refused move: never a 5xx
+          expect([200, 409, 422], JSON.stringify(res.body)).toContain(res.status)
+          assertLedgerInvariants(s.deps.db)
+        }
+        // the card balances shown by the API are the ledger's
+        const shown = (await s.call('GET', '/v1/cards')).body.data as { reference: string; balance: number }[]
+        for (const c of shown) {
+          const row = s.deps.db.$client
+            .prepare("SELECT COALESCE(SUM(amount), 0) AS sum FROM postings WHERE account = ?")
+            .get(`card:${c.reference}`) as { sum: number }
+          expect(c.balance).toBe(row.sum)
+        }
+        s.close()
+      }),
+      { numRuns: 25 },
+    )
+  })
+})
+
+describe('concurrency', () => {
+  it('never overdraws a card under 50 concurrent card-to-bank calls over real HTTP', async () => {
+    const sandbox = await startSandbox({ port: 0, clock: 'manual', log: 'silent' })
+    const headers = { Authorization: 'Bearer race', 'Content-Type': 'application/json' }
+    const post = (path: string, body: unknown) =>
+      fetch(`${sandbox.url}${path}`, { method: 'POST', headers, body: JSON.stringify(body) })
+    try {
+      const user = ((await (await post('/v1/card-users/create', fullIdentity())).json()) as any).data.userCard.reference
+      await post(`/__sandbox/card-users/${user}/transition`, { to: 'passed' })
+      const card = ((await (await post('/v1/cards/create', { card_user_reference: user, card_brand: 'visa', card_type: 'virtual' })).json()) as any).data.card.reference
+      await post(`/__sandbox/cards/${card}/transition`, { to: 'issued' })
+      await post(`/__sandbox/cards/${card}/fund`, { amount: 10_000 })
+
+      const answers = await Promise.all(
+        Array.from({ length: 50 }, (_, i) =>
+          post('/v1/transactions/create/card-to-bank', { amount: 300, card_reference: card, reference: `race-${i}`, bank_id: 'B', bank_name: 'CBAO' }),
+        ),
+      )
+      const statuses = answers.map((r) => r.status)
+      expect(statuses.filter((s) => s === 200)).toHaveLength(33) // 33 × 300 = 9,900 ≤ 10,000
+      expect(statuses.filter((s) => s === 422)).toHaveLength(17)
+
+      const cards = (await (await fetch(`${sandbox.url}/v1/cards`, { headers })).json()) as any
+      expect(cards.data[0].balance).toBe(100)
+      assertLedgerInvariants(sandbox.deps.db)
+    } finally {
+      await sandbox.close()
+    }
+  })
+})
