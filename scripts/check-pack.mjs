@@ -8,12 +8,19 @@ import { join, resolve } from 'node:path'
 
 const root = resolve(import.meta.dirname, '..')
 const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-pack-'))
-const run = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })
+const run = (cmd, args, cwd) =>
+  execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })
 
 try {
-  const tarball = run('npm', ['pack', '--silent', '--pack-destination', dir], root).trim().split('\n').pop()
+  const tarball = run('npm', ['pack', '--silent', '--pack-destination', dir], root)
+    .trim()
+    .split('\n')
+    .pop()
   console.log(`packed ${tarball}`)
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }))
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
+  )
   run('npm', ['install', '--no-audit', '--no-fund', join(dir, tarball)], dir)
 
   // its own process group, so that npx and the sandbox under it stop together
@@ -38,7 +45,8 @@ try {
   })
   const res = await fetch(`${baseUrl}/cards`, { headers: { Authorization: 'Bearer pack' } })
   const body = await res.json()
-  if (res.status !== 200 || body.statusCode !== 200) throw new Error(`GET /v1/cards answered ${res.status}`)
+  if (res.status !== 200 || body.statusCode !== 200)
+    throw new Error(`GET /v1/cards answered ${res.status}`)
   console.log(`npx card-sandbox answered GET ${baseUrl}/cards with 200`)
   process.kill(-child.pid, 'SIGTERM')
   await exited
@@ -47,12 +55,23 @@ try {
   writeFileSync(
     join(dir, 'consumer.ts'),
     "import { startSandbox, createSandbox, type SandboxOptions } from 'card-sandbox'\n" +
-      "const options: SandboxOptions = { port: 0, quirks: false }\n" +
+      'const options: SandboxOptions = { port: 0, quirks: false }\n' +
       'const sandbox = await startSandbox(options)\nconst url: string = sandbox.baseUrl\nawait sandbox.close()\nvoid createSandbox\nvoid url\n',
   )
   writeFileSync(
     join(dir, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, noEmit: true, skipLibCheck: true, types: [] }, files: ['consumer.ts'] }),
+    JSON.stringify({
+      compilerOptions: {
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        target: 'ES2022',
+        strict: true,
+        noEmit: true,
+        skipLibCheck: true,
+        types: [],
+      },
+      files: ['consumer.ts'],
+    }),
   )
   run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', dir], dir)
   console.log('the installed package type-checks: import { startSandbox } from "card-sandbox"')

@@ -8,16 +8,23 @@ import { FlagError, helpText, parseFlags } from './flags.js'
 import { startSandbox, type RunningSandbox } from './sandbox.js'
 
 const VERSION = (
-  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    version: string
+  }
 ).version
 
-export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<RunningSandbox | undefined> {
+export async function main(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<RunningSandbox | undefined> {
   let command
   try {
     command = parseFlags(argv, env)
   } catch (error) {
     if (!(error instanceof FlagError)) throw error
-    process.stderr.write(`card-sandbox: ${error.message}\nRun 'npx card-sandbox --help' for the flags.\n`)
+    process.stderr.write(
+      `card-sandbox: ${error.message}\nRun 'npx card-sandbox --help' for the flags.\n`,
+    )
     process.exitCode = 2
     return
   }
@@ -29,9 +36,10 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<Runn
   try {
     sandbox = await startSandbox(options)
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === 'EADDRINUSE'
-      ? `port ${options.port} is already in use (try --port 0)`
-      : (error as Error).message
+    const reason =
+      (error as NodeJS.ErrnoException).code === 'EADDRINUSE'
+        ? `port ${options.port} is already in use (try --port 0)`
+        : (error as Error).message
     process.stderr.write(`card-sandbox: could not start: ${reason}\n`)
     process.exitCode = 1
     return

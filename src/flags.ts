@@ -14,21 +14,60 @@ type Flag = {
 
 export const FLAGS: readonly Flag[] = [
   { name: 'port', value: '<n>', default: '4010', help: 'port to listen on; 0 picks a free one' },
-  { name: 'host', value: '<addr>', default: '127.0.0.1', help: 'address to bind; 0.0.0.0 exposes the sandbox to the network' },
-  { name: 'db', value: '<file|:memory:>', default: ':memory:', help: 'SQLite database; a file persists across restarts (WAL)' },
-  { name: 'seed', value: '<n>', help: 'seed for ids, names and card numbers: same seed + same requests = same bytes' },
-  { name: 'tokens', value: '<t1,t2>', help: 'only these bearer tokens get in (default: any token, one tenant each)' },
-  { name: 'speed', value: '<x>', default: '1', help: 'how fast real-mode sandbox clocks run against wall time' },
-  { name: 'clock', value: '<real|manual>', default: 'real', help: 'mode of every new tenant clock; manual moves only when advanced' },
-  { name: 'quirks', value: '<on|off>', default: 'on', help: 'answer like the real service\'s examples (on) or with clean schema shapes (off)' },
-  { name: 'log', value: '<pretty|json|silent>', default: 'pretty', help: 'one line per request on stdout' },
+  {
+    name: 'host',
+    value: '<addr>',
+    default: '127.0.0.1',
+    help: 'address to bind; 0.0.0.0 exposes the sandbox to the network',
+  },
+  {
+    name: 'db',
+    value: '<file|:memory:>',
+    default: ':memory:',
+    help: 'SQLite database; a file persists across restarts (WAL)',
+  },
+  {
+    name: 'seed',
+    value: '<n>',
+    help: 'seed for ids, names and card numbers: same seed + same requests = same bytes',
+  },
+  {
+    name: 'tokens',
+    value: '<t1,t2>',
+    help: 'only these bearer tokens get in (default: any token, one tenant each)',
+  },
+  {
+    name: 'speed',
+    value: '<x>',
+    default: '1',
+    help: 'how fast real-mode sandbox clocks run against wall time',
+  },
+  {
+    name: 'clock',
+    value: '<real|manual>',
+    default: 'real',
+    help: 'mode of every new tenant clock; manual moves only when advanced',
+  },
+  {
+    name: 'quirks',
+    value: '<on|off>',
+    default: 'on',
+    help: "answer like the real service's examples (on) or with clean schema shapes (off)",
+  },
+  {
+    name: 'log',
+    value: '<pretty|json|silent>',
+    default: 'pretty',
+    help: 'one line per request on stdout',
+  },
 ]
 
 export const envName = (flag: string) => `CARD_SANDBOX_${flag.toUpperCase().replaceAll('-', '_')}`
 
 export class FlagError extends Error {}
 
-export type CliCommand = { kind: 'help' } | { kind: 'version' } | { kind: 'run'; options: SandboxOptions }
+export type CliCommand =
+  { kind: 'help' } | { kind: 'version' } | { kind: 'run'; options: SandboxOptions }
 
 export function parseFlags(argv: string[], env: NodeJS.ProcessEnv = {}): CliCommand {
   let parsed
@@ -59,7 +98,10 @@ export function parseFlags(argv: string[], env: NodeJS.ProcessEnv = {}): CliComm
     host: raw('host'),
     db: raw('db'),
     seed: raw('seed') === undefined ? undefined : integer('seed', raw('seed'), 0, 2 ** 31 - 1),
-    tokens: raw('tokens')?.split(',').map((t) => t.trim()).filter(Boolean),
+    tokens: raw('tokens')
+      ?.split(',')
+      .map((t) => t.trim())
+      .filter(Boolean),
     speed: positiveNumber('speed', raw('speed')),
     clock: oneOf('clock', raw('clock'), ['real', 'manual'] as const),
     quirks: oneOf('quirks', raw('quirks'), ['on', 'off'] as const) === 'on',
@@ -79,11 +121,16 @@ function integer(name: string, value: string | undefined, min: number, max: numb
 
 function positiveNumber(name: string, value: string | undefined): number {
   const n = Number(value)
-  if (!Number.isFinite(n) || n <= 0) throw new FlagError(`--${name} must be a number above 0 (got "${value}")`)
+  if (!Number.isFinite(n) || n <= 0)
+    throw new FlagError(`--${name} must be a number above 0 (got "${value}")`)
   return n
 }
 
-function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[]): T {
+function oneOf<T extends string>(
+  name: string,
+  value: string | undefined,
+  allowed: readonly T[],
+): T {
   if (!allowed.includes(value as T)) {
     throw new FlagError(`--${name} must be one of ${allowed.join(', ')} (got "${value}")`)
   }

@@ -44,7 +44,10 @@ describe('authentication (PRODUCT §3)', () => {
 
   it.each(ROUTES)('%s %s with a malformed Authorization header is a 401', async (method, path) => {
     for (const header of ['Basic abc', 'Bearer', 'Bearer ', 'token abc', 'Bearer a b']) {
-      const res = await call(method, path, method === 'GET' ? undefined : {}, { token: null, headers: { Authorization: header } })
+      const res = await call(method, path, method === 'GET' ? undefined : {}, {
+        token: null,
+        headers: { Authorization: header },
+      })
       expect(res.status, header).toBe(401)
     }
   })
@@ -65,7 +68,12 @@ describe('--tokens', () => {
 
   it('lets the listed tokens in, each as its own tenant', async () => {
     const { call } = newSandbox({ tokens: ['alpha', 'beta'] })
-    const created = await call('POST', '/v1/card-users/create', { phone: '+221770000000' }, { token: 'alpha' })
+    const created = await call(
+      'POST',
+      '/v1/card-users/create',
+      { phone: '+221770000000' },
+      { token: 'alpha' },
+    )
     expect(created.status).toBe(200)
     const alpha = await call('GET', '/v1/card-users', undefined, { token: 'alpha' })
     const beta = await call('GET', '/v1/card-users', undefined, { token: 'beta' })
@@ -82,9 +90,19 @@ describe('tenants', () => {
     const cards = await s.call('GET', '/v1/cards', undefined, { token: 'second' })
     expect(cards.body.data).toEqual([])
     // and cannot act on the first tenant's references
-    const freeze = await s.call('POST', '/v1/cards/freeze', { reference: card.reference }, { token: 'second' })
+    const freeze = await s.call(
+      'POST',
+      '/v1/cards/freeze',
+      { reference: card.reference },
+      { token: 'second' },
+    )
     expect(freeze.status).toBe(404)
-    const transition = await s.call('POST', `/__sandbox/cards/${card.reference}/transition`, { to: 'frozen' }, { token: 'second' })
+    const transition = await s.call(
+      'POST',
+      `/__sandbox/cards/${card.reference}/transition`,
+      { to: 'frozen' },
+      { token: 'second' },
+    )
     expect(transition.status).toBe(404)
     // the first tenant's card is unchanged
     const mine = await s.call('GET', '/v1/cards', undefined, { token: 'first' })

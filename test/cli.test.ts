@@ -23,7 +23,9 @@ function startCli(args: string[], env: Record<string, string> = {}) {
   })
   running.push(child)
   let output = ''
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  )
   const baseUrl = new Promise<string>((resolve, reject) => {
     child.stdout!.on('data', (chunk) => {
       output += chunk
@@ -63,7 +65,10 @@ describe('npx card-sandbox', () => {
   })
 
   it('reads flags from CARD_SANDBOX_* environment variables', async () => {
-    const cli = startCli(['--log', 'silent'], { CARD_SANDBOX_QUIRKS: 'off', CARD_SANDBOX_TOKENS: 'only-me' })
+    const cli = startCli(['--log', 'silent'], {
+      CARD_SANDBOX_QUIRKS: 'off',
+      CARD_SANDBOX_TOKENS: 'only-me',
+    })
     const baseUrl = await cli.baseUrl
     expect(cli.output()).toContain('quirks      off')
     const refused = await fetch(`${baseUrl}/cards`, { headers: auth })
@@ -112,14 +117,29 @@ describe('npx card-sandbox', () => {
   it('prints the flag table with --help', () => {
     const result = spawnSync(process.execPath, [CLI, '--help'], { encoding: 'utf8' })
     expect(result.status).toBe(0)
-    for (const flag of ['--port', '--host', '--db', '--seed', '--tokens', '--speed', '--clock', '--quirks', '--log']) {
+    for (const flag of [
+      '--port',
+      '--host',
+      '--db',
+      '--seed',
+      '--tokens',
+      '--speed',
+      '--clock',
+      '--quirks',
+      '--log',
+    ]) {
       expect(result.stdout).toContain(flag)
     }
     expect(result.stdout).toContain('CARD_SANDBOX_PORT')
   })
 
   it('refuses an unknown flag or a bad value with exit code 2', () => {
-    for (const args of [['--nope'], ['--port', 'abc'], ['--clock', 'sideways'], ['--quirks', 'maybe']]) {
+    for (const args of [
+      ['--nope'],
+      ['--port', 'abc'],
+      ['--clock', 'sideways'],
+      ['--quirks', 'maybe'],
+    ]) {
       const result = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' })
       expect(result.status, args.join(' ')).toBe(2)
       expect(result.stderr).toMatch(/^card-sandbox: /)

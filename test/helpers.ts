@@ -34,7 +34,9 @@ export function newSandbox(options: SandboxOptions = {}) {
     try {
       json = JSON.parse(text)
     } catch {
-      throw new Error(`${method} ${path} answered ${res.status} with non-JSON: ${text.slice(0, 200)}`)
+      throw new Error(
+        `${method} ${path} answered ${res.status} with non-JSON: ${text.slice(0, 200)}`,
+      )
     }
     return { status: res.status, body: json, headers: res.headers }
   }
@@ -66,7 +68,12 @@ export function newSandbox(options: SandboxOptions = {}) {
     const card = await issuedCard(brand, token)
     for (let left = amount; left > 0; left -= MAX_AMOUNT) {
       const chunk = Math.min(left, MAX_AMOUNT)
-      const funded = await call('POST', `/__sandbox/cards/${card.reference}/fund`, { amount: chunk }, { token })
+      const funded = await call(
+        'POST',
+        `/__sandbox/cards/${card.reference}/fund`,
+        { amount: chunk },
+        { token },
+      )
       if (funded.status !== 200) throw new Error(`funding failed: ${JSON.stringify(funded.body)}`)
     }
     return card

@@ -12,7 +12,9 @@ async function script(seed: number) {
     return res.body
   }
   const user = await record('POST', '/v1/card-users/create', { phone: '+221770000000' })
-  await record('POST', `/__sandbox/card-users/${user.userCard.reference}/transition`, { to: 'passed' })
+  await record('POST', `/__sandbox/card-users/${user.userCard.reference}/transition`, {
+    to: 'passed',
+  })
   const card = await record('POST', '/v1/cards/create', {
     card_user_reference: user.userCard.reference,
     card_brand: 'gim',
@@ -51,13 +53,19 @@ describe('startSandbox()', () => {
     try {
       expect(sandbox.port).toBeGreaterThan(0)
       expect(sandbox.baseUrl).toBe(`http://127.0.0.1:${sandbox.port}/v1`)
-      const res = await fetch(`${sandbox.baseUrl}/payments`, { headers: { Authorization: 'Bearer x' } })
+      const res = await fetch(`${sandbox.baseUrl}/payments`, {
+        headers: { Authorization: 'Bearer x' },
+      })
       expect(res.status).toBe(200)
       // wallet_url points at this sandbox's own host and port
       const created = await fetch(`${sandbox.baseUrl}/payments/create`, {
         method: 'POST',
         headers: { Authorization: 'Bearer x', 'Content-Type': 'application/json' },
-        body: JSON.stringify({ amount: 100, network: 'mtn-ci', customer: { full_name: 'A B', phone: '+2250700000000' } }),
+        body: JSON.stringify({
+          amount: 100,
+          network: 'mtn-ci',
+          customer: { full_name: 'A B', phone: '+2250700000000' },
+        }),
       })
       const body = (await created.json()) as any
       expect(body.data.payment.meta.wallet_url).toBe(
@@ -73,7 +81,12 @@ describe('the manual clock', () => {
   it('dates what is created after an advance at the advanced time', async () => {
     const s = newSandbox()
     const before = await s.call('GET', '/__sandbox/clock')
-    expect(before.body.data).toEqual({ mode: 'manual', now: '2026-01-01T00:00:00.000Z', now_ms: Date.parse('2026-01-01T00:00:00.000Z'), speed: 1 })
+    expect(before.body.data).toEqual({
+      mode: 'manual',
+      now: '2026-01-01T00:00:00.000Z',
+      now_ms: Date.parse('2026-01-01T00:00:00.000Z'),
+      speed: 1,
+    })
     await s.call('POST', '/__sandbox/clock/advance', { by: '1h30m' })
     const payment = await s.call('POST', '/v1/payments/create', {
       amount: 100,

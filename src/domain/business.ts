@@ -46,7 +46,13 @@ export function listOperations(ctx: DomainContext, page: Page): PageOf<BusinessO
 
 /** A new (or reset) business opens with OPENING_FLOAT on its float, brought in from outside. */
 export function openFloat(ctx: Pick<DomainContext, 'db' | 'tenant' | 'now'>): void {
-  move(ctx, { from: WORLD, to: FLOAT, amount: OPENING_FLOAT, source: 'opening', memo: 'opening float' })
+  move(ctx, {
+    from: WORLD,
+    to: FLOAT,
+    amount: OPENING_FLOAT,
+    source: 'opening',
+    memo: 'opening float',
+  })
 }
 
 /** The control plane's top-up of the float. */

@@ -51,7 +51,10 @@ function columnsOf(input: CardUserInput) {
   }
 }
 
-export function registerCardUser(ctx: DomainContext, input: CardUserInput & { phone: string }): CardUser {
+export function registerCardUser(
+  ctx: DomainContext,
+  input: CardUserInput & { phone: string },
+): CardUser {
   return ctx.db.transaction(() => {
     const user = ctx.db
       .insert(cardUsers)
@@ -75,11 +78,19 @@ export function registerCardUser(ctx: DomainContext, input: CardUserInput & { ph
 /** The full-data flow verifies by itself after its delay; the widget flow waits (PRODUCT §5). */
 function scheduleVerification(ctx: DomainContext, user: CardUser): void {
   if (user.flow !== 'full_data' || user.status !== 'pending') return
-  scheduleAfter(ctx, 'card_user_verification', { resource: 'card-users', key: user.reference, action: 'passed' })
+  scheduleAfter(ctx, 'card_user_verification', {
+    resource: 'card-users',
+    key: user.reference,
+    action: 'passed',
+  })
 }
 
 /** Updates what was sent; a failed user goes back to pending, a passed one is refused (409). */
-export function resubmitCardUser(ctx: DomainContext, reference: string, input: CardUserInput): CardUser {
+export function resubmitCardUser(
+  ctx: DomainContext,
+  reference: string,
+  input: CardUserInput,
+): CardUser {
   return ctx.db.transaction(() => {
     const user = findCardUser(ctx, reference)
     if (user.status !== 'pending') assertMove('card_user', user.status, 'pending')

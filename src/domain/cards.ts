@@ -82,7 +82,11 @@ export function linkCard(
       .returning()
       .get()
     // SPEC §3: a linked card answers `issued` with null details, filled after a delay.
-    scheduleAfter(ctx, 'card_link_details', { resource: 'cards', key: card.reference, action: 'fill_details' })
+    scheduleAfter(ctx, 'card_link_details', {
+      resource: 'cards',
+      key: card.reference,
+      action: 'fill_details',
+    })
     return card
   })
 }
@@ -127,7 +131,9 @@ function cardDetails(ctx: DomainContext, card: Card) {
 }
 
 export function freezeCard(ctx: DomainContext, reference: string): Card {
-  return ctx.db.transaction(() => setCardStatus(ctx, findCard(ctx, reference, 'reference'), 'frozen'))
+  return ctx.db.transaction(() =>
+    setCardStatus(ctx, findCard(ctx, reference, 'reference'), 'frozen'),
+  )
 }
 
 /** Only a frozen card unfreezes: an issuing card must not be issued by an unfreeze. */
@@ -135,11 +141,15 @@ export function unfreezeCard(ctx: DomainContext, reference: string): Card {
   return ctx.db.transaction(() => {
     const card = findCard(ctx, reference, 'reference')
     if (card.status !== 'frozen') {
-      throw new SandboxError('invalid_transition', `Only a frozen card can be unfrozen (status: ${card.status}).`, {
-        from: card.status,
-        to: 'issued',
-        allowed: [...allowedMoves('card', card.status)],
-      })
+      throw new SandboxError(
+        'invalid_transition',
+        `Only a frozen card can be unfrozen (status: ${card.status}).`,
+        {
+          from: card.status,
+          to: 'issued',
+          allowed: [...allowedMoves('card', card.status)],
+        },
+      )
     }
     return setCardStatus(ctx, card, 'issued')
   })

@@ -26,7 +26,11 @@ export function pageWindow({ page, perPage }: Page) {
   return { limit: perPage, offset: (page - 1) * perPage }
 }
 
-type ListableTable = SQLiteTable & { seq: SQLiteColumn; tenantId: SQLiteColumn; $inferSelect: unknown }
+type ListableTable = SQLiteTable & {
+  seq: SQLiteColumn
+  tenantId: SQLiteColumn
+  $inferSelect: unknown
+}
 
 /** One page of a tenant's rows, newest first (SPEC §2.2), with the total for the meta. */
 export function listPage<T extends ListableTable>(
@@ -45,11 +49,20 @@ export function listPage<T extends ListableTable>(
     .limit(limit)
     .offset(offset)
     .all() as T['$inferSelect'][]
-  const total = ctx.db.select({ n: count() }).from(table as SQLiteTable).where(where).get()?.n ?? 0
+  const total =
+    ctx.db
+      .select({ n: count() })
+      .from(table as SQLiteTable)
+      .where(where)
+      .get()?.n ?? 0
   return { rows, total, ...page }
 }
 
-type StatusTable = SQLiteTable & { seq: SQLiteColumn; status: SQLiteColumn; updatedAt: SQLiteColumn }
+type StatusTable = SQLiteTable & {
+  seq: SQLiteColumn
+  status: SQLiteColumn
+  updatedAt: SQLiteColumn
+}
 
 /** Writes a row's new status (and any other changes); the caller has checked the move. */
 export function writeStatus(

@@ -34,8 +34,18 @@ export function createDisburse(ctx: DomainContext, input: MoneyRequestInput): Di
       bankId: disburse.customerBankId || disburse.customerPhone,
       bankAccountName: disburse.customerBankAccountName || disburse.customerFullName,
     })
-    move(ctx, { from: FLOAT, to: HOLDS, amount: disburse.amount, source: disburse.reference, memo: 'hold disburse' })
-    scheduleAfter(ctx, 'disburse_settlement', { resource: 'disburses', key: disburse.reference, action: 'success' })
+    move(ctx, {
+      from: FLOAT,
+      to: HOLDS,
+      amount: disburse.amount,
+      source: disburse.reference,
+      memo: 'hold disburse',
+    })
+    scheduleAfter(ctx, 'disburse_settlement', {
+      resource: 'disburses',
+      key: disburse.reference,
+      action: 'success',
+    })
     return disburse
   })
 }
@@ -55,7 +65,18 @@ export function listDisburses(ctx: DomainContext, page: Page): PageOf<Disburse> 
 }
 
 /** A settled disburse's money leaves the sandbox; a failed one's goes back to the float. */
-export function settleDisburse(ctx: DomainContext, disburse: Disburse, to: 'success' | 'failed'): void {
-  const [memo, destination] = to === 'success' ? ['settle disburse', WORLD] : ['release disburse', FLOAT]
-  move(ctx, { from: HOLDS, to: destination, amount: disburse.amount, source: disburse.reference, memo })
+export function settleDisburse(
+  ctx: DomainContext,
+  disburse: Disburse,
+  to: 'success' | 'failed',
+): void {
+  const [memo, destination] =
+    to === 'success' ? ['settle disburse', WORLD] : ['release disburse', FLOAT]
+  move(ctx, {
+    from: HOLDS,
+    to: destination,
+    amount: disburse.amount,
+    source: disburse.reference,
+    memo,
+  })
 }

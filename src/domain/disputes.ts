@@ -74,7 +74,11 @@ export function updateDispute(
   })
 }
 
-export function setDisputeStatus(ctx: DomainContext, dispute: Dispute, to: Dispute['status']): Dispute {
+export function setDisputeStatus(
+  ctx: DomainContext,
+  dispute: Dispute,
+  to: Dispute['status'],
+): Dispute {
   assertMove('dispute', dispute.status, to)
   return setDispute(ctx, dispute, { status: to })
 }

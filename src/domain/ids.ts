@@ -24,11 +24,13 @@ export function createIds(seed?: number) {
     /** A v4 UUID: every public reference and slug (SPEC §2). */
     uuid: () => faker.string.uuid(),
     /** An internal id with a readable prefix (`ten_…`). */
-    internal: (prefix: string) => `${prefix}_${faker.string.alphanumeric({ length: 16, casing: 'lower' })}`,
+    internal: (prefix: string) =>
+      `${prefix}_${faker.string.alphanumeric({ length: 16, casing: 'lower' })}`,
     digits: (length: number) => faker.string.numeric({ length, allowLeadingZeros: true }),
     cardNumber(brand: CardBrand): string {
       const prefix = faker.helpers.arrayElement(BRAND_PREFIXES[brand])
-      const body = prefix + faker.string.numeric({ length: 15 - prefix.length, allowLeadingZeros: true })
+      const body =
+        prefix + faker.string.numeric({ length: 15 - prefix.length, allowLeadingZeros: true })
       return body + luhnCheckDigit(body)
     },
   }

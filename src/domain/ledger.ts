@@ -31,7 +31,12 @@ export function balanceOf(ctx: Pick<DomainContext, 'db' | 'tenant'>, account: st
 }
 
 /** Refuses (422 naming `field`) when `account` holds less than `amount`. */
-export function assertFunds(ctx: DomainContext, account: string, amount: number, field: string): void {
+export function assertFunds(
+  ctx: DomainContext,
+  account: string,
+  amount: number,
+  field: string,
+): void {
   const balance = balanceOf(ctx, account)
   if (balance < amount) {
     throw refused(field, `Insufficient balance: ${balance} available, ${amount} needed.`)
@@ -51,7 +56,10 @@ export function move(
       { tenantId, account: to, amount, source, memo, createdAt: ctx.now },
     ])
     .run()
-  for (const [name, delta] of [[from, -amount], [to, amount]] as const) {
+  for (const [name, delta] of [
+    [from, -amount],
+    [to, amount],
+  ] as const) {
     ctx.db
       .insert(accounts)
       .values({ tenantId, name, balance: delta })

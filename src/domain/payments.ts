@@ -21,14 +21,24 @@ export function createPayment(ctx: DomainContext, input: MoneyRequestInput): Pay
       .returning()
       .get()
     // "passes expired_at": due one millisecond after it
-    scheduleAt(ctx, payment.expiredAt + 1, { resource: 'payments', key: payment.reference, action: 'expired' })
+    scheduleAt(ctx, payment.expiredAt + 1, {
+      resource: 'payments',
+      key: payment.reference,
+      action: 'expired',
+    })
     return payment
   })
 }
 
 /** The payer paid: the money comes in from outside and lands on the float, settled. */
 export function creditPayment(ctx: DomainContext, payment: Payment): void {
-  move(ctx, { from: WORLD, to: FLOAT, amount: payment.amount, source: payment.reference, memo: 'payment' })
+  move(ctx, {
+    from: WORLD,
+    to: FLOAT,
+    amount: payment.amount,
+    source: payment.reference,
+    memo: 'payment',
+  })
   recordOperation(ctx, {
     kind: 'float_credit',
     sourceReference: payment.reference,

@@ -19,7 +19,19 @@ import {
   walletCodes,
 } from '../db/schema.js'
 
-const TENANT_TABLES = [cardUsers, cards, transactions, disputes, payments, disburses, businessOperations, walletCodes, accounts, postings, jobs]
+const TENANT_TABLES = [
+  cardUsers,
+  cards,
+  transactions,
+  disputes,
+  payments,
+  disburses,
+  businessOperations,
+  walletCodes,
+  accounts,
+  postings,
+  jobs,
+]
 
 export function resetTenantData(db: Db, tenantId: string): void {
   db.transaction(() => {

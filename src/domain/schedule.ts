@@ -43,5 +43,8 @@ export function scheduleAt(
   dueAt: number,
   job: { resource: JobResource; key: string; action: string },
 ): void {
-  ctx.db.insert(jobs).values({ ...job, tenantId: ctx.tenant.id, dueAt }).run()
+  ctx.db
+    .insert(jobs)
+    .values({ ...job, tenantId: ctx.tenant.id, dueAt })
+    .run()
 }

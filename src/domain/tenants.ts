@@ -31,7 +31,11 @@ export type TenantDirectory = ReturnType<typeof createTenantDirectory>
 
 export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectoryOptions) {
   const byToken = new Map<string, Tenant>()
-  const selectByToken = db.select().from(tenants).where(eq(tenants.token, sql.placeholder('token'))).prepare()
+  const selectByToken = db
+    .select()
+    .from(tenants)
+    .where(eq(tenants.token, sql.placeholder('token')))
+    .prepare()
 
   function clockOf(tenant: Tenant): ClockState {
     return { mode: tenant.clockMode, anchorMs: tenant.clockAnchorMs, wallMs: tenant.clockWallMs }
@@ -95,11 +99,17 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
     },
 
     advance(tenant: Tenant, byMs: number): Tenant {
-      return saveClock(tenant, advanceClock(clockOf(tenant), byMs, options.wallNow(), options.speed))
+      return saveClock(
+        tenant,
+        advanceClock(clockOf(tenant), byMs, options.wallNow(), options.speed),
+      )
     },
 
     setMode(tenant: Tenant, mode: ClockMode): Tenant {
-      return saveClock(tenant, setClockMode(clockOf(tenant), mode, options.wallNow(), options.speed))
+      return saveClock(
+        tenant,
+        setClockMode(clockOf(tenant), mode, options.wallNow(), options.speed),
+      )
     },
 
     /** Deletes everything the tenant owns; its clock, delays and float start over. */
@@ -115,7 +125,12 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
     },
 
     setDelays(tenant: Tenant, delays: Record<string, number> | null): Tenant {
-      const updated = db.update(tenants).set({ delays }).where(eq(tenants.id, tenant.id)).returning().get()
+      const updated = db
+        .update(tenants)
+        .set({ delays })
+        .where(eq(tenants.id, tenant.id))
+        .returning()
+        .get()
       byToken.set(updated.token, updated)
       return updated
     },

@@ -84,7 +84,11 @@ function insertTransaction(ctx: DomainContext, card: Card, values: TransactionVa
 /** A new pending transfer settles by itself after its delay. */
 function pendingTransfer(ctx: DomainContext, card: Card, values: TransactionValues): Transaction {
   const transaction = insertTransaction(ctx, card, values)
-  scheduleAfter(ctx, 'transaction_settlement', { resource: 'transactions', key: transaction.slug, action: 'success' })
+  scheduleAfter(ctx, 'transaction_settlement', {
+    resource: 'transactions',
+    key: transaction.slug,
+    action: 'success',
+  })
   return transaction
 }
 
@@ -92,17 +96,29 @@ function pendingTransfer(ctx: DomainContext, card: Card, values: TransactionValu
 function holdingTransfer(ctx: DomainContext, card: Card, values: TransactionValues): Transaction {
   assertFunds(ctx, cardAccount(card.reference), values.amount, 'amount')
   const transaction = pendingTransfer(ctx, card, values)
-  move(ctx, { from: cardAccount(card.reference), to: HOLDS, amount: values.amount, source: transaction.slug, memo: `hold ${transaction.kind}` })
+  move(ctx, {
+    from: cardAccount(card.reference),
+    to: HOLDS,
+    amount: values.amount,
+    source: transaction.slug,
+    memo: `hold ${transaction.kind}`,
+  })
   return transaction
 }
 
 /** What a settled or failed transfer does to the ledger (PRODUCT §5). */
-export function settleTransaction(ctx: DomainContext, transaction: Transaction, to: 'success' | 'failed'): void {
+export function settleTransaction(
+  ctx: DomainContext,
+  transaction: Transaction,
+  to: 'success' | 'failed',
+): void {
   const card = cardAccount(transaction.cardReference)
   const { amount, slug: source } = transaction
   const outgoing = transaction.kind === 'card_to_bank' || transaction.kind === 'card_to_wallet'
-  if (outgoing && to === 'success') move(ctx, { from: HOLDS, to: WORLD, amount, source, memo: `settle ${transaction.kind}` })
-  if (outgoing && to === 'failed') move(ctx, { from: HOLDS, to: card, amount, source, memo: `release ${transaction.kind}` })
+  if (outgoing && to === 'success')
+    move(ctx, { from: HOLDS, to: WORLD, amount, source, memo: `settle ${transaction.kind}` })
+  if (outgoing && to === 'failed')
+    move(ctx, { from: HOLDS, to: card, amount, source, memo: `release ${transaction.kind}` })
   if (transaction.kind === 'wallet_to_card' && to === 'success') {
     move(ctx, { from: WORLD, to: card, amount, source, memo: 'credit wallet_to_card' })
   }
@@ -115,10 +131,15 @@ export function fundCard(
 ): Transaction {
   return ctx.db.transaction(() => {
     const card = findCard(ctx, input.cardReference, 'reference')
-    if (card.status === 'failed') throw refused('reference', 'The card failed to issue and holds no money.')
+    if (card.status === 'failed')
+      throw refused('reference', 'The card failed to issue and holds no money.')
     const account = cardAccount(card.reference)
     if (input.kind === 'withdraw') assertFunds(ctx, account, input.amount, 'amount')
-    const transaction = insertTransaction(ctx, card, { kind: input.kind, amount: input.amount, status: 'success' })
+    const transaction = insertTransaction(ctx, card, {
+      kind: input.kind,
+      amount: input.amount,
+      status: 'success',
+    })
     const [from, to] = input.kind === 'recharge' ? [WORLD, account] : [account, WORLD]
     move(ctx, { from, to, amount: input.amount, source: transaction.slug, memo: input.kind })
     return transaction
@@ -171,7 +192,11 @@ export function walletToCard(ctx: DomainContext, input: WalletToCardInput): Tran
   })
 }
 
-export function findTransaction(ctx: DomainContext, slug: string, field = 'transaction_slug'): Transaction {
+export function findTransaction(
+  ctx: DomainContext,
+  slug: string,
+  field = 'transaction_slug',
+): Transaction {
   const transaction = ctx.db
     .select()
     .from(transactions)

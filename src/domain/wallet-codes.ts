@@ -20,7 +20,10 @@ export function needsCode(network: string): network is CodeNetwork {
   return network in CODE_VALIDITY_MS
 }
 
-export function issueWalletCode(ctx: DomainContext, input: { phone: string; network: CodeNetwork }): WalletCode {
+export function issueWalletCode(
+  ctx: DomainContext,
+  input: { phone: string; network: CodeNetwork },
+): WalletCode {
   return ctx.db
     .insert(walletCodes)
     .values({
@@ -41,9 +44,13 @@ export function walletCodeStatus(code: WalletCode, now: number): 'issued' | 'use
 }
 
 /** Spends the payer's code; call inside the transaction that creates the transfer. */
-export function useWalletCode(ctx: DomainContext, input: { phone: string; network: string; code?: string }): void {
+export function useWalletCode(
+  ctx: DomainContext,
+  input: { phone: string; network: string; code?: string },
+): void {
   if (!needsCode(input.network)) return
-  if (input.code === undefined) throw refused('code', `The code field is required when network is ${input.network}.`)
+  if (input.code === undefined)
+    throw refused('code', `The code field is required when network is ${input.network}.`)
   const found = ctx.db
     .select()
     .from(walletCodes)

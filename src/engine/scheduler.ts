@@ -46,7 +46,11 @@ function runJob(ctx: DomainContext, job: Job): void {
     })
   } catch (error) {
     // moved or deleted meanwhile: the job has nothing left to do
-    if (error instanceof SandboxError && (error.code === 'invalid_transition' || error.code === 'not_found')) return
+    if (
+      error instanceof SandboxError &&
+      (error.code === 'invalid_transition' || error.code === 'not_found')
+    )
+      return
     throw error
   }
 }

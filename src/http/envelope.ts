@@ -75,7 +75,11 @@ export function laravelPaginator<T>(page: PageOf<unknown>, data: T[], path: stri
       from,
       last_page,
       links: [
-        { url: page.page > 1 ? url(page.page - 1) : null, label: '&laquo; Previous', active: false },
+        {
+          url: page.page > 1 ? url(page.page - 1) : null,
+          label: '&laquo; Previous',
+          active: false,
+        },
         ...numbered,
         { url: page.page < last ? url(page.page + 1) : null, label: 'Next &raquo;', active: false },
       ],

@@ -98,7 +98,8 @@ type Issue = $ZodIssue
 
 function laravelMessage(issue: Issue, field: string, value: unknown): string {
   const name = `The ${field.replaceAll('_', ' ')} field`
-  if (issue.code !== 'custom' && (value === undefined || value === null)) return `${name} is required.`
+  if (issue.code !== 'custom' && (value === undefined || value === null))
+    return `${name} is required.`
   switch (issue.code) {
     case 'invalid_type':
       return `${name} must be ${article(issue.expected)}.`
@@ -111,7 +112,8 @@ function laravelMessage(issue: Issue, field: string, value: unknown): string {
       // `.positive()` reports "more than 0"; every number here is an integer, so say "at least 1".
       return `${name} must be at least ${issue.inclusive ? issue.minimum : Number(issue.minimum) + 1}.`
     case 'too_big':
-      if (issue.origin === 'string') return `${name} must not be greater than ${issue.maximum} characters.`
+      if (issue.origin === 'string')
+        return `${name} must not be greater than ${issue.maximum} characters.`
       return `${name} must not be greater than ${issue.maximum}.`
     case 'invalid_format':
       if (issue.format === 'uuid') return `${name} must be a valid UUID.`
@@ -122,7 +124,9 @@ function laravelMessage(issue: Issue, field: string, value: unknown): string {
     case 'invalid_value':
       return `The selected ${field.replaceAll('_', ' ')} is invalid. Allowed: ${issue.values.map(String).join(', ')}.`
     default:
-      return issue.message.startsWith('The ') ? issue.message : `${name} is invalid: ${issue.message}.`
+      return issue.message.startsWith('The ')
+        ? issue.message
+        : `${name} is invalid: ${issue.message}.`
   }
 }
 

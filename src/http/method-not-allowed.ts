@@ -15,7 +15,11 @@ export function unmatchedRequestError(app: Hono<any>) {
       .map((route) => ({ method: route.method, pattern: toRegExp(route.path) }))
     const allow = [...new Set(patterns.filter((r) => r.pattern.test(path)).map((r) => r.method))]
     if (allow.length > 0 && !allow.includes(method)) {
-      return new SandboxError('method_not_allowed', `The ${method} method is not supported for this route. Supported methods: ${allow.join(', ')}.`, { allow })
+      return new SandboxError(
+        'method_not_allowed',
+        `The ${method} method is not supported for this route. Supported methods: ${allow.join(', ')}.`,
+        { allow },
+      )
     }
     return new SandboxError('not_found', `The route ${path} could not be found.`)
   }
@@ -25,7 +29,9 @@ function toRegExp(path: string): RegExp {
   const source = path
     .replace(/\/+$/, '')
     .split('/')
-    .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .map((segment) =>
+      segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+    )
     .join('/')
   return new RegExp(`^${source}/?$`)
 }

@@ -3,7 +3,12 @@ import { newSandbox } from '../helpers.js'
 
 const PAYER = '+2250700000001'
 
-async function pull(s: ReturnType<typeof newSandbox>, card: string, network: string, code?: string) {
+async function pull(
+  s: ReturnType<typeof newSandbox>,
+  card: string,
+  network: string,
+  code?: string,
+) {
   return s.call('POST', '/v1/transactions/create/wallet-to-card', {
     amount: 2500,
     card_reference: card,
@@ -16,7 +21,10 @@ async function pull(s: ReturnType<typeof newSandbox>, card: string, network: str
 describe('POST /__sandbox/wallet-codes', () => {
   it('issues a 6-digit code valid 15 minutes for orange-money-sn and 2 minutes for orange-money-ci', async () => {
     const s = newSandbox()
-    const sn = await s.call('POST', '/__sandbox/wallet-codes', { phone: PAYER, network: 'orange-money-sn' })
+    const sn = await s.call('POST', '/__sandbox/wallet-codes', {
+      phone: PAYER,
+      network: 'orange-money-sn',
+    })
     expect(sn.status, JSON.stringify(sn.body)).toBe(200)
     expect(sn.body.data).toEqual({
       code: expect.stringMatching(/^\d{6}$/),
@@ -24,13 +32,19 @@ describe('POST /__sandbox/wallet-codes', () => {
       network: 'orange-money-sn',
       expires_at: '2026-01-01T00:15:00.000Z',
     })
-    const ci = await s.call('POST', '/__sandbox/wallet-codes', { phone: PAYER, network: 'orange-money-ci' })
+    const ci = await s.call('POST', '/__sandbox/wallet-codes', {
+      phone: PAYER,
+      network: 'orange-money-ci',
+    })
     expect(ci.body.data.expires_at).toBe('2026-01-01T00:02:00.000Z')
   })
 
   it('refuses networks that take no code', async () => {
     const s = newSandbox()
-    const res = await s.call('POST', '/__sandbox/wallet-codes', { phone: PAYER, network: 'wave-sn' })
+    const res = await s.call('POST', '/__sandbox/wallet-codes', {
+      phone: PAYER,
+      network: 'wave-sn',
+    })
     expect(res.status).toBe(422)
     expect(Object.keys(res.body.errors)).toEqual(['network'])
   })
@@ -40,7 +54,9 @@ describe('wallet-to-card with a wallet code', () => {
   it('accepts an issued code once, then refuses it as used', async () => {
     const s = newSandbox()
     const card = await s.issuedCard()
-    const { code } = (await s.call('POST', '/__sandbox/wallet-codes', { phone: PAYER, network: 'orange-money-ci' })).body.data
+    const { code } = (
+      await s.call('POST', '/__sandbox/wallet-codes', { phone: PAYER, network: 'orange-money-ci' })
+    ).body.data
     const first = await pull(s, card.reference, 'orange-money-ci', code)
     expect(first.status, JSON.stringify(first.body)).toBe(200)
     const again = await pull(s, card.reference, 'orange-money-ci', code)
@@ -51,8 +67,12 @@ describe('wallet-to-card with a wallet code', () => {
   it('refuses a code after its validity on the sandbox clock, and accepts it just before', async () => {
     const s = newSandbox()
     const card = await s.issuedCard()
-    const early = (await s.call('POST', '/__sandbox/wallet-codes', { phone: PAYER, network: 'orange-money-ci' })).body.data.code
-    const late = (await s.call('POST', '/__sandbox/wallet-codes', { phone: PAYER, network: 'orange-money-ci' })).body.data.code
+    const early = (
+      await s.call('POST', '/__sandbox/wallet-codes', { phone: PAYER, network: 'orange-money-ci' })
+    ).body.data.code
+    const late = (
+      await s.call('POST', '/__sandbox/wallet-codes', { phone: PAYER, network: 'orange-money-ci' })
+    ).body.data.code
     await s.call('POST', '/__sandbox/clock/advance', { by: '2m' })
     expect((await pull(s, card.reference, 'orange-money-ci', early)).status).toBe(200)
     await s.call('POST', '/__sandbox/clock/advance', { by: 1 })
@@ -64,13 +84,29 @@ describe('wallet-to-card with a wallet code', () => {
   it('refuses a code issued for another phone, network or tenant', async () => {
     const s = newSandbox()
     const card = await s.issuedCard()
-    const { code } = (await s.call('POST', '/__sandbox/wallet-codes', { phone: '+221770000099', network: 'orange-money-sn' })).body.data
+    const { code } = (
+      await s.call('POST', '/__sandbox/wallet-codes', {
+        phone: '+221770000099',
+        network: 'orange-money-sn',
+      })
+    ).body.data
     const otherPhone = await pull(s, card.reference, 'orange-money-sn', code)
     expect(otherPhone.status).toBe(422)
-    expect(otherPhone.body.errors).toEqual({ code: ['The code is invalid for this phone and network.'] })
-    const other = (await s.call('POST', '/__sandbox/wallet-codes', { phone: PAYER, network: 'orange-money-sn' }, { token: 'other' })).body.data.code
+    expect(otherPhone.body.errors).toEqual({
+      code: ['The code is invalid for this phone and network.'],
+    })
+    const other = (
+      await s.call(
+        'POST',
+        '/__sandbox/wallet-codes',
+        { phone: PAYER, network: 'orange-money-sn' },
+        { token: 'other' },
+      )
+    ).body.data.code
     expect((await pull(s, card.reference, 'orange-money-sn', other)).status).toBe(422)
-    const { code: sn } = (await s.call('POST', '/__sandbox/wallet-codes', { phone: PAYER, network: 'orange-money-sn' })).body.data
+    const { code: sn } = (
+      await s.call('POST', '/__sandbox/wallet-codes', { phone: PAYER, network: 'orange-money-sn' })
+    ).body.data
     expect((await pull(s, card.reference, 'orange-money-ci', sn)).status).toBe(422)
   })
 

@@ -21,7 +21,9 @@ function assertLedgerInvariants(db: Db) {
     .all()
   expect(mismatched, 'balance ≠ sum of postings').toEqual([])
   const unbalanced = client
-    .prepare('SELECT tenant_id, SUM(amount) AS total FROM postings GROUP BY tenant_id HAVING total != 0')
+    .prepare(
+      'SELECT tenant_id, SUM(amount) AS total FROM postings GROUP BY tenant_id HAVING total != 0',
+    )
     .all()
   expect(unbalanced, 'money created or lost').toEqual([])
   const overdrawn = client
@@ -31,7 +33,11 @@ function assertLedgerInvariants(db: Db) {
 
   // Each balance again, derived only from the resources' statuses (no top-ups in these tests).
   const balance = (name: string) =>
-    (client.prepare('SELECT COALESCE(SUM(balance), 0) AS b FROM accounts WHERE name = ?').get(name) as { b: number }).b
+    (
+      client
+        .prepare('SELECT COALESCE(SUM(balance), 0) AS b FROM accounts WHERE name = ?')
+        .get(name) as { b: number }
+    ).b
   const sum = (query: string) => (client.prepare(query).get() as { s: number | null }).s ?? 0
   const cards = client.prepare('SELECT reference FROM cards').all() as { reference: string }[]
   for (const { reference } of cards) {
@@ -44,8 +50,9 @@ function assertLedgerInvariants(db: Db) {
     expect(balance(`card:${reference}`), `card ${reference}`).toBe(expected)
   }
   const held =
-    sum("SELECT SUM(amount) AS s FROM transactions WHERE kind IN ('card_to_bank', 'card_to_wallet') AND status = 'pending'") +
-    sum("SELECT SUM(amount) AS s FROM disburses WHERE status = 'processing'")
+    sum(
+      "SELECT SUM(amount) AS s FROM transactions WHERE kind IN ('card_to_bank', 'card_to_wallet') AND status = 'pending'",
+    ) + sum("SELECT SUM(amount) AS s FROM disburses WHERE status = 'processing'")
   expect(balance('holds'), 'holds').toBe(held)
   const tenants = sum('SELECT COUNT(*) AS s FROM tenants')
   const float =
@@ -56,16 +63,43 @@ function assertLedgerInvariants(db: Db) {
 }
 
 const operation = fc.oneof(
-  fc.record({ op: fc.constant('fund'), card: fc.nat(2), amount: fc.integer({ min: 1, max: 50_000 }) }),
-  fc.record({ op: fc.constant('withdraw'), card: fc.nat(2), amount: fc.integer({ min: 1, max: 50_000 }) }),
-  fc.record({ op: fc.constant('card-to-bank'), card: fc.nat(2), amount: fc.integer({ min: 1, max: 50_000 }) }),
-  fc.record({ op: fc.constant('card-to-wallet'), card: fc.nat(2), amount: fc.integer({ min: 1, max: 50_000 }) }),
-  fc.record({ op: fc.constant('wallet-to-card'), card: fc.nat(2), amount: fc.integer({ min: 1, max: 50_000 }) }),
+  fc.record({
+    op: fc.constant('fund'),
+    card: fc.nat(2),
+    amount: fc.integer({ min: 1, max: 50_000 }),
+  }),
+  fc.record({
+    op: fc.constant('withdraw'),
+    card: fc.nat(2),
+    amount: fc.integer({ min: 1, max: 50_000 }),
+  }),
+  fc.record({
+    op: fc.constant('card-to-bank'),
+    card: fc.nat(2),
+    amount: fc.integer({ min: 1, max: 50_000 }),
+  }),
+  fc.record({
+    op: fc.constant('card-to-wallet'),
+    card: fc.nat(2),
+    amount: fc.integer({ min: 1, max: 50_000 }),
+  }),
+  fc.record({
+    op: fc.constant('wallet-to-card'),
+    card: fc.nat(2),
+    amount: fc.integer({ min: 1, max: 50_000 }),
+  }),
   fc.record({ op: fc.constant('disburse'), amount: fc.integer({ min: 1, max: 4_000_000 }) }),
   fc.record({ op: fc.constant('payment'), amount: fc.integer({ min: 1, max: 1_000_000 }) }),
-  fc.record({ op: fc.constant('move'), pick: fc.nat(1000), to: fc.constantFrom('success', 'failed', 'expired') }),
+  fc.record({
+    op: fc.constant('move'),
+    pick: fc.nat(1000),
+    to: fc.constantFrom('success', 'failed', 'expired'),
+  }),
   fc.record({ op: fc.constant('freeze'), card: fc.nat(2) }),
-  fc.record({ op: fc.constant('advance'), ms: fc.oneof(fc.integer({ min: 1, max: 10_000 }), fc.integer({ min: 1, max: 40 * 60_000 })) }),
+  fc.record({
+    op: fc.constant('advance'),
+    ms: fc.oneof(fc.integer({ min: 1, max: 10_000 }), fc.integer({ min: 1, max: 40 * 60_000 })),
+  }),
 )
 
 describe('ledger', () => {
@@ -73,8 +107,13 @@ describe('ledger', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(operation, { minLength: 20, maxLength: 60 }), async (ops) => {
         const s = newSandbox()
-        const cards = [await s.issuedCard(), await s.issuedCard('mastercard'), await s.issuedCard('gim')].map((c) => c.reference)
-        for (const card of cards) await s.call('POST', `/__sandbox/cards/${card}/fund`, { amount: 100_000 })
+        const cards = [
+          await s.issuedCard(),
+          await s.issuedCard('mastercard'),
+          await s.issuedCard('gim'),
+        ].map((c) => c.reference)
+        for (const card of cards)
+          await s.call('POST', `/__sandbox/cards/${card}/fund`, { amount: 100_000 })
         const movable: [string, string][] = []
         for (const step of ops) {
           const card = 'card' in step ? cards[step.card] : ''
@@ -83,34 +122,55 @@ describe('ledger', () => {
           switch (step.op) {
             case 'fund':
             case 'withdraw':
-              res = await s.call('POST', `/__sandbox/cards/${card}/${step.op}`, { amount: step.amount })
+              res = await s.call('POST', `/__sandbox/cards/${card}/${step.op}`, {
+                amount: step.amount,
+              })
               break
             case 'card-to-bank':
-              res = await s.call('POST', '/v1/transactions/create/card-to-bank', { amount: step.amount, card_reference: card, bank_id: 'B', bank_name: 'CBAO' })
+              res = await s.call('POST', '/v1/transactions/create/card-to-bank', {
+                amount: step.amount,
+                card_reference: card,
+                bank_id: 'B',
+                bank_name: 'CBAO',
+              })
               if (res.status === 200) movable.push(['transactions', res.body.data.transaction.slug])
               break
             case 'card-to-wallet':
             case 'wallet-to-card':
-              res = await s.call('POST', `/v1/transactions/create/${step.op}`, { amount: step.amount, ...wallet })
+              res = await s.call('POST', `/v1/transactions/create/${step.op}`, {
+                amount: step.amount,
+                ...wallet,
+              })
               if (res.status === 200) movable.push(['transactions', res.body.data.transaction.slug])
               break
             case 'disburse':
-              res = await s.call('POST', '/v1/disburses/create', { amount: step.amount, network: 'wave-sn', customer: { full_name: 'A B', phone: '+221770000000' } })
+              res = await s.call('POST', '/v1/disburses/create', {
+                amount: step.amount,
+                network: 'wave-sn',
+                customer: { full_name: 'A B', phone: '+221770000000' },
+              })
               if (res.status === 200) movable.push(['disburses', res.body.data.disburse.reference])
               break
             case 'payment':
-              res = await s.call('POST', '/v1/payments/create', { amount: step.amount, network: 'wave-sn', customer: { full_name: 'A B', phone: '+221770000000' } })
+              res = await s.call('POST', '/v1/payments/create', {
+                amount: step.amount,
+                network: 'wave-sn',
+                customer: { full_name: 'A B', phone: '+221770000000' },
+              })
               if (res.status === 200) movable.push(['payments', res.body.data.payment.reference])
               break
             case 'move': {
               if (movable.length === 0) continue
               const [resource, ref] = movable[step.pick % movable.length]
-              res = await s.call('POST', `/__sandbox/${resource}/${ref}/transition`, { to: step.to })
+              res = await s.call('POST', `/__sandbox/${resource}/${ref}/transition`, {
+                to: step.to,
+              })
               break
             }
             case 'freeze':
               res = await s.call('POST', '/v1/cards/freeze', { reference: card })
-              if (res.status === 409) res = await s.call('POST', '/v1/cards/unfreeze', { reference: card })
+              if (res.status === 409)
+                res = await s.call('POST', '/v1/cards/unfreeze', { reference: card })
               break
             case 'advance':
               res = await s.call('POST', '/__sandbox/clock/advance', { by: step.ms })
@@ -121,10 +181,13 @@ describe('ledger', () => {
           assertLedgerInvariants(s.deps.db)
         }
         // the card balances shown by the API are the ledger's
-        const shown = (await s.call('GET', '/v1/cards')).body.data as { reference: string; balance: number }[]
+        const shown = (await s.call('GET', '/v1/cards')).body.data as {
+          reference: string
+          balance: number
+        }[]
         for (const c of shown) {
           const row = s.deps.db.$client
-            .prepare("SELECT COALESCE(SUM(amount), 0) AS sum FROM postings WHERE account = ?")
+            .prepare('SELECT COALESCE(SUM(amount), 0) AS sum FROM postings WHERE account = ?')
             .get(`card:${c.reference}`) as { sum: number }
           expect(c.balance).toBe(row.sum)
         }
@@ -142,15 +205,30 @@ describe('concurrency', () => {
     const post = (path: string, body: unknown) =>
       fetch(`${sandbox.url}${path}`, { method: 'POST', headers, body: JSON.stringify(body) })
     try {
-      const user = ((await (await post('/v1/card-users/create', fullIdentity())).json()) as any).data.userCard.reference
+      const user = ((await (await post('/v1/card-users/create', fullIdentity())).json()) as any)
+        .data.userCard.reference
       await post(`/__sandbox/card-users/${user}/transition`, { to: 'passed' })
-      const card = ((await (await post('/v1/cards/create', { card_user_reference: user, card_brand: 'visa', card_type: 'virtual' })).json()) as any).data.card.reference
+      const card = (
+        (await (
+          await post('/v1/cards/create', {
+            card_user_reference: user,
+            card_brand: 'visa',
+            card_type: 'virtual',
+          })
+        ).json()) as any
+      ).data.card.reference
       await post(`/__sandbox/cards/${card}/transition`, { to: 'issued' })
       await post(`/__sandbox/cards/${card}/fund`, { amount: 10_000 })
 
       const answers = await Promise.all(
         Array.from({ length: 50 }, (_, i) =>
-          post('/v1/transactions/create/card-to-bank', { amount: 300, card_reference: card, reference: `race-${i}`, bank_id: 'B', bank_name: 'CBAO' }),
+          post('/v1/transactions/create/card-to-bank', {
+            amount: 300,
+            card_reference: card,
+            reference: `race-${i}`,
+            bank_id: 'B',
+            bank_name: 'CBAO',
+          }),
         ),
       )
       const statuses = answers.map((r) => r.status)

@@ -7,7 +7,8 @@ import { fullIdentity, newSandbox } from '../helpers.js'
 
 type Sandbox = ReturnType<typeof newSandbox>
 
-const advance = (s: Sandbox, by: string | number) => s.call('POST', '/__sandbox/clock/advance', { by })
+const advance = (s: Sandbox, by: string | number) =>
+  s.call('POST', '/__sandbox/clock/advance', { by })
 const move = (s: Sandbox, resource: string, ref: string, to: string) =>
   s.call('POST', `/__sandbox/${resource}/${ref}/transition`, { to })
 
@@ -23,12 +24,14 @@ async function transaction(s: Sandbox, slug: string) {
   const list = await s.call('GET', '/v1/transactions?per_page=100')
   return list.body.data.transaction.find((t: { slug: string }) => t.slug === slug)
 }
-const floatBalance = async (s: Sandbox) => (await s.call('GET', '/__sandbox/business')).body.data.float_balance
+const floatBalance = async (s: Sandbox) =>
+  (await s.call('GET', '/__sandbox/business')).body.data.float_balance
 
 describe('card user verification', () => {
   it('passes a full-data user after 3 s of sandbox time, not before', async () => {
     const s = newSandbox()
-    const ref = (await s.call('POST', '/v1/card-users/create', fullIdentity())).body.data.userCard.reference
+    const ref = (await s.call('POST', '/v1/card-users/create', fullIdentity())).body.data.userCard
+      .reference
     await advance(s, 2999)
     expect((await userStatus(s, ref)).status).toBe('pending')
     const advanced = await advance(s, 1)
@@ -38,12 +41,18 @@ describe('card user verification', () => {
 
   it('keeps a widget user pending however far the clock moves, until the control plane passes it', async () => {
     const s = newSandbox()
-    const ref = (await s.call('POST', '/v1/card-users/create', { phone: '+221770000000' })).body.userCard.reference
+    const ref = (await s.call('POST', '/v1/card-users/create', { phone: '+221770000000' })).body
+      .userCard.reference
     await advance(s, '30d')
     expect((await userStatus(s, ref)).status).toBe('pending')
     const passed = await move(s, 'card-users', ref, 'passed')
     expect(passed.status, JSON.stringify(passed.body)).toBe(200)
-    expect(passed.body.data).toEqual({ resource: 'card_user', reference: ref, from: 'pending', to: 'passed' })
+    expect(passed.body.data).toEqual({
+      resource: 'card_user',
+      reference: ref,
+      from: 'pending',
+      to: 'passed',
+    })
     // PRODUCT §10: a widget user passed without identity data gets generated identity
     const user = await userStatus(s, ref)
     for (const field of ['first_name', 'last_name', 'address', 'id_no', 'email']) {
@@ -53,7 +62,8 @@ describe('card user verification', () => {
 
   it('reopens a failed user on resubmit and verifies the new data after the delay', async () => {
     const s = newSandbox()
-    const ref = (await s.call('POST', '/v1/card-users/create', fullIdentity())).body.data.userCard.reference
+    const ref = (await s.call('POST', '/v1/card-users/create', fullIdentity())).body.data.userCard
+      .reference
     expect((await move(s, 'card-users', ref, 'failed')).status).toBe(200)
     await advance(s, '1m')
     expect((await userStatus(s, ref)).status).toBe('failed')
@@ -65,7 +75,8 @@ describe('card user verification', () => {
 
   it('refuses passed → failed and failed → passed with 409 and the allowed states', async () => {
     const s = newSandbox()
-    const ref = (await s.call('POST', '/v1/card-users/create', fullIdentity())).body.data.userCard.reference
+    const ref = (await s.call('POST', '/v1/card-users/create', fullIdentity())).body.data.userCard
+      .reference
     await advance(s, '3s')
     const refused = await move(s, 'card-users', ref, 'failed')
     expect(refused.status).toBe(409)
@@ -76,7 +87,8 @@ describe('card user verification', () => {
       to: 'failed',
       allowed: [],
     })
-    const other = (await s.call('POST', '/v1/card-users/create', { phone: '+221770000000' })).body.userCard.reference
+    const other = (await s.call('POST', '/v1/card-users/create', { phone: '+221770000000' })).body
+      .userCard.reference
     await move(s, 'card-users', other, 'failed')
     const back = await move(s, 'card-users', other, 'passed')
     expect(back.status).toBe(409)
@@ -88,7 +100,11 @@ describe('card issuing', () => {
   it('issues a created card after 5 s with its number, cvv2 and expiry', async () => {
     const s = newSandbox()
     const user = await s.verifiedUser()
-    const created = await s.call('POST', '/v1/cards/create', { card_user_reference: user, card_brand: 'mastercard', card_type: 'physical' })
+    const created = await s.call('POST', '/v1/cards/create', {
+      card_user_reference: user,
+      card_brand: 'mastercard',
+      card_type: 'physical',
+    })
     const ref = created.body.data.card.reference
     await advance(s, 4999)
     expect(await card(s, ref)).toMatchObject({ status: 'issuing', last_four: null })
@@ -106,17 +122,34 @@ describe('card issuing', () => {
   it('fills a linked card’s details after 3 s, its status issued throughout', async () => {
     const s = newSandbox()
     const user = await s.verifiedUser()
-    const linked = await s.call('POST', '/v1/cards/link', { identifier: 4242, card_user_reference: user })
-    expect(linked.body.data.card).toMatchObject({ status: 'issued', card_number: null, cvv2: null, expiry: null })
+    const linked = await s.call('POST', '/v1/cards/link', {
+      identifier: 4242,
+      card_user_reference: user,
+    })
+    expect(linked.body.data.card).toMatchObject({
+      status: 'issued',
+      card_number: null,
+      cvv2: null,
+      expiry: null,
+    })
     const ref = linked.body.data.card.reference
     await advance(s, '3s')
-    expect(await card(s, ref)).toMatchObject({ status: 'issued', last_four: expect.stringMatching(/^\d{4}$/) })
+    expect(await card(s, ref)).toMatchObject({
+      status: 'issued',
+      last_four: expect.stringMatching(/^\d{4}$/),
+    })
   })
 
   it('lets the control plane fail an issuing card, and then refuses to issue it (409)', async () => {
     const s = newSandbox()
     const user = await s.verifiedUser()
-    const ref = (await s.call('POST', '/v1/cards/create', { card_user_reference: user, card_brand: 'gim', card_type: 'virtual' })).body.data.card.reference
+    const ref = (
+      await s.call('POST', '/v1/cards/create', {
+        card_user_reference: user,
+        card_brand: 'gim',
+        card_type: 'virtual',
+      })
+    ).body.data.card.reference
     expect((await move(s, 'cards', ref, 'failed')).status).toBe(200)
     await advance(s, '1m') // the scheduled issuing finds nothing legal to do
     expect((await card(s, ref)).status).toBe('failed')
@@ -129,7 +162,12 @@ describe('card issuing', () => {
     const s = newSandbox()
     const { reference } = await s.fundedCard()
     await s.call('POST', '/v1/cards/freeze', { reference })
-    const body = { amount: 100, card_reference: reference, phone: '+221770000000', network: 'wave-sn' }
+    const body = {
+      amount: 100,
+      card_reference: reference,
+      phone: '+221770000000',
+      network: 'wave-sn',
+    }
     const blocked = await s.call('POST', '/v1/transactions/create/card-to-wallet', body)
     expect(blocked.status).toBe(422)
     expect(blocked.body.errors).toEqual({ card_reference: ['The card is frozen.'] })
@@ -144,7 +182,10 @@ describe('transactions and the card balance', () => {
     const { reference } = await s.issuedCard()
     await s.call('POST', `/__sandbox/cards/${reference}/fund`, { amount: 10_000 })
     const created = await s.call('POST', '/v1/transactions/create/card-to-bank', {
-      amount: 4_000, card_reference: reference, bank_id: 'SN01', bank_name: 'CBAO',
+      amount: 4_000,
+      card_reference: reference,
+      bank_id: 'SN01',
+      bank_name: 'CBAO',
     })
     expect((await card(s, reference)).balance).toBe(6_000)
     await advance(s, '5s')
@@ -157,7 +198,10 @@ describe('transactions and the card balance', () => {
     const { reference } = await s.issuedCard()
     await s.call('POST', `/__sandbox/cards/${reference}/fund`, { amount: 10_000 })
     const created = await s.call('POST', '/v1/transactions/create/card-to-wallet', {
-      amount: 4_000, card_reference: reference, phone: '+221770000000', network: 'mtn-ci',
+      amount: 4_000,
+      card_reference: reference,
+      phone: '+221770000000',
+      network: 'mtn-ci',
     })
     const slug = created.body.data.transaction.slug
     expect((await move(s, 'transactions', slug, 'failed')).status).toBe(200)
@@ -172,10 +216,15 @@ describe('transactions and the card balance', () => {
     const { reference } = await s.issuedCard()
     await s.call('POST', `/__sandbox/cards/${reference}/fund`, { amount: 1_000 })
     const refused = await s.call('POST', '/v1/transactions/create/card-to-bank', {
-      amount: 1_001, card_reference: reference, bank_id: 'SN01', bank_name: 'CBAO',
+      amount: 1_001,
+      card_reference: reference,
+      bank_id: 'SN01',
+      bank_name: 'CBAO',
     })
     expect(refused.status).toBe(422)
-    expect(refused.body.errors).toEqual({ amount: ['Insufficient balance: 1000 available, 1001 needed.'] })
+    expect(refused.body.errors).toEqual({
+      amount: ['Insufficient balance: 1000 available, 1001 needed.'],
+    })
     const list = await s.call('GET', `/v1/transactions?card_reference=${reference}`)
     expect(list.body.data.transaction.map((t: { kind: string }) => t.kind)).toEqual(['recharge'])
   })
@@ -184,7 +233,10 @@ describe('transactions and the card balance', () => {
     const s = newSandbox()
     const { reference } = await s.issuedCard()
     await s.call('POST', '/v1/transactions/create/wallet-to-card', {
-      amount: 2_500, card_reference: reference, phone: '+221770000000', network: 'wave-ci',
+      amount: 2_500,
+      card_reference: reference,
+      phone: '+221770000000',
+      network: 'wave-ci',
     })
     expect((await card(s, reference)).balance).toBe(0)
     await advance(s, '5s')
@@ -197,22 +249,35 @@ describe('transactions and the card balance', () => {
     const funded = await s.call('POST', `/__sandbox/cards/${reference}/fund`, { amount: 5_000 })
     expect(funded.body.data).toEqual({
       transaction: {
-        slug: expect.any(String), card_reference: reference, reference: expect.any(String),
-        status: 'success', kind: 'recharge', merchant: false, amount: 5_000,
+        slug: expect.any(String),
+        card_reference: reference,
+        reference: expect.any(String),
+        status: 'success',
+        kind: 'recharge',
+        merchant: false,
+        amount: 5_000,
         created_at: '2026-01-01T00:00:00.000000Z',
       },
       balance: 5_000,
     })
-    const withdrawn = await s.call('POST', `/__sandbox/cards/${reference}/withdraw`, { amount: 1_500 })
+    const withdrawn = await s.call('POST', `/__sandbox/cards/${reference}/withdraw`, {
+      amount: 1_500,
+    })
     expect(withdrawn.body.data.transaction).toMatchObject({ kind: 'withdraw', status: 'success' })
     expect(withdrawn.body.data.balance).toBe(3_500)
-    const tooMuch = await s.call('POST', `/__sandbox/cards/${reference}/withdraw`, { amount: 3_501 })
+    const tooMuch = await s.call('POST', `/__sandbox/cards/${reference}/withdraw`, {
+      amount: 3_501,
+    })
     expect(tooMuch.status).toBe(422)
   })
 })
 
 describe('disburses and the float', () => {
-  const disburse = { amount: 250_000, network: 'wave-sn', customer: { full_name: 'Moussa Ba', phone: '+221770000003' } }
+  const disburse = {
+    amount: 250_000,
+    network: 'wave-sn',
+    customer: { full_name: 'Moussa Ba', phone: '+221770000003' },
+  }
 
   it('debits the float at creation and settles after 5 s, its float_debit following', async () => {
     const s = newSandbox()
@@ -225,7 +290,11 @@ describe('disburses and the float', () => {
     const shown = await s.call('GET', `/v1/disburses/${created.body.data.disburse.reference}`)
     expect(shown.body.data.status).toBe('success')
     const ops = await s.call('GET', '/v1/business/operations')
-    expect(ops.body.data[0]).toMatchObject({ kind: 'float_debit', status: 'success', amount: 250_000 })
+    expect(ops.body.data[0]).toMatchObject({
+      kind: 'float_debit',
+      status: 'success',
+      amount: 250_000,
+    })
     expect(await floatBalance(s)).toBe(opening - 250_000)
   })
 
@@ -240,17 +309,28 @@ describe('disburses and the float', () => {
 
   it('refuses a disburse larger than the float with 422 naming amount', async () => {
     const s = newSandbox()
-    const refused = await s.call('POST', '/v1/disburses/create', { ...disburse, amount: 10_000_001 })
+    const refused = await s.call('POST', '/v1/disburses/create', {
+      ...disburse,
+      amount: 10_000_001,
+    })
     expect(refused.status).toBe(422)
-    expect(refused.body.errors).toEqual({ amount: ['Insufficient balance: 10000000 available, 10000001 needed.'] })
+    expect(refused.body.errors).toEqual({
+      amount: ['Insufficient balance: 10000000 available, 10000001 needed.'],
+    })
     await s.call('POST', '/__sandbox/business/fund', { amount: 1 })
-    expect((await s.call('POST', '/v1/disburses/create', { ...disburse, amount: 10_000_001 })).status).toBe(200)
+    expect(
+      (await s.call('POST', '/v1/disburses/create', { ...disburse, amount: 10_000_001 })).status,
+    ).toBe(200)
     expect(await floatBalance(s)).toBe(0)
   })
 })
 
 describe('payments', () => {
-  const payment = { amount: 1_500, network: 'orange-money-sn', customer: { full_name: 'Fatou Sall', phone: '+221770000004' } }
+  const payment = {
+    amount: 1_500,
+    network: 'orange-money-sn',
+    customer: { full_name: 'Fatou Sall', phone: '+221770000004' },
+  }
 
   it('waits for its payer and expires only once the clock passes expired_at', async () => {
     const s = newSandbox()
@@ -272,7 +352,11 @@ describe('payments', () => {
     await advance(s, '1h') // a paid payment never expires
     expect((await s.call('GET', `/v1/payments/${ref}`)).body.data.status).toBe('success')
     const ops = await s.call('GET', '/v1/business/operations')
-    expect(ops.body.data[0]).toMatchObject({ kind: 'float_credit', status: 'success', amount: 1_500 })
+    expect(ops.body.data[0]).toMatchObject({
+      kind: 'float_credit',
+      status: 'success',
+      amount: 1_500,
+    })
   })
 
   it('lets the control plane fail a pending payment', async () => {
@@ -287,14 +371,30 @@ describe('disputes', () => {
   it('goes open → submitted → won, and refuses moves off that path', async () => {
     const s = newSandbox()
     const { reference } = await s.fundedCard()
-    const slug = (await s.call('POST', '/v1/transactions/create/card-to-bank', {
-      amount: 100, card_reference: reference, bank_id: 'SN01', bank_name: 'CBAO',
-    })).body.data.transaction.slug
-    const opened = await s.call('POST', '/__sandbox/disputes', { transaction_slug: slug, reason: 'fraudulent' })
+    const slug = (
+      await s.call('POST', '/v1/transactions/create/card-to-bank', {
+        amount: 100,
+        card_reference: reference,
+        bank_id: 'SN01',
+        bank_name: 'CBAO',
+      })
+    ).body.data.transaction.slug
+    const opened = await s.call('POST', '/__sandbox/disputes', {
+      transaction_slug: slug,
+      reason: 'fraudulent',
+    })
     const ref = opened.body.data.reference
     expect((await move(s, 'disputes', ref, 'won')).status).toBe(409)
-    await s.call('POST', `/v1/disputes/update/${ref}`, { transaction_slug: slug, explanation: 'Not me' })
-    expect((await move(s, 'disputes', ref, 'won')).body.data).toEqual({ resource: 'dispute', reference: ref, from: 'submitted', to: 'won' })
+    await s.call('POST', `/v1/disputes/update/${ref}`, {
+      transaction_slug: slug,
+      explanation: 'Not me',
+    })
+    expect((await move(s, 'disputes', ref, 'won')).body.data).toEqual({
+      resource: 'dispute',
+      reference: ref,
+      from: 'submitted',
+      to: 'won',
+    })
     expect((await move(s, 'disputes', ref, 'lost')).status).toBe(409)
   })
 })
@@ -305,7 +405,13 @@ describe('delays and reset', () => {
     const put = await s.call('PUT', '/__sandbox/delays', { card_issuing: '500ms' })
     expect(put.body.data.card_issuing).toBe(500)
     const user = await s.verifiedUser()
-    const ref = (await s.call('POST', '/v1/cards/create', { card_user_reference: user, card_brand: 'visa', card_type: 'virtual' })).body.data.card.reference
+    const ref = (
+      await s.call('POST', '/v1/cards/create', {
+        card_user_reference: user,
+        card_brand: 'visa',
+        card_type: 'virtual',
+      })
+    ).body.data.card.reference
     await advance(s, 500)
     expect((await card(s, ref)).status).toBe('issued')
     await s.call('POST', '/__sandbox/reset')
@@ -322,7 +428,11 @@ describe('delays and reset', () => {
   it('resets rows, pending jobs, the clock and the float of the caller only', async () => {
     const s = newSandbox()
     await s.call('POST', '/v1/card-users/create', fullIdentity())
-    await s.call('POST', '/v1/disburses/create', { amount: 5, network: 'wave-sn', customer: { full_name: 'A', phone: '+221770000000' } })
+    await s.call('POST', '/v1/disburses/create', {
+      amount: 5,
+      network: 'wave-sn',
+      customer: { full_name: 'A', phone: '+221770000000' },
+    })
     await advance(s, '1s')
     await s.call('POST', '/__sandbox/reset')
     expect((await s.call('GET', '/__sandbox/clock')).body.data.now).toBe('2026-01-01T00:00:00.000Z')
@@ -334,9 +444,19 @@ describe('delays and reset', () => {
   it('lists pending jobs in due order', async () => {
     const s = newSandbox()
     await s.call('POST', '/v1/card-users/create', fullIdentity())
-    await s.call('POST', '/v1/payments/create', { amount: 5, network: 'wave-sn', customer: { full_name: 'A', phone: '+221770000000' } })
+    await s.call('POST', '/v1/payments/create', {
+      amount: 5,
+      network: 'wave-sn',
+      customer: { full_name: 'A', phone: '+221770000000' },
+    })
     const jobs = (await s.call('GET', '/__sandbox/jobs')).body.data
-    expect(jobs.map((j: { resource: string; action: string; due_at: string }) => [j.resource, j.action, j.due_at])).toEqual([
+    expect(
+      jobs.map((j: { resource: string; action: string; due_at: string }) => [
+        j.resource,
+        j.action,
+        j.due_at,
+      ]),
+    ).toEqual([
       ['card-users', 'passed', '2026-01-01T00:00:03.000Z'],
       ['payments', 'expired', '2026-01-01T00:30:00.001Z'],
     ])
@@ -347,9 +467,14 @@ describe('a linked card moved by the control plane', () => {
   it('still gets its details after the delay', async () => {
     const s = newSandbox()
     const user = await s.verifiedUser()
-    const ref = (await s.call('POST', '/v1/cards/link', { identifier: 77, card_user_reference: user })).body.data.card.reference
+    const ref = (
+      await s.call('POST', '/v1/cards/link', { identifier: 77, card_user_reference: user })
+    ).body.data.card.reference
     await move(s, 'cards', ref, 'frozen')
     await advance(s, '3s')
-    expect(await card(s, ref)).toMatchObject({ status: 'frozen', last_four: expect.stringMatching(/^\d{4}$/) })
+    expect(await card(s, ref)).toMatchObject({
+      status: 'frozen',
+      last_four: expect.stringMatching(/^\d{4}$/),
+    })
   })
 })

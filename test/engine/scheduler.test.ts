@@ -20,7 +20,12 @@ function tempDb() {
   return join(dir, 'sandbox.sqlite')
 }
 
-async function request(app: ReturnType<typeof createSandbox>['app'], method: string, path: string, body?: unknown) {
+async function request(
+  app: ReturnType<typeof createSandbox>['app'],
+  method: string,
+  path: string,
+  body?: unknown,
+) {
   const res = await app.request(path, {
     method,
     headers: { Authorization: 'Bearer restart', 'Content-Type': 'application/json' },
@@ -34,20 +39,34 @@ describe('a restart with a file database', () => {
     const db = tempDb()
     // before the restart: a card is issuing, its issue due 5 s later
     const first = createSandbox({ db, clock: 'manual' })
-    const user = (await request(first.app, 'POST', '/v1/card-users/create', { phone: '+221770000000' })).body.userCard.reference
+    const user = (
+      await request(first.app, 'POST', '/v1/card-users/create', { phone: '+221770000000' })
+    ).body.userCard.reference
     await request(first.app, 'POST', `/__sandbox/card-users/${user}/transition`, { to: 'passed' })
-    const card = (await request(first.app, 'POST', '/v1/cards/create', { card_user_reference: user, card_brand: 'visa', card_type: 'virtual' })).body.data.card.reference
+    const card = (
+      await request(first.app, 'POST', '/v1/cards/create', {
+        card_user_reference: user,
+        card_brand: 'visa',
+        card_type: 'virtual',
+      })
+    ).body.data.card.reference
     await request(first.app, 'POST', '/__sandbox/clock/advance', { by: '2s' })
     first.close()
 
     // after: same tenant, same clock, the job still pending
     const second = createSandbox({ db, clock: 'manual' })
-    expect((await request(second.app, 'GET', '/__sandbox/clock')).body.data.now).toBe('2026-01-01T00:00:02.000Z')
+    expect((await request(second.app, 'GET', '/__sandbox/clock')).body.data.now).toBe(
+      '2026-01-01T00:00:02.000Z',
+    )
     expect((await request(second.app, 'GET', '/v1/cards')).body.data[0].status).toBe('issuing')
     const advanced = await request(second.app, 'POST', '/__sandbox/clock/advance', { by: '3s' })
     expect(advanced.body.data.transitions_run).toBe(1)
     const cards = (await request(second.app, 'GET', '/v1/cards')).body.data
-    expect(cards[0]).toMatchObject({ reference: card, status: 'issued', last_four: expect.stringMatching(/^\d{4}$/) })
+    expect(cards[0]).toMatchObject({
+      reference: card,
+      status: 'issued',
+      last_four: expect.stringMatching(/^\d{4}$/),
+    })
     second.close()
   })
 })
@@ -56,20 +75,40 @@ describe('advancing a manual clock', () => {
   it('runs everything that falls due, in due order, at each job’s own time', async () => {
     const s = newSandbox()
     const { reference } = await s.fundedCard()
-    await s.call('PUT', '/__sandbox/delays', { transaction_settlement: '10s', card_user_verification: '2s' })
+    await s.call('PUT', '/__sandbox/delays', {
+      transaction_settlement: '10s',
+      card_user_verification: '2s',
+    })
     // a transfer due at +10 s, a verification due at +2 s, a payment expiring at +30 min
-    const transfer = await s.call('POST', '/v1/transactions/create/card-to-wallet', { amount: 5, card_reference: reference, phone: '+221770000000', network: 'wave-sn' })
+    const transfer = await s.call('POST', '/v1/transactions/create/card-to-wallet', {
+      amount: 5,
+      card_reference: reference,
+      phone: '+221770000000',
+      network: 'wave-sn',
+    })
     await s.call('POST', '/v1/card-users/create', fullIdentity())
-    await s.call('POST', '/v1/payments/create', { amount: 5, network: 'wave-sn', customer: { full_name: 'A B', phone: '+221770000000' } })
+    await s.call('POST', '/v1/payments/create', {
+      amount: 5,
+      network: 'wave-sn',
+      customer: { full_name: 'A B', phone: '+221770000000' },
+    })
     const jobs = (await s.call('GET', '/__sandbox/jobs')).body.data.map((j: any) => j.resource)
     expect(jobs).toEqual(['card-users', 'transactions', 'payments'])
 
     const advanced = await s.call('POST', '/__sandbox/clock/advance', { by: '1h' })
-    expect(advanced.body.data).toMatchObject({ now: '2026-01-01T01:00:00.000Z', transitions_run: 3 })
+    expect(advanced.body.data).toMatchObject({
+      now: '2026-01-01T01:00:00.000Z',
+      transitions_run: 3,
+    })
     expect((await s.call('GET', '/__sandbox/jobs')).body.data).toEqual([])
     const list = await s.call('GET', '/v1/transactions')
-    expect(list.body.data.transaction.find((t: any) => t.slug === transfer.body.data.transaction.slug).status).toBe('success')
-    const settled = s.deps.db.$client.prepare('SELECT updated_at FROM transactions WHERE slug = ?').get(transfer.body.data.transaction.slug) as { updated_at: number }
+    expect(
+      list.body.data.transaction.find((t: any) => t.slug === transfer.body.data.transaction.slug)
+        .status,
+    ).toBe('success')
+    const settled = s.deps.db.$client
+      .prepare('SELECT updated_at FROM transactions WHERE slug = ?')
+      .get(transfer.body.data.transaction.slug) as { updated_at: number }
     expect(new Date(settled.updated_at).toISOString()).toBe('2026-01-01T00:00:10.000Z')
   })
 
@@ -83,7 +122,16 @@ describe('advancing a manual clock', () => {
 
   it('accepts durations in every documented form and refuses the rest', async () => {
     const s = newSandbox()
-    for (const [by, ms] of [['500ms', 500], ['30s', 30_000], ['15m', 900_000], ['2h', 7_200_000], ['1d', 86_400_000], ['1h30m', 5_400_000], [250, 250], ['1000', 1000]] as const) {
+    for (const [by, ms] of [
+      ['500ms', 500],
+      ['30s', 30_000],
+      ['15m', 900_000],
+      ['2h', 7_200_000],
+      ['1d', 86_400_000],
+      ['1h30m', 5_400_000],
+      [250, 250],
+      ['1000', 1000],
+    ] as const) {
       const before = (await s.call('GET', '/__sandbox/clock')).body.data.now_ms
       const res = await s.call('POST', '/__sandbox/clock/advance', { by })
       expect(res.body.data.now_ms - before, String(by)).toBe(ms)
@@ -98,10 +146,13 @@ describe('advancing a manual clock', () => {
 describe('a real clock', () => {
   it('settles by itself as wall time passes (×1000 speed), without any request', async () => {
     const s = newSandbox({ clock: 'real', speed: 1000 })
-    const ref = (await s.call('POST', '/v1/card-users/create', fullIdentity())).body.data.userCard.reference
+    const ref = (await s.call('POST', '/v1/card-users/create', fullIdentity())).body.data.userCard
+      .reference
     // 3 s of sandbox time = 3 ms of wall time; the tick runs it within ~100 ms
     await new Promise((resolve) => setTimeout(resolve, 400))
-    const status = s.deps.db.$client.prepare('SELECT status FROM card_users WHERE reference = ?').get(ref) as { status: string }
+    const status = s.deps.db.$client
+      .prepare('SELECT status FROM card_users WHERE reference = ?')
+      .get(ref) as { status: string }
     expect(status.status).toBe('passed')
     s.close()
   })
@@ -112,7 +163,10 @@ describe('a real clock', () => {
     const user = await s.call('POST', '/v1/card-users/create', fullIdentity())
     await new Promise((resolve) => setTimeout(resolve, 5))
     const list = await s.call('GET', '/v1/card-users')
-    expect(list.body.data[0].data[0]).toMatchObject({ reference: user.body.data.userCard.reference, status: 'passed' })
+    expect(list.body.data[0].data[0]).toMatchObject({
+      reference: user.body.data.userCard.reference,
+      status: 'passed',
+    })
     s.close()
   })
 

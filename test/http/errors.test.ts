@@ -30,8 +30,15 @@ describe('error shapes (PRODUCT §4)', () => {
   })
 
   it('refuses a non-JSON content type with a 415', async () => {
-    for (const type of ['application/x-www-form-urlencoded', 'text/plain', 'multipart/form-data; boundary=x']) {
-      const res = await call('POST', '/v1/cards/freeze', undefined, { raw: 'reference=1', headers: { 'Content-Type': type } })
+    for (const type of [
+      'application/x-www-form-urlencoded',
+      'text/plain',
+      'multipart/form-data; boundary=x',
+    ]) {
+      const res = await call('POST', '/v1/cards/freeze', undefined, {
+        raw: 'reference=1',
+        headers: { 'Content-Type': type },
+      })
       expect(res.status, type).toBe(415)
       expect(res.body).toEqual({
         message: 'The request body must be JSON, sent with Content-Type: application/json.',
@@ -64,7 +71,10 @@ describe('error shapes (PRODUCT §4)', () => {
 
   it('refuses a body over 1 MiB with a 413', async () => {
     const raw = JSON.stringify({ phone: '+221770000000', address: 'x'.repeat(1024 * 1024) })
-    const res = await call('POST', '/v1/card-users/create', undefined, { raw, headers: JSON_HEADERS })
+    const res = await call('POST', '/v1/card-users/create', undefined, {
+      raw,
+      headers: JSON_HEADERS,
+    })
     expect(res.status).toBe(413)
     expect(res.body).toEqual({ message: 'The request body is larger than 1 MiB.', statusCode: 413 })
   })
@@ -90,7 +100,10 @@ describe('error shapes (PRODUCT §4)', () => {
   it('answers an unknown route with a JSON 404', async () => {
     const res = await call('GET', '/v1/nothing-here')
     expect(res.status).toBe(404)
-    expect(res.body).toEqual({ message: 'The route /v1/nothing-here could not be found.', statusCode: 404 })
+    expect(res.body).toEqual({
+      message: 'The route /v1/nothing-here could not be found.',
+      statusCode: 404,
+    })
   })
 
   it('answers a known path with the wrong method with a 405 and an Allow header', async () => {
@@ -134,7 +147,11 @@ describe('error shapes (PRODUCT §4)', () => {
   it('never answers with HTML or a stack trace', async () => {
     const attempts = [
       ['POST', '/v1/payments/create', '{"amount": 1e400, "network": null, "customer": []}'],
-      ['POST', '/v1/cards/link', '{"identifier": 99999999999999999999999, "card_user_reference": "\'; DROP TABLE cards; --"}'],
+      [
+        'POST',
+        '/v1/cards/link',
+        '{"identifier": 99999999999999999999999, "card_user_reference": "\'; DROP TABLE cards; --"}',
+      ],
       ['POST', '/v1/card-users/create', '{"phone": "\\u0000\\u0001", "email": {"$ne": 1}}'],
       ['GET', '/v1/transactions?page=-1&per_page=1e3&card_reference=%00'],
       ['PATCH', '/v1/cards', '{}'],
@@ -142,7 +159,10 @@ describe('error shapes (PRODUCT §4)', () => {
       ['PUT', '/__sandbox/clock', '{"mode": "sideways"}'],
     ] as const
     for (const [method, path, raw] of attempts) {
-      const res = await call(method, path, undefined, { raw: method === 'GET' ? undefined : raw, headers: JSON_HEADERS })
+      const res = await call(method, path, undefined, {
+        raw: method === 'GET' ? undefined : raw,
+        headers: JSON_HEADERS,
+      })
       expect(res.status, `${method} ${path}`).toBeGreaterThanOrEqual(400)
       expect(res.status, `${method} ${path}`).toBeLessThan(500)
       expect(res.headers.get('Content-Type')).toMatch(/^application\/json/)

@@ -28,7 +28,11 @@ const PAYMENT = {
   customer: { full_name: 'Fatou Sall', phone: '+221770000002' },
 }
 
-async function createDisburse(s: Sandbox, body: Record<string, unknown> = WALLET_DISBURSE, token?: string) {
+async function createDisburse(
+  s: Sandbox,
+  body: Record<string, unknown> = WALLET_DISBURSE,
+  token?: string,
+) {
   const res = await s.call('POST', '/v1/disburses/create', body, { token })
   expect(res.status, JSON.stringify(res.body)).toBe(200)
   return res.body.data.disburse.reference as string
@@ -181,7 +185,9 @@ describe('GET /v1/business/operations', () => {
     const s = newSandbox()
     const reference = await createDisburse(s)
     await move(s, 'disburses', reference, 'success')
-    const refused = await s.call('POST', `/__sandbox/disburses/${reference}/transition`, { to: 'failed' })
+    const refused = await s.call('POST', `/__sandbox/disburses/${reference}/transition`, {
+      to: 'failed',
+    })
     expect(refused.status, JSON.stringify(refused.body)).toBe(409)
     expect((await operations(s)).data[0].status).toBe('success')
   })
@@ -248,15 +254,36 @@ describe('GET /v1/business/operations', () => {
     const first = await operations(s)
     expect(first.data).toHaveLength(20)
     expect(first.data[0].amount).toBe(21)
-    expect(first.meta).toEqual({ current_page: 1, from: 1, last_page: 2, per_page: 20, to: 20, total: 21 })
+    expect(first.meta).toEqual({
+      current_page: 1,
+      from: 1,
+      last_page: 2,
+      per_page: 20,
+      to: 20,
+      total: 21,
+    })
 
     const second = await operations(s, '?page=2')
     expect(second.data.map((o: any) => o.amount)).toEqual([1])
-    expect(second.meta).toEqual({ current_page: 2, from: 21, last_page: 2, per_page: 20, to: 21, total: 21 })
+    expect(second.meta).toEqual({
+      current_page: 2,
+      from: 21,
+      last_page: 2,
+      per_page: 20,
+      to: 21,
+      total: 21,
+    })
 
     const custom = await operations(s, '?page=2&per_page=5')
     expect(custom.data.map((o: any) => o.amount)).toEqual([16, 15, 14, 13, 12])
-    expect(custom.meta).toEqual({ current_page: 2, from: 6, last_page: 5, per_page: 5, to: 10, total: 21 })
+    expect(custom.meta).toEqual({
+      current_page: 2,
+      from: 6,
+      last_page: 5,
+      per_page: 5,
+      to: 10,
+      total: 21,
+    })
   })
 
   it.each(['0', '101'])('refuses per_page=%s, naming per_page (422)', async (perPage) => {

@@ -14,7 +14,11 @@ const ORIGIN = 'http://localhost'
 const LIST_PATH = `${ORIGIN}/v1/card-users`
 const WIDGET_PHONE = '+221770000002'
 
-async function createUser(sb: Sandbox, body: Record<string, unknown> = fullIdentity(), token?: string) {
+async function createUser(
+  sb: Sandbox,
+  body: Record<string, unknown> = fullIdentity(),
+  token?: string,
+) {
   const res = await sb.call('POST', '/v1/card-users/create', body, { token })
   expect(res.status, JSON.stringify(res.body)).toBe(200)
   const reference: string = (res.body.data?.userCard ?? res.body.userCard).reference
@@ -22,7 +26,12 @@ async function createUser(sb: Sandbox, body: Record<string, unknown> = fullIdent
 }
 
 async function moveUser(sb: Sandbox, reference: string, to: string, token?: string) {
-  const res = await sb.call('POST', `/__sandbox/card-users/${reference}/transition`, { to }, { token })
+  const res = await sb.call(
+    'POST',
+    `/__sandbox/card-users/${reference}/transition`,
+    { to },
+    { token },
+  )
   expect(res.status, JSON.stringify(res.body)).toBe(200)
 }
 
@@ -55,7 +64,11 @@ function widgetRecord(overrides: Record<string, unknown> = {}) {
   }
 }
 
-function meta(fields: Partial<Record<'current_page' | 'from' | 'last_page' | 'per_page' | 'to' | 'total', number | null>>) {
+function meta(
+  fields: Partial<
+    Record<'current_page' | 'from' | 'last_page' | 'per_page' | 'to' | 'total', number | null>
+  >,
+) {
   return { current_page: 1, from: 1, last_page: 1, per_page: 20, to: 1, total: 1, ...fields }
 }
 
@@ -82,7 +95,10 @@ describe('POST /v1/card-users/create', () => {
 
     it('keeps the email sent with a widget registration', async () => {
       const sb = newSandbox()
-      const res = await sb.call('POST', '/v1/card-users/create', { phone: WIDGET_PHONE, email: 'w@example.com' })
+      const res = await sb.call('POST', '/v1/card-users/create', {
+        phone: WIDGET_PHONE,
+        email: 'w@example.com',
+      })
       expect(res.status, JSON.stringify(res.body)).toBe(200)
       expect(res.body).toEqual({
         message: IN_PROGRESS,
@@ -250,10 +266,15 @@ describe('POST /v1/card-users/create', () => {
 
     it('requires the rest of the identity once part of it is sent, naming each missing field', async () => {
       const sb = newSandbox()
-      const res = await sb.call('POST', '/v1/card-users/create', { phone: WIDGET_PHONE, first_name: 'Awa' })
+      const res = await sb.call('POST', '/v1/card-users/create', {
+        phone: WIDGET_PHONE,
+        first_name: 'Awa',
+      })
       expect(res.status, JSON.stringify(res.body)).toBe(422)
       expect(res.body.statusCode).toBe(422)
-      expect(res.body.message).toBe('The last name field is required when identity data is sent. (and 4 more errors)')
+      expect(res.body.message).toBe(
+        'The last name field is required when identity data is sent. (and 4 more errors)',
+      )
       expect(res.body.errors).toEqual({
         last_name: ['The last name field is required when identity data is sent.'],
         address: ['The address field is required when identity data is sent.'],
@@ -284,10 +305,18 @@ describe('POST /v1/card-users/create', () => {
       const res = await sb.call(
         'POST',
         '/v1/card-users/create',
-        fullIdentity({ selfie_image: 'not a url', id_image: 'ftp://img.example.com/id.jpg', first_name: '' }),
+        fullIdentity({
+          selfie_image: 'not a url',
+          id_image: 'ftp://img.example.com/id.jpg',
+          first_name: '',
+        }),
       )
       expect(res.status, JSON.stringify(res.body)).toBe(422)
-      expect(Object.keys(res.body.errors).sort()).toEqual(['first_name', 'id_image', 'selfie_image'])
+      expect(Object.keys(res.body.errors).sort()).toEqual([
+        'first_name',
+        'id_image',
+        'selfie_image',
+      ])
       expect(res.body.errors.first_name).toEqual(['The first name field is required.'])
       expect(res.body.errors.selfie_image).toEqual(['The selfie image field must be a valid URL.'])
     })
@@ -448,7 +477,11 @@ describe('POST /v1/card-users/resubmit', () => {
       allowed: [],
     })
     const list = await sb.call('GET', '/v1/card-users')
-    expect(list.body.data[0].data[0]).toMatchObject({ reference, status: 'passed', address: '12 Rue Carnot, Dakar' })
+    expect(list.body.data[0].data[0]).toMatchObject({
+      reference,
+      status: 'passed',
+      address: '12 Rue Carnot, Dakar',
+    })
   })
 
   it('answers 404 naming card_user_reference for an unknown card user', async () => {
@@ -552,7 +585,12 @@ describe('GET /v1/card-users', () => {
         data: [
           {
             data: [],
-            links: { first: `${LIST_PATH}?page=1`, last: `${LIST_PATH}?page=1`, prev: null, next: null },
+            links: {
+              first: `${LIST_PATH}?page=1`,
+              last: `${LIST_PATH}?page=1`,
+              prev: null,
+              next: null,
+            },
             meta: {
               current_page: 1,
               from: null,
@@ -604,7 +642,9 @@ describe('GET /v1/card-users', () => {
         to: 4,
         total: 5,
       })
-      expect(res.body.meta).toEqual(meta({ current_page: 2, from: 3, last_page: 3, per_page: 2, to: 4, total: 5 }))
+      expect(res.body.meta).toEqual(
+        meta({ current_page: 2, from: 3, last_page: 3, per_page: 2, to: 4, total: 5 }),
+      )
     })
   })
 
@@ -640,7 +680,9 @@ describe('GET /v1/card-users', () => {
       const failed = await createUser(sb)
       await moveUser(sb, failed, 'failed')
       const res = await sb.call('GET', '/v1/card-users')
-      expect(res.body.data.map((u: { reference: string; status: string }) => [u.reference, u.status])).toEqual([
+      expect(
+        res.body.data.map((u: { reference: string; status: string }) => [u.reference, u.status]),
+      ).toEqual([
         [failed, 'failed'],
         [passed, 'passed'],
       ])
@@ -654,20 +696,27 @@ describe('GET /v1/card-users', () => {
       const second = await createUser(sb, { phone: '+221770000102' })
       const third = await createUser(sb, { phone: '+221770000103' })
       const res = await sb.call('GET', '/v1/card-users')
-      expect(res.body.data.map((u: { reference: string }) => u.reference)).toEqual([third, second, first])
+      expect(res.body.data.map((u: { reference: string }) => u.reference)).toEqual([
+        third,
+        second,
+        first,
+      ])
     })
 
     it('pages by 20 by default', async () => {
       const sb = newSandbox({ quirks: false })
       const refs: string[] = []
-      for (let i = 0; i < 21; i++) refs.push(await createUser(sb, { phone: `+2217700002${String(i).padStart(2, '0')}` }))
+      for (let i = 0; i < 21; i++)
+        refs.push(await createUser(sb, { phone: `+2217700002${String(i).padStart(2, '0')}` }))
       const page1 = await sb.call('GET', '/v1/card-users')
       expect(page1.body.data).toHaveLength(20)
       expect(page1.body.data[0].reference).toBe(refs[20])
       expect(page1.body.meta).toEqual(meta({ last_page: 2, to: 20, total: 21 }))
       const page2 = await sb.call('GET', '/v1/card-users?page=2')
       expect(page2.body.data.map((u: { reference: string }) => u.reference)).toEqual([refs[0]])
-      expect(page2.body.meta).toEqual(meta({ current_page: 2, from: 21, last_page: 2, to: 21, total: 21 }))
+      expect(page2.body.meta).toEqual(
+        meta({ current_page: 2, from: 21, last_page: 2, to: 21, total: 21 }),
+      )
     })
 
     it('honours page and per_page', async () => {
@@ -676,8 +725,13 @@ describe('GET /v1/card-users', () => {
       for (let i = 0; i < 5; i++) refs.push(await createUser(sb, { phone: `+22177000030${i}` }))
       const res = await sb.call('GET', '/v1/card-users?page=2&per_page=2')
       expect(res.status, JSON.stringify(res.body)).toBe(200)
-      expect(res.body.data.map((u: { reference: string }) => u.reference)).toEqual([refs[2], refs[1]])
-      expect(res.body.meta).toEqual(meta({ current_page: 2, from: 3, last_page: 3, per_page: 2, to: 4, total: 5 }))
+      expect(res.body.data.map((u: { reference: string }) => u.reference)).toEqual([
+        refs[2],
+        refs[1],
+      ])
+      expect(res.body.meta).toEqual(
+        meta({ current_page: 2, from: 3, last_page: 3, per_page: 2, to: 4, total: 5 }),
+      )
     })
 
     it('answers a page past the last with no rows and null from/to', async () => {

@@ -28,7 +28,11 @@ function issuingCard(overrides: Record<string, unknown> = {}) {
   }
 }
 
-function meta(fields: Partial<Record<'current_page' | 'from' | 'last_page' | 'per_page' | 'to' | 'total', number | null>>) {
+function meta(
+  fields: Partial<
+    Record<'current_page' | 'from' | 'last_page' | 'per_page' | 'to' | 'total', number | null>
+  >,
+) {
   return { current_page: 1, from: 1, last_page: 1, per_page: 20, to: 1, total: 1, ...fields }
 }
 
@@ -45,8 +49,19 @@ function isLuhnValid(number: string): boolean {
   return sum % 10 === 0
 }
 
-async function createCard(sb: Sandbox, user: string, brand = 'visa', type = 'virtual', token?: string) {
-  const res = await sb.call('POST', '/v1/cards/create', { card_user_reference: user, card_brand: brand, card_type: type }, { token })
+async function createCard(
+  sb: Sandbox,
+  user: string,
+  brand = 'visa',
+  type = 'virtual',
+  token?: string,
+) {
+  const res = await sb.call(
+    'POST',
+    '/v1/cards/create',
+    { card_user_reference: user, card_brand: brand, card_type: type },
+    { token },
+  )
   expect(res.status, JSON.stringify(res.body)).toBe(200)
   const reference: string = (res.body.data?.card ?? res.body.card).reference
   return reference
@@ -258,27 +273,30 @@ describe('POST /v1/cards/create', () => {
       ['visa', /^4\d{15}$/],
       ['mastercard', /^5[1-5]\d{14}$/],
       ['gim', /^6280\d{12}$/],
-    ])('gives an issued %s card a Luhn-valid 16-digit number with the brand prefix, a 3-digit cvv2 and a YYYY-MM expiry', async (brand, prefix) => {
-      const sb = newSandbox({ quirks: false })
-      const { reference } = await sb.issuedCard(brand)
-      // Freezing answers the whole card, details included.
-      const res = await sb.call('POST', '/v1/cards/freeze', { reference })
-      expect(res.status, JSON.stringify(res.body)).toBe(200)
-      const card = res.body.card
-      expect(card).toEqual({
-        reference,
-        card_number: expect.stringMatching(prefix),
-        card_brand: brand,
-        card_type: 'virtual',
-        cvv2: expect.stringMatching(/^\d{3}$/),
-        expiry: expect.stringMatching(/^\d{4}-(0[1-9]|1[0-2])$/),
-        balance: 0,
-        status: 'frozen',
-      })
-      expect(isLuhnValid(card.card_number), card.card_number).toBe(true)
-      // The manual clock starts on 2026-01-01: an issued card expires after that.
-      expect(card.expiry > '2026-01').toBe(true)
-    })
+    ])(
+      'gives an issued %s card a Luhn-valid 16-digit number with the brand prefix, a 3-digit cvv2 and a YYYY-MM expiry',
+      async (brand, prefix) => {
+        const sb = newSandbox({ quirks: false })
+        const { reference } = await sb.issuedCard(brand)
+        // Freezing answers the whole card, details included.
+        const res = await sb.call('POST', '/v1/cards/freeze', { reference })
+        expect(res.status, JSON.stringify(res.body)).toBe(200)
+        const card = res.body.card
+        expect(card).toEqual({
+          reference,
+          card_number: expect.stringMatching(prefix),
+          card_brand: brand,
+          card_type: 'virtual',
+          cvv2: expect.stringMatching(/^\d{3}$/),
+          expiry: expect.stringMatching(/^\d{4}-(0[1-9]|1[0-2])$/),
+          balance: 0,
+          status: 'frozen',
+        })
+        expect(isLuhnValid(card.card_number), card.card_number).toBe(true)
+        // The manual clock starts on 2026-01-01: an issued card expires after that.
+        expect(card.expiry > '2026-01').toBe(true)
+      },
+    )
 
     it('shows the issued card with its last four digits in the list', async () => {
       const sb = newSandbox()
@@ -304,7 +322,10 @@ describe('POST /v1/cards/link', () => {
   it('answers data.card with the identifier, status issued, null details and balance 0 (quirks on)', async () => {
     const sb = newSandbox()
     const user = await sb.verifiedUser()
-    const res = await sb.call('POST', '/v1/cards/link', { identifier: 123456789, card_user_reference: user })
+    const res = await sb.call('POST', '/v1/cards/link', {
+      identifier: 123456789,
+      card_user_reference: user,
+    })
     expect(res.status, JSON.stringify(res.body)).toBe(200)
     expect(res.body).toEqual({
       message: GENERATING,
@@ -328,7 +349,10 @@ describe('POST /v1/cards/link', () => {
   it('answers the card beside message with a lowercase brand (quirks off)', async () => {
     const sb = newSandbox({ quirks: false })
     const user = await sb.verifiedUser()
-    const res = await sb.call('POST', '/v1/cards/link', { identifier: 42, card_user_reference: user })
+    const res = await sb.call('POST', '/v1/cards/link', {
+      identifier: 42,
+      card_user_reference: user,
+    })
     expect(res.status, JSON.stringify(res.body)).toBe(200)
     expect(res.body).toEqual({
       message: GENERATING,
@@ -350,7 +374,10 @@ describe('POST /v1/cards/link', () => {
   it('lists the linked card as issued with no last four digits yet', async () => {
     const sb = newSandbox({ quirks: false })
     const user = await sb.verifiedUser()
-    const linked = await sb.call('POST', '/v1/cards/link', { identifier: 42, card_user_reference: user })
+    const linked = await sb.call('POST', '/v1/cards/link', {
+      identifier: 42,
+      card_user_reference: user,
+    })
     const list = await sb.call('GET', '/v1/cards')
     expect(list.body.data).toEqual([
       {
@@ -397,7 +424,10 @@ describe('POST /v1/cards/link', () => {
 
   it('refuses a card_user_reference that is not a UUID', async () => {
     const sb = newSandbox()
-    const res = await sb.call('POST', '/v1/cards/link', { identifier: 42, card_user_reference: 'nope' })
+    const res = await sb.call('POST', '/v1/cards/link', {
+      identifier: 42,
+      card_user_reference: 'nope',
+    })
     expect(res.status, JSON.stringify(res.body)).toBe(422)
     expect(res.body.errors).toEqual({
       card_user_reference: ['The card user reference field must be a valid UUID.'],
@@ -406,7 +436,10 @@ describe('POST /v1/cards/link', () => {
 
   it('answers 404 naming card_user_reference for an unknown card user', async () => {
     const sb = newSandbox()
-    const res = await sb.call('POST', '/v1/cards/link', { identifier: 42, card_user_reference: UNKNOWN })
+    const res = await sb.call('POST', '/v1/cards/link', {
+      identifier: 42,
+      card_user_reference: UNKNOWN,
+    })
     expect(res.status, JSON.stringify(res.body)).toBe(404)
     expect(res.body).toEqual({
       message: expect.any(String),
@@ -418,7 +451,10 @@ describe('POST /v1/cards/link', () => {
   it("answers 404 naming card_user_reference for another tenant's card user", async () => {
     const sb = newSandbox()
     const theirs = await sb.verifiedUser('other')
-    const res = await sb.call('POST', '/v1/cards/link', { identifier: 42, card_user_reference: theirs })
+    const res = await sb.call('POST', '/v1/cards/link', {
+      identifier: 42,
+      card_user_reference: theirs,
+    })
     expect(res.status, JSON.stringify(res.body)).toBe(404)
     expect(Object.keys(res.body.errors)).toEqual(['card_user_reference'])
   })
@@ -426,7 +462,10 @@ describe('POST /v1/cards/link', () => {
   it('refuses (422 naming card_user_reference) a card user who has not passed verification', async () => {
     const sb = newSandbox()
     const user = await pendingUser(sb)
-    const res = await sb.call('POST', '/v1/cards/link', { identifier: 42, card_user_reference: user })
+    const res = await sb.call('POST', '/v1/cards/link', {
+      identifier: 42,
+      card_user_reference: user,
+    })
     expect(res.status, JSON.stringify(res.body)).toBe(422)
     expect(res.body).toEqual({
       message: expect.any(String),
@@ -438,9 +477,15 @@ describe('POST /v1/cards/link', () => {
   it('refuses (422 naming identifier) an identifier already linked in the tenant', async () => {
     const sb = newSandbox()
     const user = await sb.verifiedUser()
-    const first = await sb.call('POST', '/v1/cards/link', { identifier: 42, card_user_reference: user })
+    const first = await sb.call('POST', '/v1/cards/link', {
+      identifier: 42,
+      card_user_reference: user,
+    })
     expect(first.status, JSON.stringify(first.body)).toBe(200)
-    const again = await sb.call('POST', '/v1/cards/link', { identifier: 42, card_user_reference: user })
+    const again = await sb.call('POST', '/v1/cards/link', {
+      identifier: 42,
+      card_user_reference: user,
+    })
     expect(again.status, JSON.stringify(again.body)).toBe(422)
     expect(Object.keys(again.body.errors)).toEqual(['identifier'])
   })
@@ -496,7 +541,10 @@ describe('POST /v1/cards/freeze', () => {
   it('freezes a linked card, keeping its identifier', async () => {
     const sb = newSandbox()
     const user = await sb.verifiedUser()
-    const linked = await sb.call('POST', '/v1/cards/link', { identifier: 777, card_user_reference: user })
+    const linked = await sb.call('POST', '/v1/cards/link', {
+      identifier: 777,
+      card_user_reference: user,
+    })
     const reference = linked.body.data.card.reference
     const res = await sb.call('POST', '/v1/cards/freeze', { reference })
     expect(res.status, JSON.stringify(res.body)).toBe(200)
@@ -615,7 +663,11 @@ describe('POST /v1/cards/unfreeze', () => {
       },
     })
     const list = await sb.call('GET', '/v1/cards')
-    expect(list.body.data[0]).toMatchObject({ reference, status: 'issued', last_four: card_number.slice(-4) })
+    expect(list.body.data[0]).toMatchObject({
+      reference,
+      status: 'issued',
+      last_four: card_number.slice(-4),
+    })
   })
 
   it('answers the card beside message with a lowercase brand (quirks off)', async () => {
@@ -770,7 +822,11 @@ describe('GET /v1/cards', () => {
     const second = await createCard(sb, user, 'mastercard')
     const third = await createCard(sb, user, 'gim')
     const res = await sb.call('GET', '/v1/cards')
-    expect(res.body.data.map((c: { reference: string }) => c.reference)).toEqual([third, second, first])
+    expect(res.body.data.map((c: { reference: string }) => c.reference)).toEqual([
+      third,
+      second,
+      first,
+    ])
   })
 
   it('pages by 20 by default', async () => {
@@ -784,7 +840,9 @@ describe('GET /v1/cards', () => {
     expect(page1.body.meta).toEqual(meta({ last_page: 2, to: 20, total: 21 }))
     const page2 = await sb.call('GET', '/v1/cards?page=2')
     expect(page2.body.data.map((c: { reference: string }) => c.reference)).toEqual([refs[0]])
-    expect(page2.body.meta).toEqual(meta({ current_page: 2, from: 21, last_page: 2, to: 21, total: 21 }))
+    expect(page2.body.meta).toEqual(
+      meta({ current_page: 2, from: 21, last_page: 2, to: 21, total: 21 }),
+    )
   })
 
   it('honours page and per_page', async () => {
@@ -795,7 +853,9 @@ describe('GET /v1/cards', () => {
     const res = await sb.call('GET', '/v1/cards?page=2&per_page=2')
     expect(res.status, JSON.stringify(res.body)).toBe(200)
     expect(res.body.data.map((c: { reference: string }) => c.reference)).toEqual([refs[2], refs[1]])
-    expect(res.body.meta).toEqual(meta({ current_page: 2, from: 3, last_page: 3, per_page: 2, to: 4, total: 5 }))
+    expect(res.body.meta).toEqual(
+      meta({ current_page: 2, from: 3, last_page: 3, per_page: 2, to: 4, total: 5 }),
+    )
   })
 
   it('answers a page past the last with no rows and null from/to', async () => {

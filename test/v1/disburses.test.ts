@@ -8,7 +8,11 @@ const BUSINESS = expect.stringMatching(/\S/)
 const CHECKOUT = (reference: string) => `http://localhost/__sandbox/checkout/${reference}`
 const NOW_PLUS_30_MIN = '2026-01-01T00:30:00.000Z'
 
-const WALLET_CUSTOMER = { full_name: 'Awa Diop', email: 'awa.diop@example.com', phone: '+221770000001' }
+const WALLET_CUSTOMER = {
+  full_name: 'Awa Diop',
+  email: 'awa.diop@example.com',
+  phone: '+221770000001',
+}
 const BANK_CUSTOMER = {
   full_name: 'Moussa Ba',
   email: 'moussa.ba@example.com',
@@ -18,11 +22,23 @@ const BANK_CUSTOMER = {
 }
 
 function walletDisburse(overrides: Record<string, unknown> = {}) {
-  return { amount: 2500, network: 'wave-sn', partner_reference: 'payout-77', customer: WALLET_CUSTOMER, ...overrides }
+  return {
+    amount: 2500,
+    network: 'wave-sn',
+    partner_reference: 'payout-77',
+    customer: WALLET_CUSTOMER,
+    ...overrides,
+  }
 }
 
 function bankDisburse(overrides: Record<string, unknown> = {}) {
-  return { amount: 90000, network: 'bank', partner_reference: 'payout-78', customer: BANK_CUSTOMER, ...overrides }
+  return {
+    amount: 90000,
+    network: 'bank',
+    partner_reference: 'payout-78',
+    customer: BANK_CUSTOMER,
+    ...overrides,
+  }
 }
 
 type Sandbox = ReturnType<typeof newSandbox>
@@ -166,12 +182,15 @@ describe('POST /v1/disburses/create', () => {
     expect((await createDisburse(s)).expired_at).toBe('2026-01-01T01:30:00.000Z')
   })
 
-  it.each(['bank', 'orange-money-sn', 'wave-sn'])('accepts the SPEC §4.6 network %s', async (network) => {
-    const s = newSandbox()
-    const body = network === 'bank' ? bankDisburse() : walletDisburse({ network })
-    const disburse = await createDisburse(s, body)
-    expect(disburse.network).toBe(network)
-  })
+  it.each(['bank', 'orange-money-sn', 'wave-sn'])(
+    'accepts the SPEC §4.6 network %s',
+    async (network) => {
+      const s = newSandbox()
+      const body = network === 'bank' ? bankDisburse() : walletDisburse({ network })
+      const disburse = await createDisburse(s, body)
+      expect(disburse.network).toBe(network)
+    },
+  )
 
   it('refuses a bank disburse without the customer bank details, naming each in dot notation (422)', async () => {
     const s = newSandbox()
@@ -207,7 +226,10 @@ describe('POST /v1/disburses/create', () => {
       const res = await s.call(
         'POST',
         '/v1/disburses/create',
-        walletDisburse({ network, customer: { full_name: 'Awa Diop', email: 'awa.diop@example.com' } }),
+        walletDisburse({
+          network,
+          customer: { full_name: 'Awa Diop', email: 'awa.diop@example.com' },
+        }),
       )
       expect(res.status, JSON.stringify(res.body)).toBe(422)
       expect(res.body).toEqual({
@@ -264,19 +286,20 @@ describe('POST /v1/disburses/create', () => {
     expect(Object.keys(res.body.errors)).toEqual(['network'])
   })
 
-  it.each([['a string', 'Awa Diop'], ['an array', []], ['a number', 7]])(
-    'refuses a customer that is %s, naming customer (422)',
-    async (_label, customer) => {
-      const s = newSandbox()
-      const res = await s.call('POST', '/v1/disburses/create', walletDisburse({ customer }))
-      expect(res.status, JSON.stringify(res.body)).toBe(422)
-      expect(res.body).toEqual({
-        message: 'The customer field must be an object.',
-        statusCode: 422,
-        errors: { customer: ['The customer field must be an object.'] },
-      })
-    },
-  )
+  it.each([
+    ['a string', 'Awa Diop'],
+    ['an array', []],
+    ['a number', 7],
+  ])('refuses a customer that is %s, naming customer (422)', async (_label, customer) => {
+    const s = newSandbox()
+    const res = await s.call('POST', '/v1/disburses/create', walletDisburse({ customer }))
+    expect(res.status, JSON.stringify(res.body)).toBe(422)
+    expect(res.body).toEqual({
+      message: 'The customer field must be an object.',
+      statusCode: 422,
+      errors: { customer: ['The customer field must be an object.'] },
+    })
+  })
 
   it('refuses a malformed customer email, naming customer.email (422)', async () => {
     const s = newSandbox()
@@ -411,10 +434,24 @@ describe('GET /v1/disburses', () => {
     const first = await s.call('GET', '/v1/disburses')
     expect(first.body.data).toHaveLength(20)
     expect(first.body.data[0].amount).toBe(21)
-    expect(first.body.meta).toEqual({ current_page: 1, from: 1, last_page: 2, per_page: 20, to: 20, total: 21 })
+    expect(first.body.meta).toEqual({
+      current_page: 1,
+      from: 1,
+      last_page: 2,
+      per_page: 20,
+      to: 20,
+      total: 21,
+    })
     const second = await s.call('GET', '/v1/disburses?page=2')
     expect(second.body.data.map((d: any) => d.amount)).toEqual([1])
-    expect(second.body.meta).toEqual({ current_page: 2, from: 21, last_page: 2, per_page: 20, to: 21, total: 21 })
+    expect(second.body.meta).toEqual({
+      current_page: 2,
+      from: 21,
+      last_page: 2,
+      per_page: 20,
+      to: 21,
+      total: 21,
+    })
   })
 
   it('honours page and per_page', async () => {
@@ -423,7 +460,14 @@ describe('GET /v1/disburses', () => {
     const res = await s.call('GET', '/v1/disburses?page=3&per_page=3')
     expect(res.status, JSON.stringify(res.body)).toBe(200)
     expect(res.body.data.map((d: any) => d.amount)).toEqual([1])
-    expect(res.body.meta).toEqual({ current_page: 3, from: 7, last_page: 3, per_page: 3, to: 7, total: 7 })
+    expect(res.body.meta).toEqual({
+      current_page: 3,
+      from: 7,
+      last_page: 3,
+      per_page: 3,
+      to: 7,
+      total: 7,
+    })
   })
 
   it.each(['0', '101'])('refuses per_page=%s, naming per_page (422)', async (perPage) => {
@@ -513,39 +557,54 @@ describe('GET /v1/disburses/{reference}', () => {
     await createDisburse(s)
     const res = await s.call('GET', '/v1/disburses/0b8f3c2a-5d4e-4f6a-8b9c-1d2e3f4a5b6c')
     expect(res.status, JSON.stringify(res.body)).toBe(404)
-    expect(res.body).toEqual(expect.objectContaining({ message: expect.any(String), statusCode: 404 }))
+    expect(res.body).toEqual(
+      expect.objectContaining({ message: expect.any(String), statusCode: 404 }),
+    )
   })
 
   it('answers 404 for a reference that is not a UUID', async () => {
     const s = newSandbox()
     const res = await s.call('GET', '/v1/disburses/12345')
     expect(res.status, JSON.stringify(res.body)).toBe(404)
-    expect(res.body).toEqual(expect.objectContaining({ message: expect.any(String), statusCode: 404 }))
+    expect(res.body).toEqual(
+      expect.objectContaining({ message: expect.any(String), statusCode: 404 }),
+    )
   })
 
   it("answers 404 for another tenant's disburse", async () => {
     const s = newSandbox()
     const created = await createDisburse(s)
-    const res = await s.call('GET', `/v1/disburses/${created.reference}`, undefined, { token: 'other' })
+    const res = await s.call('GET', `/v1/disburses/${created.reference}`, undefined, {
+      token: 'other',
+    })
     expect(res.status, JSON.stringify(res.body)).toBe(404)
-    expect(res.body).toEqual(expect.objectContaining({ message: expect.any(String), statusCode: 404 }))
+    expect(res.body).toEqual(
+      expect.objectContaining({ message: expect.any(String), statusCode: 404 }),
+    )
   })
 })
 
 describe('disburse lifecycle through the control plane', () => {
-  it.each(['success', 'failed'])('moves a processing disburse to %s, and the show answer says so', async (to) => {
-    const s = newSandbox()
-    const disburse = await createDisburse(s)
-    const moved = await s.call('POST', `/__sandbox/disburses/${disburse.reference}/transition`, { to })
-    expect(moved.status, JSON.stringify(moved.body)).toBe(200)
-    const res = await s.call('GET', `/v1/disburses/${disburse.reference}`)
-    expect(res.body.data.status).toBe(to)
-  })
+  it.each(['success', 'failed'])(
+    'moves a processing disburse to %s, and the show answer says so',
+    async (to) => {
+      const s = newSandbox()
+      const disburse = await createDisburse(s)
+      const moved = await s.call('POST', `/__sandbox/disburses/${disburse.reference}/transition`, {
+        to,
+      })
+      expect(moved.status, JSON.stringify(moved.body)).toBe(200)
+      const res = await s.call('GET', `/v1/disburses/${disburse.reference}`)
+      expect(res.body.data.status).toBe(to)
+    },
+  )
 
   it('refuses processing → processing with 409 naming the allowed states', async () => {
     const s = newSandbox()
     const disburse = await createDisburse(s)
-    const res = await s.call('POST', `/__sandbox/disburses/${disburse.reference}/transition`, { to: 'processing' })
+    const res = await s.call('POST', `/__sandbox/disburses/${disburse.reference}/transition`, {
+      to: 'processing',
+    })
     expect(res.status, JSON.stringify(res.body)).toBe(409)
     expect(res.body).toEqual({
       message: expect.any(String),
@@ -560,7 +619,9 @@ describe('disburse lifecycle through the control plane', () => {
     const s = newSandbox()
     const disburse = await createDisburse(s)
     await s.call('POST', `/__sandbox/disburses/${disburse.reference}/transition`, { to: 'success' })
-    const res = await s.call('POST', `/__sandbox/disburses/${disburse.reference}/transition`, { to: 'failed' })
+    const res = await s.call('POST', `/__sandbox/disburses/${disburse.reference}/transition`, {
+      to: 'failed',
+    })
     expect(res.status, JSON.stringify(res.body)).toBe(409)
     expect(res.body).toEqual({
       message: expect.any(String),

@@ -35,7 +35,12 @@ async function transactionOf(sandbox: Sandbox, token?: string) {
 }
 
 /** Opens a dispute through the control plane; returns its reference. */
-async function openDispute(sandbox: Sandbox, transactionSlug: string, reason = 'duplicate', token?: string) {
+async function openDispute(
+  sandbox: Sandbox,
+  transactionSlug: string,
+  reason = 'duplicate',
+  token?: string,
+) {
   const res = await sandbox.call(
     'POST',
     '/__sandbox/disputes',
@@ -109,7 +114,10 @@ describe('POST /v1/disputes/update/{reference}', () => {
 
   it('stores the explanation and the submitted status', async () => {
     const sandbox = await withOpenDispute()
-    const res = await update(sandbox, sandbox.dispute, { transaction_slug: sandbox.slug, explanation: 'Charged twice.' })
+    const res = await update(sandbox, sandbox.dispute, {
+      transaction_slug: sandbox.slug,
+      explanation: 'Charged twice.',
+    })
     expect(res.status, JSON.stringify(res.body)).toBe(200)
     expect(storedDispute(sandbox, sandbox.dispute)).toMatchObject({
       status: 'submitted',
@@ -117,7 +125,9 @@ describe('POST /v1/disputes/update/{reference}', () => {
       transactionSlug: sandbox.slug,
     })
     // The control plane sees it submitted: won is now a legal move from there.
-    const won = await sandbox.call('POST', `/__sandbox/disputes/${sandbox.dispute}/transition`, { to: 'won' })
+    const won = await sandbox.call('POST', `/__sandbox/disputes/${sandbox.dispute}/transition`, {
+      to: 'won',
+    })
     expect(won.status, JSON.stringify(won.body)).toBe(200)
     expect(won.body.data).toMatchObject({ from: 'submitted', to: 'won' })
   })
@@ -126,14 +136,20 @@ describe('POST /v1/disputes/update/{reference}', () => {
     const sandbox = newSandbox()
     const slug = await transactionOf(sandbox)
     const dispute = await openDispute(sandbox, slug, 'fraudulent')
-    const res = await update(sandbox, dispute, { transaction_slug: slug, explanation: 'Card was stolen.' })
+    const res = await update(sandbox, dispute, {
+      transaction_slug: slug,
+      explanation: 'Card was stolen.',
+    })
     expect(res.status, JSON.stringify(res.body)).toBe(200)
     expect(res.body.data[0].reason).toBe('fraudulent')
   })
 
   it('lets a submitted dispute be updated again, replacing the explanation', async () => {
     const sandbox = await withOpenDispute()
-    const first = await update(sandbox, sandbox.dispute, { transaction_slug: sandbox.slug, explanation: 'First try.' })
+    const first = await update(sandbox, sandbox.dispute, {
+      transaction_slug: sandbox.slug,
+      explanation: 'First try.',
+    })
     expect(first.status, JSON.stringify(first.body)).toBe(200)
     const second = await update(sandbox, sandbox.dispute, {
       transaction_slug: sandbox.slug,
@@ -156,11 +172,21 @@ describe('POST /v1/disputes/update/{reference}', () => {
     'refuses to update a dispute resolved %s through the control plane with 409 and no allowed states',
     async (outcome) => {
       const sandbox = await withOpenDispute()
-      await update(sandbox, sandbox.dispute, { transaction_slug: sandbox.slug, explanation: 'Charged twice.' })
-      const resolved = await sandbox.call('POST', `/__sandbox/disputes/${sandbox.dispute}/transition`, { to: outcome })
+      await update(sandbox, sandbox.dispute, {
+        transaction_slug: sandbox.slug,
+        explanation: 'Charged twice.',
+      })
+      const resolved = await sandbox.call(
+        'POST',
+        `/__sandbox/disputes/${sandbox.dispute}/transition`,
+        { to: outcome },
+      )
       expect(resolved.status, JSON.stringify(resolved.body)).toBe(200)
 
-      const res = await update(sandbox, sandbox.dispute, { transaction_slug: sandbox.slug, explanation: 'Late.' })
+      const res = await update(sandbox, sandbox.dispute, {
+        transaction_slug: sandbox.slug,
+        explanation: 'Late.',
+      })
       expect(res.status, JSON.stringify(res.body)).toBe(409)
       expect(res.body).toEqual({
         message: expect.any(String),
@@ -169,14 +195,20 @@ describe('POST /v1/disputes/update/{reference}', () => {
         to: 'submitted',
         allowed: [],
       })
-      expect(storedDispute(sandbox, sandbox.dispute)).toMatchObject({ status: outcome, explanation: 'Charged twice.' })
+      expect(storedDispute(sandbox, sandbox.dispute)).toMatchObject({
+        status: outcome,
+        explanation: 'Charged twice.',
+      })
     },
   )
 
   it('answers 404 naming reference for an unknown dispute', async () => {
     const sandbox = newSandbox()
     const slug = await transactionOf(sandbox)
-    const res = await update(sandbox, UNKNOWN_UUID, { transaction_slug: slug, explanation: 'Charged twice.' })
+    const res = await update(sandbox, UNKNOWN_UUID, {
+      transaction_slug: slug,
+      explanation: 'Charged twice.',
+    })
     expect(res.status, JSON.stringify(res.body)).toBe(404)
     const message = `No dispute found for reference "${UNKNOWN_UUID}".`
     expect(res.body).toEqual({ message, statusCode: 404, errors: { reference: [message] } })
@@ -193,7 +225,10 @@ describe('POST /v1/disputes/update/{reference}', () => {
 
   it('answers 404 when the path reference is not a UUID', async () => {
     const sandbox = await withOpenDispute()
-    const res = await update(sandbox, 'not-a-uuid', { transaction_slug: sandbox.slug, explanation: 'Charged twice.' })
+    const res = await update(sandbox, 'not-a-uuid', {
+      transaction_slug: sandbox.slug,
+      explanation: 'Charged twice.',
+    })
     expect(res.status, JSON.stringify(res.body)).toBe(404)
     expect(res.body).toEqual({ message: expect.any(String), statusCode: 404 })
   })
@@ -201,19 +236,28 @@ describe('POST /v1/disputes/update/{reference}', () => {
   it("answers 422 naming transaction_slug for a transaction that is not the dispute's, and changes nothing", async () => {
     const sandbox = await withOpenDispute()
     const otherSlug = await transactionOf(sandbox)
-    const res = await update(sandbox, sandbox.dispute, { transaction_slug: otherSlug, explanation: 'Charged twice.' })
+    const res = await update(sandbox, sandbox.dispute, {
+      transaction_slug: otherSlug,
+      explanation: 'Charged twice.',
+    })
     expect(res.status, JSON.stringify(res.body)).toBe(422)
     expect(res.body).toEqual({
       message: expect.any(String),
       statusCode: 422,
       errors: { transaction_slug: [expect.any(String)] },
     })
-    expect(storedDispute(sandbox, sandbox.dispute)).toMatchObject({ status: 'open', explanation: null })
+    expect(storedDispute(sandbox, sandbox.dispute)).toMatchObject({
+      status: 'open',
+      explanation: null,
+    })
   })
 
   it('answers 404 naming transaction_slug for an unknown transaction', async () => {
     const sandbox = await withOpenDispute()
-    const res = await update(sandbox, sandbox.dispute, { transaction_slug: UNKNOWN_UUID, explanation: 'Charged twice.' })
+    const res = await update(sandbox, sandbox.dispute, {
+      transaction_slug: UNKNOWN_UUID,
+      explanation: 'Charged twice.',
+    })
     expect(res.status, JSON.stringify(res.body)).toBe(404)
     const message = `No transaction found for transaction_slug "${UNKNOWN_UUID}".`
     expect(res.body).toEqual({ message, statusCode: 404, errors: { transaction_slug: [message] } })
@@ -228,12 +272,18 @@ describe('POST /v1/disputes/update/{reference}', () => {
       statusCode: 422,
       errors: { explanation: ['The explanation field is required.'] },
     })
-    expect(storedDispute(sandbox, sandbox.dispute)).toMatchObject({ status: 'open', explanation: null })
+    expect(storedDispute(sandbox, sandbox.dispute)).toMatchObject({
+      status: 'open',
+      explanation: null,
+    })
   })
 
   it('answers 422 naming explanation when it is blank', async () => {
     const sandbox = await withOpenDispute()
-    const res = await update(sandbox, sandbox.dispute, { transaction_slug: sandbox.slug, explanation: '   ' })
+    const res = await update(sandbox, sandbox.dispute, {
+      transaction_slug: sandbox.slug,
+      explanation: '   ',
+    })
     expect(res.status, JSON.stringify(res.body)).toBe(422)
     expect(Object.keys(res.body.errors)).toEqual(['explanation'])
   })
@@ -257,7 +307,10 @@ describe('POST /__sandbox/disputes', () => {
   it('opens a dispute on a transaction of the tenant, status open', async () => {
     const sandbox = newSandbox()
     const slug = await transactionOf(sandbox)
-    const res = await sandbox.call('POST', '/__sandbox/disputes', { transaction_slug: slug, reason: 'not_received' })
+    const res = await sandbox.call('POST', '/__sandbox/disputes', {
+      transaction_slug: slug,
+      reason: 'not_received',
+    })
     expect(res.status, JSON.stringify(res.body)).toBe(200)
     expect(res.body).toEqual({
       message: 'Dispute opened',
@@ -274,7 +327,10 @@ describe('POST /__sandbox/disputes', () => {
   it.each(REASONS)('accepts the reason %s', async (reason) => {
     const sandbox = newSandbox()
     const slug = await transactionOf(sandbox)
-    const res = await sandbox.call('POST', '/__sandbox/disputes', { transaction_slug: slug, reason })
+    const res = await sandbox.call('POST', '/__sandbox/disputes', {
+      transaction_slug: slug,
+      reason,
+    })
     expect(res.status, JSON.stringify(res.body)).toBe(200)
     expect(res.body.data.reason).toBe(reason)
   })
@@ -282,7 +338,10 @@ describe('POST /__sandbox/disputes', () => {
   it('refuses a reason outside the list with a 422 naming reason', async () => {
     const sandbox = newSandbox()
     const slug = await transactionOf(sandbox)
-    const res = await sandbox.call('POST', '/__sandbox/disputes', { transaction_slug: slug, reason: 'changed_my_mind' })
+    const res = await sandbox.call('POST', '/__sandbox/disputes', {
+      transaction_slug: slug,
+      reason: 'changed_my_mind',
+    })
     expect(res.status, JSON.stringify(res.body)).toBe(422)
     const message = `The selected reason is invalid. Allowed: ${REASONS.join(', ')}.`
     expect(res.body).toEqual({ message, statusCode: 422, errors: { reason: [message] } })
@@ -297,7 +356,10 @@ describe('POST /__sandbox/disputes', () => {
 
   it('answers 404 naming transaction_slug for an unknown transaction', async () => {
     const { call } = newSandbox()
-    const res = await call('POST', '/__sandbox/disputes', { transaction_slug: UNKNOWN_UUID, reason: 'duplicate' })
+    const res = await call('POST', '/__sandbox/disputes', {
+      transaction_slug: UNKNOWN_UUID,
+      reason: 'duplicate',
+    })
     expect(res.status, JSON.stringify(res.body)).toBe(404)
     expect(Object.keys(res.body.errors)).toEqual(['transaction_slug'])
   })
@@ -305,7 +367,10 @@ describe('POST /__sandbox/disputes', () => {
   it("answers 404 for another tenant's transaction", async () => {
     const sandbox = newSandbox()
     const slug = await transactionOf(sandbox, 'other')
-    const res = await sandbox.call('POST', '/__sandbox/disputes', { transaction_slug: slug, reason: 'duplicate' })
+    const res = await sandbox.call('POST', '/__sandbox/disputes', {
+      transaction_slug: slug,
+      reason: 'duplicate',
+    })
     expect(res.status, JSON.stringify(res.body)).toBe(404)
     expect(Object.keys(res.body.errors)).toEqual(['transaction_slug'])
   })
@@ -314,7 +379,9 @@ describe('POST /__sandbox/disputes', () => {
 describe('POST /__sandbox/disputes/{reference}/transition', () => {
   it.each(['won', 'lost'])('refuses open → %s with 409 listing allowed [submitted]', async (to) => {
     const sandbox = await withOpenDispute()
-    const res = await sandbox.call('POST', `/__sandbox/disputes/${sandbox.dispute}/transition`, { to })
+    const res = await sandbox.call('POST', `/__sandbox/disputes/${sandbox.dispute}/transition`, {
+      to,
+    })
     expect(res.status, JSON.stringify(res.body)).toBe(409)
     expect(res.body).toEqual({
       message: `A dispute cannot move from open to ${to}.`,
@@ -328,25 +395,45 @@ describe('POST /__sandbox/disputes/{reference}/transition', () => {
 
   it('refuses submitted → open with 409 listing allowed [won, lost]', async () => {
     const sandbox = await withOpenDispute()
-    await update(sandbox, sandbox.dispute, { transaction_slug: sandbox.slug, explanation: 'Charged twice.' })
-    const res = await sandbox.call('POST', `/__sandbox/disputes/${sandbox.dispute}/transition`, { to: 'open' })
+    await update(sandbox, sandbox.dispute, {
+      transaction_slug: sandbox.slug,
+      explanation: 'Charged twice.',
+    })
+    const res = await sandbox.call('POST', `/__sandbox/disputes/${sandbox.dispute}/transition`, {
+      to: 'open',
+    })
     expect(res.status, JSON.stringify(res.body)).toBe(409)
-    expect(res.body).toMatchObject({ statusCode: 409, from: 'submitted', to: 'open', allowed: ['won', 'lost'] })
+    expect(res.body).toMatchObject({
+      statusCode: 409,
+      from: 'submitted',
+      to: 'open',
+      allowed: ['won', 'lost'],
+    })
   })
 
   it('refuses won → lost with 409 and no allowed states', async () => {
     const sandbox = await withOpenDispute()
-    await update(sandbox, sandbox.dispute, { transaction_slug: sandbox.slug, explanation: 'Charged twice.' })
+    await update(sandbox, sandbox.dispute, {
+      transaction_slug: sandbox.slug,
+      explanation: 'Charged twice.',
+    })
     await sandbox.call('POST', `/__sandbox/disputes/${sandbox.dispute}/transition`, { to: 'won' })
-    const res = await sandbox.call('POST', `/__sandbox/disputes/${sandbox.dispute}/transition`, { to: 'lost' })
+    const res = await sandbox.call('POST', `/__sandbox/disputes/${sandbox.dispute}/transition`, {
+      to: 'lost',
+    })
     expect(res.status, JSON.stringify(res.body)).toBe(409)
     expect(res.body).toMatchObject({ statusCode: 409, from: 'won', to: 'lost', allowed: [] })
   })
 
   it('resolves a submitted dispute as lost', async () => {
     const sandbox = await withOpenDispute()
-    await update(sandbox, sandbox.dispute, { transaction_slug: sandbox.slug, explanation: 'Charged twice.' })
-    const res = await sandbox.call('POST', `/__sandbox/disputes/${sandbox.dispute}/transition`, { to: 'lost' })
+    await update(sandbox, sandbox.dispute, {
+      transaction_slug: sandbox.slug,
+      explanation: 'Charged twice.',
+    })
+    const res = await sandbox.call('POST', `/__sandbox/disputes/${sandbox.dispute}/transition`, {
+      to: 'lost',
+    })
     expect(res.status, JSON.stringify(res.body)).toBe(200)
     expect(res.body).toEqual({
       message: 'Moved dispute to lost',
@@ -357,7 +444,9 @@ describe('POST /__sandbox/disputes/{reference}/transition', () => {
 
   it('answers 404 for an unknown dispute', async () => {
     const { call } = newSandbox()
-    const res = await call('POST', `/__sandbox/disputes/${UNKNOWN_UUID}/transition`, { to: 'submitted' })
+    const res = await call('POST', `/__sandbox/disputes/${UNKNOWN_UUID}/transition`, {
+      to: 'submitted',
+    })
     expect(res.status, JSON.stringify(res.body)).toBe(404)
   })
 })

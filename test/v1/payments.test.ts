@@ -53,7 +53,11 @@ describe('POST /v1/payments/create', () => {
       data: {
         payment: {
           business: BUSINESS,
-          customer: { full_name: 'Awa Diop', email: 'awa.diop@example.com', phone: '+221770000001' },
+          customer: {
+            full_name: 'Awa Diop',
+            email: 'awa.diop@example.com',
+            phone: '+221770000001',
+          },
           slug: expect.stringMatching(UUID),
           reference: expect.stringMatching(UUID),
           kind: 'disburse',
@@ -174,35 +178,42 @@ describe('POST /v1/payments/create', () => {
     expect(Object.keys(res.body.errors).sort()).toEqual(['amount', 'customer', 'network'])
   })
 
-  it.each(['bank', 'mtn-gh', 'Wave-SN', '', 42])('refuses the network %j, listing the allowed ones (422)', async (network) => {
-    const s = newSandbox()
-    const res = await s.call('POST', '/v1/payments/create', paymentBody({ network }))
-    expect(res.status, JSON.stringify(res.body)).toBe(422)
-    expect(Object.keys(res.body.errors)).toEqual(['network'])
-    expect(res.body.statusCode).toBe(422)
-    expect(res.body.errors.network[0]).toContain(PAYMENT_NETWORKS.join(', '))
-  })
-
-  it.each([['a string', 'Awa Diop'], ['an array', []], ['a number', 42], ['true', true]])(
-    'refuses a customer that is %s, naming customer (422)',
-    async (_label, customer) => {
+  it.each(['bank', 'mtn-gh', 'Wave-SN', '', 42])(
+    'refuses the network %j, listing the allowed ones (422)',
+    async (network) => {
       const s = newSandbox()
-      const res = await s.call('POST', '/v1/payments/create', paymentBody({ customer }))
+      const res = await s.call('POST', '/v1/payments/create', paymentBody({ network }))
       expect(res.status, JSON.stringify(res.body)).toBe(422)
-      expect(res.body).toEqual({
-        message: 'The customer field must be an object.',
-        statusCode: 422,
-        errors: { customer: ['The customer field must be an object.'] },
-      })
+      expect(Object.keys(res.body.errors)).toEqual(['network'])
+      expect(res.body.statusCode).toBe(422)
+      expect(res.body.errors.network[0]).toContain(PAYMENT_NETWORKS.join(', '))
     },
   )
+
+  it.each([
+    ['a string', 'Awa Diop'],
+    ['an array', []],
+    ['a number', 42],
+    ['true', true],
+  ])('refuses a customer that is %s, naming customer (422)', async (_label, customer) => {
+    const s = newSandbox()
+    const res = await s.call('POST', '/v1/payments/create', paymentBody({ customer }))
+    expect(res.status, JSON.stringify(res.body)).toBe(422)
+    expect(res.body).toEqual({
+      message: 'The customer field must be an object.',
+      statusCode: 422,
+      errors: { customer: ['The customer field must be an object.'] },
+    })
+  })
 
   it('refuses a malformed customer email, naming customer.email (422)', async () => {
     const s = newSandbox()
     const res = await s.call(
       'POST',
       '/v1/payments/create',
-      paymentBody({ customer: { full_name: 'Awa Diop', email: 'not-an-email', phone: '+221770000001' } }),
+      paymentBody({
+        customer: { full_name: 'Awa Diop', email: 'not-an-email', phone: '+221770000001' },
+      }),
     )
     expect(res.status, JSON.stringify(res.body)).toBe(422)
     expect(res.body).toEqual({
@@ -212,13 +223,16 @@ describe('POST /v1/payments/create', () => {
     })
   })
 
-  it.each([0, -5, 12.5, '5000', null])('refuses the amount %j, naming amount (422)', async (amount) => {
-    const s = newSandbox()
-    const res = await s.call('POST', '/v1/payments/create', paymentBody({ amount }))
-    expect(res.status, JSON.stringify(res.body)).toBe(422)
-    expect(res.body.statusCode).toBe(422)
-    expect(Object.keys(res.body.errors)).toEqual(['amount'])
-  })
+  it.each([0, -5, 12.5, '5000', null])(
+    'refuses the amount %j, naming amount (422)',
+    async (amount) => {
+      const s = newSandbox()
+      const res = await s.call('POST', '/v1/payments/create', paymentBody({ amount }))
+      expect(res.status, JSON.stringify(res.body)).toBe(422)
+      expect(res.body.statusCode).toBe(422)
+      expect(Object.keys(res.body.errors)).toEqual(['amount'])
+    },
+  )
 
   it('says a fractional or string amount must be an integer', async () => {
     const s = newSandbox()
@@ -283,7 +297,11 @@ describe('GET /v1/payments', () => {
       data: [
         {
           business: created.business,
-          customer: { full_name: 'Awa Diop', email: 'awa.diop@example.com', phone: '+221770000001' },
+          customer: {
+            full_name: 'Awa Diop',
+            email: 'awa.diop@example.com',
+            phone: '+221770000001',
+          },
           slug: created.slug,
           reference: created.reference,
           kind: 'payment',
@@ -309,7 +327,11 @@ describe('GET /v1/payments', () => {
       data: [
         {
           business: BUSINESS,
-          customer: { full_name: 'Awa Diop', email: 'awa.diop@example.com', phone: '+221770000001' },
+          customer: {
+            full_name: 'Awa Diop',
+            email: 'awa.diop@example.com',
+            phone: '+221770000001',
+          },
           slug: created.slug,
           reference: created.reference,
           kind: 'payment',
@@ -339,7 +361,8 @@ describe('GET /v1/payments', () => {
   it('lists newest first', async () => {
     const s = newSandbox()
     const refs: string[] = []
-    for (const amount of [100, 200, 300]) refs.push((await createPayment(s, paymentBody({ amount }))).reference)
+    for (const amount of [100, 200, 300])
+      refs.push((await createPayment(s, paymentBody({ amount }))).reference)
     const res = await s.call('GET', '/v1/payments')
     expect(res.body.data.map((p: any) => p.reference)).toEqual(refs.reverse())
     expect(res.body.data.map((p: any) => p.amount)).toEqual([300, 200, 100])
@@ -351,11 +374,25 @@ describe('GET /v1/payments', () => {
     const first = await s.call('GET', '/v1/payments')
     expect(first.body.data).toHaveLength(20)
     expect(first.body.data[0].amount).toBe(21)
-    expect(first.body.meta).toEqual({ current_page: 1, from: 1, last_page: 2, per_page: 20, to: 20, total: 21 })
+    expect(first.body.meta).toEqual({
+      current_page: 1,
+      from: 1,
+      last_page: 2,
+      per_page: 20,
+      to: 20,
+      total: 21,
+    })
 
     const second = await s.call('GET', '/v1/payments?page=2')
     expect(second.body.data.map((p: any) => p.amount)).toEqual([1])
-    expect(second.body.meta).toEqual({ current_page: 2, from: 21, last_page: 2, per_page: 20, to: 21, total: 21 })
+    expect(second.body.meta).toEqual({
+      current_page: 2,
+      from: 21,
+      last_page: 2,
+      per_page: 20,
+      to: 21,
+      total: 21,
+    })
   })
 
   it('honours page and per_page', async () => {
@@ -364,23 +401,40 @@ describe('GET /v1/payments', () => {
     const res = await s.call('GET', '/v1/payments?page=2&per_page=2')
     expect(res.status, JSON.stringify(res.body)).toBe(200)
     expect(res.body.data.map((p: any) => p.amount)).toEqual([3, 2])
-    expect(res.body.meta).toEqual({ current_page: 2, from: 3, last_page: 3, per_page: 2, to: 4, total: 5 })
+    expect(res.body.meta).toEqual({
+      current_page: 2,
+      from: 3,
+      last_page: 3,
+      per_page: 2,
+      to: 4,
+      total: 5,
+    })
 
     const beyond = await s.call('GET', '/v1/payments?page=4&per_page=2')
     expect(beyond.body.data).toEqual([])
-    expect(beyond.body.meta).toEqual({ current_page: 4, from: null, last_page: 3, per_page: 2, to: null, total: 5 })
-  })
-
-  it.each(['0', '101', 'abc', '-1'])('refuses per_page=%s, naming per_page (422)', async (perPage) => {
-    const s = newSandbox()
-    const res = await s.call('GET', `/v1/payments?per_page=${perPage}`)
-    expect(res.status, JSON.stringify(res.body)).toBe(422)
-    expect(res.body).toEqual({
-      message: expect.any(String),
-      statusCode: 422,
-      errors: { per_page: [expect.any(String)] },
+    expect(beyond.body.meta).toEqual({
+      current_page: 4,
+      from: null,
+      last_page: 3,
+      per_page: 2,
+      to: null,
+      total: 5,
     })
   })
+
+  it.each(['0', '101', 'abc', '-1'])(
+    'refuses per_page=%s, naming per_page (422)',
+    async (perPage) => {
+      const s = newSandbox()
+      const res = await s.call('GET', `/v1/payments?per_page=${perPage}`)
+      expect(res.status, JSON.stringify(res.body)).toBe(422)
+      expect(res.body).toEqual({
+        message: expect.any(String),
+        statusCode: 422,
+        errors: { per_page: [expect.any(String)] },
+      })
+    },
+  )
 
   it('refuses page=0, naming page (422)', async () => {
     const s = newSandbox()
@@ -389,7 +443,7 @@ describe('GET /v1/payments', () => {
     expect(Object.keys(res.body.errors)).toEqual(['page'])
   })
 
-  it("shows another tenant an empty list", async () => {
+  it('shows another tenant an empty list', async () => {
     const s = newSandbox()
     await createPayment(s)
     const res = await s.call('GET', '/v1/payments', undefined, { token: 'other' })
@@ -401,7 +455,9 @@ describe('GET /v1/payments', () => {
   it('shows the status a payment was moved to', async () => {
     const s = newSandbox()
     const payment = await createPayment(s)
-    const moved = await s.call('POST', `/__sandbox/payments/${payment.reference}/transition`, { to: 'success' })
+    const moved = await s.call('POST', `/__sandbox/payments/${payment.reference}/transition`, {
+      to: 'success',
+    })
     expect(moved.status, JSON.stringify(moved.body)).toBe(200)
     const res = await s.call('GET', '/v1/payments')
     expect(res.body.data[0].status).toBe('success')
@@ -460,22 +516,30 @@ describe('GET /v1/payments/{reference}', () => {
     await createPayment(s)
     const res = await s.call('GET', '/v1/payments/6f1c1c9e-2b7a-4c3e-9d1f-0a2b3c4d5e6f')
     expect(res.status, JSON.stringify(res.body)).toBe(404)
-    expect(res.body).toEqual(expect.objectContaining({ message: expect.any(String), statusCode: 404 }))
+    expect(res.body).toEqual(
+      expect.objectContaining({ message: expect.any(String), statusCode: 404 }),
+    )
   })
 
   it('answers 404 for a reference that is not a UUID', async () => {
     const s = newSandbox()
     const res = await s.call('GET', '/v1/payments/not-a-uuid')
     expect(res.status, JSON.stringify(res.body)).toBe(404)
-    expect(res.body).toEqual(expect.objectContaining({ message: expect.any(String), statusCode: 404 }))
+    expect(res.body).toEqual(
+      expect.objectContaining({ message: expect.any(String), statusCode: 404 }),
+    )
   })
 
   it("answers 404 for another tenant's payment", async () => {
     const s = newSandbox()
     const created = await createPayment(s)
-    const res = await s.call('GET', `/v1/payments/${created.reference}`, undefined, { token: 'other' })
+    const res = await s.call('GET', `/v1/payments/${created.reference}`, undefined, {
+      token: 'other',
+    })
     expect(res.status, JSON.stringify(res.body)).toBe(404)
-    expect(res.body).toEqual(expect.objectContaining({ message: expect.any(String), statusCode: 404 }))
+    expect(res.body).toEqual(
+      expect.objectContaining({ message: expect.any(String), statusCode: 404 }),
+    )
   })
 })
 
@@ -483,7 +547,9 @@ describe('payment lifecycle through the control plane', () => {
   it('moves a pending payment to success, and the show answer says so', async () => {
     const s = newSandbox()
     const payment = await createPayment(s)
-    const moved = await s.call('POST', `/__sandbox/payments/${payment.reference}/transition`, { to: 'success' })
+    const moved = await s.call('POST', `/__sandbox/payments/${payment.reference}/transition`, {
+      to: 'success',
+    })
     expect(moved.status, JSON.stringify(moved.body)).toBe(200)
     const res = await s.call('GET', `/v1/payments/${payment.reference}`)
     expect(res.body.data.status).toBe('success')
@@ -492,7 +558,9 @@ describe('payment lifecycle through the control plane', () => {
   it.each(['failed', 'expired'])('moves a pending payment to %s', async (to) => {
     const s = newSandbox()
     const payment = await createPayment(s)
-    const moved = await s.call('POST', `/__sandbox/payments/${payment.reference}/transition`, { to })
+    const moved = await s.call('POST', `/__sandbox/payments/${payment.reference}/transition`, {
+      to,
+    })
     expect(moved.status, JSON.stringify(moved.body)).toBe(200)
     const res = await s.call('GET', `/v1/payments/${payment.reference}`)
     expect(res.body.data.status).toBe(to)
@@ -501,7 +569,9 @@ describe('payment lifecycle through the control plane', () => {
   it('refuses pending → pending with 409 naming the allowed states', async () => {
     const s = newSandbox()
     const payment = await createPayment(s)
-    const res = await s.call('POST', `/__sandbox/payments/${payment.reference}/transition`, { to: 'pending' })
+    const res = await s.call('POST', `/__sandbox/payments/${payment.reference}/transition`, {
+      to: 'pending',
+    })
     expect(res.status, JSON.stringify(res.body)).toBe(409)
     expect(res.body).toEqual({
       message: expect.any(String),
@@ -516,7 +586,9 @@ describe('payment lifecycle through the control plane', () => {
     const s = newSandbox()
     const payment = await createPayment(s)
     await s.call('POST', `/__sandbox/payments/${payment.reference}/transition`, { to: 'success' })
-    const res = await s.call('POST', `/__sandbox/payments/${payment.reference}/transition`, { to: 'failed' })
+    const res = await s.call('POST', `/__sandbox/payments/${payment.reference}/transition`, {
+      to: 'failed',
+    })
     expect(res.status, JSON.stringify(res.body)).toBe(409)
     expect(res.body).toEqual({
       message: expect.any(String),
@@ -529,7 +601,7 @@ describe('payment lifecycle through the control plane', () => {
     expect(shown.body.data.status).toBe('success')
   })
 
-  it("does not let another tenant move a payment (404)", async () => {
+  it('does not let another tenant move a payment (404)', async () => {
     const s = newSandbox()
     const payment = await createPayment(s)
     const res = await s.call(

@@ -23,8 +23,18 @@ const VALID_BODIES: Record<string, (card: string) => Record<string, unknown>> = 
     bank_id: 'SN012-01001-000123456789-12',
     bank_name: 'CBAO',
   }),
-  [CARD_TO_WALLET]: (card) => ({ amount: 15000, card_reference: card, phone: PHONE, network: 'wave-sn' }),
-  [WALLET_TO_CARD]: (card) => ({ amount: 15000, card_reference: card, phone: PHONE, network: 'wave-sn' }),
+  [CARD_TO_WALLET]: (card) => ({
+    amount: 15000,
+    card_reference: card,
+    phone: PHONE,
+    network: 'wave-sn',
+  }),
+  [WALLET_TO_CARD]: (card) => ({
+    amount: 15000,
+    card_reference: card,
+    phone: PHONE,
+    network: 'wave-sn',
+  }),
 }
 const ENDPOINTS = Object.keys(VALID_BODIES)
 
@@ -46,7 +56,12 @@ async function withEmptyCard(options: Parameters<typeof newSandbox>[0] = {}) {
 }
 
 /** Funds a card through the control plane; answers the `recharge` transaction it creates. */
-async function fund(call: ReturnType<typeof newSandbox>['call'], card: string, amount: number, token?: string) {
+async function fund(
+  call: ReturnType<typeof newSandbox>['call'],
+  card: string,
+  amount: number,
+  token?: string,
+) {
   const res = await call('POST', `/__sandbox/cards/${card}/fund`, { amount }, { token })
   expect(res.status, JSON.stringify(res.body)).toBe(200)
   return res.body.data.transaction as { slug: string; reference: string }
@@ -161,7 +176,10 @@ describe('POST /v1/transactions/create/card-to-bank', () => {
 
   it('accepts the largest amount the sandbox allows (10^12)', async () => {
     const { call, card } = await withCard()
-    const res = await call('POST', CARD_TO_BANK, { ...VALID_BODIES[CARD_TO_BANK](card), amount: 1e12 })
+    const res = await call('POST', CARD_TO_BANK, {
+      ...VALID_BODIES[CARD_TO_BANK](card),
+      amount: 1e12,
+    })
     expect(res.status, JSON.stringify(res.body)).toBe(200)
     expect(res.body.data.transaction.amount).toBe(1e12)
   })
@@ -266,7 +284,10 @@ describe('POST /v1/transactions/create/card-to-wallet', () => {
 
   it('refuses a network outside the enum with a 422 naming network', async () => {
     const { call, card } = await withCard()
-    const res = await call('POST', CARD_TO_WALLET, { ...VALID_BODIES[CARD_TO_WALLET](card), network: 'paypal' })
+    const res = await call('POST', CARD_TO_WALLET, {
+      ...VALID_BODIES[CARD_TO_WALLET](card),
+      network: 'paypal',
+    })
     expect(res.status, JSON.stringify(res.body)).toBe(422)
     expect(Object.keys(res.body.errors)).toEqual(['network'])
     expect(res.body.errors.network[0]).toContain('The selected network is invalid.')
@@ -369,20 +390,29 @@ describe('POST /v1/transactions/create/wallet-to-card', () => {
     expect(res.body.data.transaction.reference).toMatch(UUID)
   })
 
-  it.each(['orange-money-sn', 'orange-money-ci'])('requires code for %s with a 422 naming code', async (network) => {
-    const { call, card } = await withCard()
-    const res = await call('POST', WALLET_TO_CARD, { ...VALID_BODIES[WALLET_TO_CARD](card), network })
-    expect(res.status, JSON.stringify(res.body)).toBe(422)
-    expect(res.body).toEqual({
-      message: `The code field is required when network is ${network}.`,
-      statusCode: 422,
-      errors: { code: [`The code field is required when network is ${network}.`] },
-    })
-  })
+  it.each(['orange-money-sn', 'orange-money-ci'])(
+    'requires code for %s with a 422 naming code',
+    async (network) => {
+      const { call, card } = await withCard()
+      const res = await call('POST', WALLET_TO_CARD, {
+        ...VALID_BODIES[WALLET_TO_CARD](card),
+        network,
+      })
+      expect(res.status, JSON.stringify(res.body)).toBe(422)
+      expect(res.body).toEqual({
+        message: `The code field is required when network is ${network}.`,
+        statusCode: 422,
+        errors: { code: [`The code field is required when network is ${network}.`] },
+      })
+    },
+  )
 
   it.each(['wave-sn', 'wave-ci', 'mtn-ci'])('does not require code for %s', async (network) => {
     const { call, card } = await withCard()
-    const res = await call('POST', WALLET_TO_CARD, { ...VALID_BODIES[WALLET_TO_CARD](card), network })
+    const res = await call('POST', WALLET_TO_CARD, {
+      ...VALID_BODIES[WALLET_TO_CARD](card),
+      network,
+    })
     expect(res.status, JSON.stringify(res.body)).toBe(200)
     expect(res.body.data.transaction.network).toBe(network)
   })
@@ -391,7 +421,12 @@ describe('POST /v1/transactions/create/wallet-to-card', () => {
     const { call } = newSandbox()
     const res = await call('POST', WALLET_TO_CARD, { amount: 0, network: 'orange-money-ci' })
     expect(res.status, JSON.stringify(res.body)).toBe(422)
-    expect(Object.keys(res.body.errors).sort()).toEqual(['amount', 'card_reference', 'code', 'phone'])
+    expect(Object.keys(res.body.errors).sort()).toEqual([
+      'amount',
+      'card_reference',
+      'code',
+      'phone',
+    ])
   })
 
   it('refuses an orange-money-sn code the sandbox never issued with a 422 naming code (PRODUCT §4, §5)', async () => {
@@ -409,7 +444,10 @@ describe('POST /v1/transactions/create/wallet-to-card', () => {
     'refuses %s, which is not a wallet-to-card network, with a 422 naming network',
     async (network) => {
       const { call, card } = await withCard()
-      const res = await call('POST', WALLET_TO_CARD, { ...VALID_BODIES[WALLET_TO_CARD](card), network })
+      const res = await call('POST', WALLET_TO_CARD, {
+        ...VALID_BODIES[WALLET_TO_CARD](card),
+        network,
+      })
       expect(res.status, JSON.stringify(res.body)).toBe(422)
       expect(res.body).toEqual({
         message:
@@ -428,7 +466,12 @@ describe('POST /v1/transactions/create/wallet-to-card', () => {
     const { call } = newSandbox()
     const res = await call('POST', WALLET_TO_CARD, {})
     expect(res.status, JSON.stringify(res.body)).toBe(422)
-    expect(Object.keys(res.body.errors).sort()).toEqual(['amount', 'card_reference', 'network', 'phone'])
+    expect(Object.keys(res.body.errors).sort()).toEqual([
+      'amount',
+      'card_reference',
+      'network',
+      'phone',
+    ])
   })
 })
 
@@ -460,7 +503,9 @@ describe.each(ENDPOINTS)('POST %s: amount validation (PRODUCT §10: positive int
     const res = await call('POST', path, { ...VALID_BODIES[path]('not-a-uuid'), amount: -1 })
     expect(res.status, JSON.stringify(res.body)).toBe(422)
     expect(Object.keys(res.body.errors).sort()).toEqual(['amount', 'card_reference'])
-    expect(res.body.errors.card_reference).toEqual(['The card reference field must be a valid UUID.'])
+    expect(res.body.errors.card_reference).toEqual([
+      'The card reference field must be a valid UUID.',
+    ])
   })
 })
 
@@ -516,7 +561,9 @@ describe.each(ENDPOINTS)('POST %s: card rules (PRODUCT §4, §5, §10)', (path) 
   it('answers 422 naming card_reference for a card whose issuing failed', async () => {
     const sandbox = newSandbox()
     const card = await issuingCard(sandbox)
-    const failed = await sandbox.call('POST', `/__sandbox/cards/${card}/transition`, { to: 'failed' })
+    const failed = await sandbox.call('POST', `/__sandbox/cards/${card}/transition`, {
+      to: 'failed',
+    })
     expect(failed.status, JSON.stringify(failed.body)).toBe(200)
     const res = await sandbox.call('POST', path, VALID_BODIES[path](card))
     expect(res.status, JSON.stringify(res.body)).toBe(422)
@@ -681,7 +728,9 @@ describe('GET /v1/transactions', () => {
     }
 
     // Moved by the control plane.
-    const moved = await call('POST', `/__sandbox/transactions/${bank}/transition`, { to: 'success' })
+    const moved = await call('POST', `/__sandbox/transactions/${bank}/transition`, {
+      to: 'success',
+    })
     expect(moved.status, JSON.stringify(moved.body)).toBe(200)
     expect(await statuses()).toEqual([
       [wallet, 'pending'],
@@ -721,7 +770,8 @@ describe('GET /v1/transactions', () => {
     const onA1 = await call('POST', CARD_TO_BANK, VALID_BODIES[CARD_TO_BANK](a))
     const onB = await call('POST', CARD_TO_WALLET, VALID_BODIES[CARD_TO_WALLET](b))
     const onA2 = await call('POST', WALLET_TO_CARD, VALID_BODIES[WALLET_TO_CARD](a))
-    for (const created of [onA1, onB, onA2]) expect(created.status, JSON.stringify(created.body)).toBe(200)
+    for (const created of [onA1, onB, onA2])
+      expect(created.status, JSON.stringify(created.body)).toBe(200)
 
     const resA = await call('GET', `/v1/transactions?card_reference=${a}`)
     expect(resA.status, JSON.stringify(resA.body)).toBe(200)
@@ -731,11 +781,21 @@ describe('GET /v1/transactions', () => {
       rechargeA.slug,
     ])
     expect(resA.body.data.transaction.every((t: any) => t.card_reference === a)).toBe(true)
-    expect(resA.body.meta).toEqual({ current_page: 1, from: 1, last_page: 1, per_page: 20, to: 3, total: 3 })
+    expect(resA.body.meta).toEqual({
+      current_page: 1,
+      from: 1,
+      last_page: 1,
+      per_page: 20,
+      to: 3,
+      total: 3,
+    })
 
     const resB = await call('GET', `/v1/transactions?card_reference=${b}`)
     expect(resB.status, JSON.stringify(resB.body)).toBe(200)
-    expect(resB.body.data.transaction.map((t: any) => t.slug)).toEqual([onB.body.data.transaction.slug, rechargeB.slug])
+    expect(resB.body.data.transaction.map((t: any) => t.slug)).toEqual([
+      onB.body.data.transaction.slug,
+      rechargeB.slug,
+    ])
     expect(resB.body.meta.total).toBe(2)
   })
 
@@ -744,7 +804,14 @@ describe('GET /v1/transactions', () => {
     const res = await call('GET', `/v1/transactions?card_reference=${card}`)
     expect(res.status, JSON.stringify(res.body)).toBe(200)
     expect(res.body.data).toEqual({ transaction: [] })
-    expect(res.body.meta).toEqual({ current_page: 1, from: null, last_page: 1, per_page: 20, to: null, total: 0 })
+    expect(res.body.meta).toEqual({
+      current_page: 1,
+      from: null,
+      last_page: 1,
+      per_page: 20,
+      to: null,
+      total: 0,
+    })
   })
 
   it('paginates with page and per_page', async () => {
@@ -752,7 +819,10 @@ describe('GET /v1/transactions', () => {
     const { call, card } = await withEmptyCard()
     const slugs: string[] = []
     for (let i = 1; i <= 5; i++) {
-      const res = await call('POST', WALLET_TO_CARD, { ...VALID_BODIES[WALLET_TO_CARD](card), amount: i })
+      const res = await call('POST', WALLET_TO_CARD, {
+        ...VALID_BODIES[WALLET_TO_CARD](card),
+        amount: i,
+      })
       expect(res.status, JSON.stringify(res.body)).toBe(200)
       slugs.push(res.body.data.transaction.slug)
     }
@@ -761,17 +831,38 @@ describe('GET /v1/transactions', () => {
     const page1 = await call('GET', '/v1/transactions?per_page=2')
     expect(page1.status, JSON.stringify(page1.body)).toBe(200)
     expect(page1.body.data.transaction.map((t: any) => t.slug)).toEqual(newestFirst.slice(0, 2))
-    expect(page1.body.meta).toEqual({ current_page: 1, from: 1, last_page: 3, per_page: 2, to: 2, total: 5 })
+    expect(page1.body.meta).toEqual({
+      current_page: 1,
+      from: 1,
+      last_page: 3,
+      per_page: 2,
+      to: 2,
+      total: 5,
+    })
 
     const page2 = await call('GET', `/v1/transactions?card_reference=${card}&page=2&per_page=2`)
     expect(page2.status, JSON.stringify(page2.body)).toBe(200)
     expect(page2.body.data.transaction.map((t: any) => t.slug)).toEqual(newestFirst.slice(2, 4))
-    expect(page2.body.meta).toEqual({ current_page: 2, from: 3, last_page: 3, per_page: 2, to: 4, total: 5 })
+    expect(page2.body.meta).toEqual({
+      current_page: 2,
+      from: 3,
+      last_page: 3,
+      per_page: 2,
+      to: 4,
+      total: 5,
+    })
 
     const page3 = await call('GET', '/v1/transactions?page=3&per_page=2')
     expect(page3.status, JSON.stringify(page3.body)).toBe(200)
     expect(page3.body.data.transaction.map((t: any) => t.slug)).toEqual(newestFirst.slice(4))
-    expect(page3.body.meta).toEqual({ current_page: 3, from: 5, last_page: 3, per_page: 2, to: 5, total: 5 })
+    expect(page3.body.meta).toEqual({
+      current_page: 3,
+      from: 5,
+      last_page: 3,
+      per_page: 2,
+      to: 5,
+      total: 5,
+    })
   })
 
   it('answers an empty page with null bounds past the last page', async () => {
@@ -781,7 +872,14 @@ describe('GET /v1/transactions', () => {
     const res = await call('GET', '/v1/transactions?page=4')
     expect(res.status, JSON.stringify(res.body)).toBe(200)
     expect(res.body.data.transaction).toEqual([])
-    expect(res.body.meta).toEqual({ current_page: 4, from: null, last_page: 1, per_page: 20, to: null, total: 1 })
+    expect(res.body.meta).toEqual({
+      current_page: 4,
+      from: null,
+      last_page: 1,
+      per_page: 20,
+      to: null,
+      total: 1,
+    })
   })
 
   it.each([
@@ -819,7 +917,9 @@ describe('GET /v1/transactions', () => {
     const { call, issuedCard } = newSandbox()
     const theirs = (await issuedCard('visa', 'other')).reference
     const recharge = await fund(call, theirs, 15000, 'other')
-    const created = await call('POST', CARD_TO_WALLET, VALID_BODIES[CARD_TO_WALLET](theirs), { token: 'other' })
+    const created = await call('POST', CARD_TO_WALLET, VALID_BODIES[CARD_TO_WALLET](theirs), {
+      token: 'other',
+    })
     expect(created.status, JSON.stringify(created.body)).toBe(200)
 
     const mine = await call('GET', '/v1/transactions')

@@ -15,7 +15,8 @@ export const advanceClockBody = z.object({
     if (ms === null) {
       check.addIssue({
         code: 'custom',
-        message: 'The by field must be a duration such as "15m", "2h", "1h30m" or a number of milliseconds.',
+        message:
+          'The by field must be a duration such as "15m", "2h", "1h30m" or a number of milliseconds.',
       })
       return z.NEVER
     }
@@ -32,7 +33,9 @@ export const clockApi = new Hono<AppEnv>()
     const tenant = deps.tenants.advance(c.var.tenant, c.req.valid('json').by)
     // everything that fell due runs, in order, before the call returns
     const ran = runDue(deps, tenant, deps.tenants.now(tenant))
-    return ok(c, 'Sandbox clock advanced', { data: { ...clockJson(deps, tenant), transitions_run: ran } })
+    return ok(c, 'Sandbox clock advanced', {
+      data: { ...clockJson(deps, tenant), transitions_run: ran },
+    })
   })
   .put('/', validate('json', setClockBody), (c) => {
     const tenant = c.var.deps.tenants.setMode(c.var.tenant, c.req.valid('json').mode)
@@ -41,5 +44,10 @@ export const clockApi = new Hono<AppEnv>()
 
 function clockJson(deps: AppEnv['Variables']['deps'], tenant: Tenant) {
   const clock = deps.tenants.clock(tenant)
-  return { mode: clock.mode, now: new Date(clock.now).toISOString(), now_ms: clock.now, speed: clock.speed }
+  return {
+    mode: clock.mode,
+    now: new Date(clock.now).toISOString(),
+    now_ms: clock.now,
+    speed: clock.speed,
+  }
 }

@@ -16,14 +16,20 @@ import { validate } from '../validate.js'
 const duration = z.union([z.string().max(64), z.number()]).transform((value, check) => {
   const ms = parseDuration(value)
   if (ms === null) {
-    check.addIssue({ code: 'custom', message: 'must be a duration such as "500ms", "5s", "15m" or a number of milliseconds' })
+    check.addIssue({
+      code: 'custom',
+      message: 'must be a duration such as "500ms", "5s", "15m" or a number of milliseconds',
+    })
     return z.NEVER
   }
   return ms
 })
 
 export const delaysBody = z.strictObject(
-  Object.fromEntries(DELAY_NAMES.map((name) => [name, duration.optional()])) as Record<DelayName, z.ZodOptional<typeof duration>>,
+  Object.fromEntries(DELAY_NAMES.map((name) => [name, duration.optional()])) as Record<
+    DelayName,
+    z.ZodOptional<typeof duration>
+  >,
 )
 
 export const delaysApi = new Hono<AppEnv>()
@@ -32,7 +38,10 @@ export const delaysApi = new Hono<AppEnv>()
     const overrides = Object.fromEntries(
       Object.entries(c.req.valid('json')).filter(([, ms]) => ms !== undefined),
     ) as Record<string, number>
-    const tenant = c.var.deps.tenants.setDelays(c.var.tenant, Object.keys(overrides).length ? overrides : null)
+    const tenant = c.var.deps.tenants.setDelays(
+      c.var.tenant,
+      Object.keys(overrides).length ? overrides : null,
+    )
     return ok(c, 'Delays updated', { data: delaysOf({ tenant }) })
   })
   .get('/jobs', (c) => {

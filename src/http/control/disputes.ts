@@ -11,15 +11,22 @@ export const openDisputeBody = z.object({
   reason: z.enum(DISPUTE_REASONS),
 })
 
-export const controlDisputesApi = new Hono<AppEnv>().post('/', validate('json', openDisputeBody), (c) => {
-  const body = c.req.valid('json')
-  const dispute = openDispute(c.var.ctx, { transactionSlug: body.transaction_slug, reason: body.reason })
-  return ok(c, 'Dispute opened', {
-    data: {
-      reference: dispute.reference,
-      transaction_slug: dispute.transactionSlug,
-      reason: dispute.reason,
-      status: dispute.status,
-    },
-  })
-})
+export const controlDisputesApi = new Hono<AppEnv>().post(
+  '/',
+  validate('json', openDisputeBody),
+  (c) => {
+    const body = c.req.valid('json')
+    const dispute = openDispute(c.var.ctx, {
+      transactionSlug: body.transaction_slug,
+      reason: body.reason,
+    })
+    return ok(c, 'Dispute opened', {
+      data: {
+        reference: dispute.reference,
+        transaction_slug: dispute.transactionSlug,
+        reason: dispute.reason,
+        status: dispute.status,
+      },
+    })
+  },
+)

@@ -17,18 +17,23 @@ import { amount, referenceParam } from '../v1/schemas.js'
 export const amountBody = z.object({ amount: amount() })
 
 function cardFunding(kind: 'recharge' | 'withdraw') {
-  return new Hono<AppEnv>().post('/', validate('param', referenceParam), validate('json', amountBody), (c) => {
-    const { ctx } = c.var
-    const transaction = fundCard(ctx, {
-      cardReference: c.req.valid('param').reference,
-      amount: c.req.valid('json').amount,
-      kind,
-    })
-    const balance = cardBalance(ctx, findCard(ctx, transaction.cardReference))
-    return ok(c, kind === 'recharge' ? 'Card funded' : 'Card withdrawn', {
-      data: { transaction: transactionJson(transaction, presenting(c), 'list'), balance },
-    })
-  })
+  return new Hono<AppEnv>().post(
+    '/',
+    validate('param', referenceParam),
+    validate('json', amountBody),
+    (c) => {
+      const { ctx } = c.var
+      const transaction = fundCard(ctx, {
+        cardReference: c.req.valid('param').reference,
+        amount: c.req.valid('json').amount,
+        kind,
+      })
+      const balance = cardBalance(ctx, findCard(ctx, transaction.cardReference))
+      return ok(c, kind === 'recharge' ? 'Card funded' : 'Card withdrawn', {
+        data: { transaction: transactionJson(transaction, presenting(c), 'list'), balance },
+      })
+    },
+  )
 }
 
 export const fundingApi = new Hono<AppEnv>()
@@ -41,5 +46,7 @@ export const fundingApi = new Hono<AppEnv>()
   )
   .post('/business/fund', validate('json', amountBody), (c) => {
     const floatBalance = fundFloat(c.var.ctx, c.req.valid('json').amount)
-    return ok(c, 'Float funded', { data: { business: c.var.tenant.businessName, float_balance: floatBalance } })
+    return ok(c, 'Float funded', {
+      data: { business: c.var.tenant.businessName, float_balance: floatBalance },
+    })
   })

@@ -15,14 +15,18 @@ export const walletCodeBody = z.object({
   network: z.enum(CODE_NETWORKS),
 })
 
-export const walletCodesApi = new Hono<AppEnv>().post('/', validate('json', walletCodeBody), (c) => {
-  const code = issueWalletCode(c.var.ctx, c.req.valid('json'))
-  return ok(c, 'Wallet code issued', {
-    data: {
-      code: code.code,
-      phone: code.phone,
-      network: code.network,
-      expires_at: new Date(code.expiresAt).toISOString(),
-    },
-  })
-})
+export const walletCodesApi = new Hono<AppEnv>().post(
+  '/',
+  validate('json', walletCodeBody),
+  (c) => {
+    const code = issueWalletCode(c.var.ctx, c.req.valid('json'))
+    return ok(c, 'Wallet code issued', {
+      data: {
+        code: code.code,
+        phone: code.phone,
+        network: code.network,
+        expires_at: new Date(code.expiresAt).toISOString(),
+      },
+    })
+  },
+)

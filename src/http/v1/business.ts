@@ -3,7 +3,15 @@ import { Hono } from 'hono'
 import type { BusinessOperation } from '../../db/schema.js'
 import { listOperations } from '../../domain/business.js'
 import type { AppEnv } from '../../env.js'
-import { createdAtJson, ok, pageMeta, pageQuery, presenting, toPage, type Presenting } from '../envelope.js'
+import {
+  createdAtJson,
+  ok,
+  pageMeta,
+  pageQuery,
+  presenting,
+  toPage,
+  type Presenting,
+} from '../envelope.js'
 import { validate } from '../validate.js'
 
 export function operationJson(operation: BusinessOperation, p: Presenting) {
@@ -21,11 +29,15 @@ export function operationJson(operation: BusinessOperation, p: Presenting) {
   }
 }
 
-export const businessApi = new Hono<AppEnv>().get('/operations', validate('query', pageQuery), (c) => {
-  const p = presenting(c)
-  const page = listOperations(c.var.ctx, toPage(c.req.valid('query')))
-  return ok(c, 'Business operations fetched successfully', {
-    data: page.rows.map((operation) => operationJson(operation, p)),
-    meta: pageMeta(page),
-  })
-})
+export const businessApi = new Hono<AppEnv>().get(
+  '/operations',
+  validate('query', pageQuery),
+  (c) => {
+    const p = presenting(c)
+    const page = listOperations(c.var.ctx, toPage(c.req.valid('query')))
+    return ok(c, 'Business operations fetched successfully', {
+      data: page.rows.map((operation) => operationJson(operation, p)),
+      meta: pageMeta(page),
+    })
+  },
+)

@@ -120,7 +120,8 @@ export const cardUsersApi = new Hono<AppEnv>()
     const p = presenting(c)
     const page = listCardUsers(c.var.ctx, toPage(c.req.valid('query')))
     const users = page.rows.map(cardUserJson)
-    if (!p.quirks) return ok(c, 'Card users fetched successfully', { data: users, meta: pageMeta(page) })
+    if (!p.quirks)
+      return ok(c, 'Card users fetched successfully', { data: users, meta: pageMeta(page) })
     const path = `${p.origin}${new URL(c.req.url).pathname.replace(/\/$/, '')}`
     return ok(c, 'Card users fetched successfully', {
       data: [laravelPaginator(page, users, path)],

@@ -16,7 +16,15 @@ import {
 } from '../../domain/cards.js'
 import type { DomainContext } from '../../domain/context.js'
 import type { AppEnv } from '../../env.js'
-import { brandJson, ok, pageMeta, pageQuery, presenting, toPage, type Presenting } from '../envelope.js'
+import {
+  brandJson,
+  ok,
+  pageMeta,
+  pageQuery,
+  presenting,
+  toPage,
+  type Presenting,
+} from '../envelope.js'
 import { validate } from '../validate.js'
 import { uuid } from './schemas.js'
 

@@ -5,9 +5,22 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
 import type { Disburse, Tenant } from '../../db/schema.js'
-import { DISBURSE_NETWORKS, createDisburse, findDisburse, listDisburses } from '../../domain/disburses.js'
+import {
+  DISBURSE_NETWORKS,
+  createDisburse,
+  findDisburse,
+  listDisburses,
+} from '../../domain/disburses.js'
 import type { AppEnv } from '../../env.js'
-import { expiredAtJson, ok, pageMeta, pageQuery, presenting, toPage, type Presenting } from '../envelope.js'
+import {
+  expiredAtJson,
+  ok,
+  pageMeta,
+  pageQuery,
+  presenting,
+  toPage,
+  type Presenting,
+} from '../envelope.js'
 import { validate } from '../validate.js'
 import { checkoutUrl } from './payments.js'
 import { amount, email, evenWithOtherErrors, phone, referenceParam, text } from './schemas.js'
@@ -46,7 +59,12 @@ export const createDisburseBody = z
     }
   }, evenWithOtherErrors)
 
-export function disburseJson(disburse: Disburse, tenant: Tenant, p: Presenting, view: 'create' | 'read') {
+export function disburseJson(
+  disburse: Disburse,
+  tenant: Tenant,
+  p: Presenting,
+  view: 'create' | 'read',
+) {
   return {
     business: tenant.businessName,
     customer: {

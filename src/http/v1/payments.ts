@@ -9,7 +9,15 @@ import type { Payment, Tenant } from '../../db/schema.js'
 import { createPayment, findPayment, listPayments } from '../../domain/payments.js'
 import { WALLET_NETWORKS } from '../../domain/transactions.js'
 import type { AppEnv } from '../../env.js'
-import { expiredAtJson, ok, pageMeta, pageQuery, presenting, toPage, type Presenting } from '../envelope.js'
+import {
+  expiredAtJson,
+  ok,
+  pageMeta,
+  pageQuery,
+  presenting,
+  toPage,
+  type Presenting,
+} from '../envelope.js'
 import { validate } from '../validate.js'
 import { amount, email, phone, referenceParam, text } from './schemas.js'
 
@@ -63,7 +71,11 @@ export const paymentsApi = new Hono<AppEnv>()
     const p = presenting(c)
     const json = paymentJson(payment, c.var.tenant, p, 'create')
     // The schema puts `payment` beside `message`; the example (quirks on) under `data`.
-    return ok(c, 'Payment initiated successfully', p.quirks ? { data: { payment: json } } : { payment: json })
+    return ok(
+      c,
+      'Payment initiated successfully',
+      p.quirks ? { data: { payment: json } } : { payment: json },
+    )
   })
   .get('/', validate('query', pageQuery), (c) => {
     const p = presenting(c)

@@ -16,7 +16,8 @@ export const imageUrl = () => z.url({ protocol: /^https?$/ }).max(2048)
  * a 422 still names every bad field (PRODUCT §4). Their code must then expect unparsed values.
  */
 export const evenWithOtherErrors = {
-  when: (payload: { value: unknown }) => typeof payload.value === 'object' && payload.value !== null,
+  when: (payload: { value: unknown }) =>
+    typeof payload.value === 'object' && payload.value !== null,
 }
 
 /** A path parameter that must be a UUID; anything else names nothing (404). */

@@ -16,7 +16,15 @@ import {
   walletToCard,
 } from '../../domain/transactions.js'
 import type { AppEnv } from '../../env.js'
-import { createdAtJson, ok, pageMeta, pageQuery, presenting, toPage, type Presenting } from '../envelope.js'
+import {
+  createdAtJson,
+  ok,
+  pageMeta,
+  pageQuery,
+  presenting,
+  toPage,
+  type Presenting,
+} from '../envelope.js'
 import { validate } from '../validate.js'
 import { amount, evenWithOtherErrors, phone, text, uuid } from './schemas.js'
 
@@ -103,7 +111,9 @@ export const transactionsApi = new Hono<AppEnv>()
       bankAccountName: body.bank_account_name,
       description: body.description,
     })
-    return ok(c, TRANSFER_INITIATED, { data: { transaction: transactionJson(transaction, presenting(c), 'create') } })
+    return ok(c, TRANSFER_INITIATED, {
+      data: { transaction: transactionJson(transaction, presenting(c), 'create') },
+    })
   })
   .post('/create/card-to-wallet', validate('json', cardToWalletBody), (c) => {
     const body = c.req.valid('json')
@@ -114,7 +124,9 @@ export const transactionsApi = new Hono<AppEnv>()
       phone: body.phone,
       network: body.network,
     })
-    return ok(c, TRANSFER_INITIATED, { data: { transaction: transactionJson(transaction, presenting(c), 'create') } })
+    return ok(c, TRANSFER_INITIATED, {
+      data: { transaction: transactionJson(transaction, presenting(c), 'create') },
+    })
   })
   .post('/create/wallet-to-card', validate('json', walletToCardBody), (c) => {
     const body = c.req.valid('json')
@@ -129,7 +141,9 @@ export const transactionsApi = new Hono<AppEnv>()
     const p = presenting(c)
     // SPEC §4.4: the wallet-to-card example answers with kind card_to_wallet.
     const kind = p.quirks ? 'card_to_wallet' : transaction.kind
-    return ok(c, TRANSFER_INITIATED, { data: { transaction: transactionJson(transaction, p, 'create', kind) } })
+    return ok(c, TRANSFER_INITIATED, {
+      data: { transaction: transactionJson(transaction, p, 'create', kind) },
+    })
   })
   .get('/', validate('query', transactionsQuery), (c) => {
     const query = c.req.valid('query')
