@@ -74,6 +74,11 @@ function banner(sandbox: RunningSandbox): string {
     `  quirks      ${o.quirks ? 'on' : 'off'}`,
     `  tokens      ${o.tokens ? o.tokens.join(', ') : 'any bearer token (one tenant each)'}`,
     ...(o.seed !== undefined ? [`  seed        ${o.seed}`] : []),
+    `  webhooks    ${o.webhookUrl ?? 'none by default (PUT /__sandbox/webhook per tenant)'}`,
+    `  signed with ${o.webhookSecret ?? "each tenant's bearer token"}`,
+    ...(o.webhookExtensions
+      ? ['  extensions  transaction, payment and disburse events (sandbox only)']
+      : []),
     'Press Ctrl-C to stop.',
     '',
   ]

@@ -60,6 +60,22 @@ export const FLAGS: readonly Flag[] = [
     default: 'pretty',
     help: 'one line per request on stdout',
   },
+  {
+    name: 'webhook-url',
+    value: '<url>',
+    help: "where every tenant's webhooks go, unless it sets its own (PUT /__sandbox/webhook)",
+  },
+  {
+    name: 'webhook-secret',
+    value: '<secret>',
+    help: "what signs every tenant's webhooks (default: the tenant's bearer token)",
+  },
+  {
+    name: 'webhook-extensions',
+    value: '<on|off>',
+    default: 'off',
+    help: 'also send events the real service is not known to send (transaction, payment, disburse)',
+  },
 ]
 
 export const envName = (flag: string) => `CARD_SANDBOX_${flag.toUpperCase().replaceAll('-', '_')}`
@@ -106,6 +122,10 @@ export function parseFlags(argv: string[], env: NodeJS.ProcessEnv = {}): CliComm
     clock: oneOf('clock', raw('clock'), ['real', 'manual'] as const),
     quirks: oneOf('quirks', raw('quirks'), ['on', 'off'] as const) === 'on',
     log: oneOf('log', raw('log'), ['pretty', 'json', 'silent'] as const),
+    webhookUrl: url('webhook-url', raw('webhook-url')),
+    webhookSecret: raw('webhook-secret'),
+    webhookExtensions:
+      oneOf('webhook-extensions', raw('webhook-extensions'), ['on', 'off'] as const) === 'on',
   }
   if (options.tokens?.length === 0) throw new FlagError('--tokens needs at least one token')
   return { kind: 'run', options }
@@ -117,6 +137,14 @@ function integer(name: string, value: string | undefined, min: number, max: numb
     throw new FlagError(`--${name} must be a whole number from ${min} to ${max} (got "${value}")`)
   }
   return n
+}
+
+function url(name: string, value: string | undefined): string | undefined {
+  if (value === undefined) return undefined
+  if (!/^https?:\/\/[^\s]+$/.test(value) || !URL.canParse(value)) {
+    throw new FlagError(`--${name} must be an http(s) URL (got "${value}")`)
+  }
+  return value
 }
 
 function positiveNumber(name: string, value: string | undefined): number {

@@ -9,6 +9,7 @@ import { openDb, type Db } from './db/open.js'
 import { createIds, type Ids } from './domain/ids.js'
 import { createTenantDirectory, type TenantDirectory } from './domain/tenants.js'
 import type { ClockMode } from './engine/clock.js'
+import { createDeliverer, type Deliverer } from './webhooks/delivery.js'
 import { realTenantsWithDueJobs, runDue, startTicker } from './engine/scheduler.js'
 
 export type SandboxOptions = {
@@ -30,15 +31,26 @@ export type SandboxOptions = {
   quirks?: boolean
   /** Request log on stdout. Default 'silent' here, 'pretty' from the CLI. */
   log?: 'pretty' | 'json' | 'silent'
+  /** Where every tenant's webhooks go, unless it set its own (`PUT /__sandbox/webhook`). */
+  webhookUrl?: string
+  /** What signs every tenant's webhooks, unless it set its own; default: the tenant's token. */
+  webhookSecret?: string
+  /** How long one webhook attempt may take. Default 5000 ms. */
+  webhookTimeoutMs?: number
+  /** Also send the events the real service is not known to send (sandbox extension). */
+  webhookExtensions?: boolean
 }
 
-export type ResolvedOptions = Required<Omit<SandboxOptions, 'seed' | 'tokens'>> &
-  Pick<SandboxOptions, 'seed' | 'tokens'>
+export type ResolvedOptions = Required<
+  Omit<SandboxOptions, 'seed' | 'tokens' | 'webhookUrl' | 'webhookSecret'>
+> &
+  Pick<SandboxOptions, 'seed' | 'tokens' | 'webhookUrl' | 'webhookSecret'>
 
 export type SandboxDeps = {
   db: Db
   ids: Ids
   tenants: TenantDirectory
+  deliverer: Deliverer
   options: ResolvedOptions
 }
 
@@ -53,6 +65,10 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     clock: options.clock ?? 'real',
     quirks: options.quirks ?? true,
     log: options.log ?? 'silent',
+    webhookUrl: options.webhookUrl,
+    webhookSecret: options.webhookSecret,
+    webhookTimeoutMs: options.webhookTimeoutMs ?? 5_000,
+    webhookExtensions: options.webhookExtensions ?? false,
   }
 }
 
@@ -78,13 +94,20 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     tokens: resolved.tokens ? new Set(resolved.tokens) : null,
     wallNow: Date.now,
   })
-  const deps: SandboxDeps = { db, ids, tenants, options: resolved }
+  const deliverer = createDeliverer(db, tenants, {
+    webhookUrl: resolved.webhookUrl,
+    webhookSecret: resolved.webhookSecret,
+    timeoutMs: resolved.webhookTimeoutMs,
+    speed: resolved.speed,
+  })
+  const deps: SandboxDeps = { db, ids, tenants, deliverer, options: resolved }
   const stopTicker = startTicker(() => runDueForRealClocks(deps))
   return {
     app: createApp(deps),
     deps,
     close() {
       stopTicker()
+      void deliverer.close()
       db.$client.close()
     },
   }
@@ -96,6 +119,7 @@ function runDueForRealClocks(deps: SandboxDeps): void {
     const tenant = deps.tenants.byId(id)
     if (tenant) runDue(deps, tenant, deps.tenants.now(tenant))
   }
+  deps.deliverer.kick()
 }
 
 export type RunningSandbox = Omit<Sandbox, 'close'> & {
@@ -141,8 +165,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         force.unref()
         http.close(() => {
           clearTimeout(force)
-          sandbox.close()
-          resolve()
+          // attempts in flight finish (each bounded by its timeout) before the database closes
+          void sandbox.deps.deliverer.close().then(() => {
+            sandbox.close()
+            resolve()
+          })
         })
         http.closeIdleConnections?.()
       })

@@ -139,6 +139,8 @@ describe('npx card-sandbox', () => {
       ['--port', 'abc'],
       ['--clock', 'sideways'],
       ['--quirks', 'maybe'],
+      ['--webhook-url', 'not a url'],
+      ['--webhook-extensions', 'maybe'],
     ]) {
       const result = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' })
       expect(result.status, args.join(' ')).toBe(2)

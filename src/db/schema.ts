@@ -37,6 +37,9 @@ export const tenants = sqliteTable('tenants', {
   clockWallMs: integer('clock_wall_ms').notNull(),
   /** Per-tenant delay overrides, JSON `{ "<delay name>": ms }` (PRODUCT §6). */
   delays: text('delays', { mode: 'json' }).$type<Record<string, number>>(),
+  /** The tenant's webhook endpoint and signing secret; null falls back to the CLI flags. */
+  webhookUrl: text('webhook_url'),
+  webhookSecret: text('webhook_secret'),
   createdAt: integer('created_at').notNull(),
 })
 
@@ -268,6 +271,56 @@ export const jobs = sqliteTable(
   (t) => [index('jobs_tenant_due').on(t.tenantId, t.dueAt, t.seq), index('jobs_due').on(t.dueAt)],
 )
 
+export const WEBHOOK_EVENT_STATUSES = ['pending', 'delivered', 'failed', 'skipped'] as const
+
+/**
+ * The webhook outbox (PRODUCT §7): an event is written in the same transaction as the change
+ * that causes it; `body` is the exact bytes sent and signed on every attempt.
+ */
+export const webhookEvents = sqliteTable(
+  'webhook_events',
+  {
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    id: text('id').notNull().unique(),
+    tenantId: text('tenant_id').notNull(),
+    type: text('type').notNull(),
+    /** True for the events the real service is not known to send (opt-in). */
+    extension: integer('extension', { mode: 'boolean' }).notNull(),
+    body: text('body').notNull(),
+    status: text('status', { enum: WEBHOOK_EVENT_STATUSES }).notNull(),
+    attempts: integer('attempts').notNull(),
+    /** Sandbox time of the next attempt, while pending. */
+    nextAttemptAt: integer('next_attempt_at').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [
+    index('webhook_events_tenant_seq').on(t.tenantId, t.seq),
+    index('webhook_events_due').on(t.status, t.nextAttemptAt),
+  ],
+)
+
+export const webhookAttempts = sqliteTable(
+  'webhook_attempts',
+  {
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    eventId: text('event_id').notNull(),
+    tenantId: text('tenant_id').notNull(),
+    attempt: integer('attempt').notNull(),
+    url: text('url').notNull(),
+    /** Sandbox time of the attempt. */
+    at: integer('at').notNull(),
+    statusCode: integer('status_code'),
+    latencyMs: integer('latency_ms').notNull(),
+    /** The first bytes of the response, or the error. */
+    response: text('response'),
+    error: text('error'),
+  },
+  (t) => [
+    index('webhook_attempts_event').on(t.eventId, t.attempt),
+    index('webhook_attempts_tenant').on(t.tenantId),
+  ],
+)
+
 export type Tenant = typeof tenants.$inferSelect
 export type CardUser = typeof cardUsers.$inferSelect
 export type Card = typeof cards.$inferSelect
@@ -278,6 +331,8 @@ export type Disburse = typeof disburses.$inferSelect
 export type BusinessOperation = typeof businessOperations.$inferSelect
 export type WalletCode = typeof walletCodes.$inferSelect
 export type Job = typeof jobs.$inferSelect
+export type WebhookEvent = typeof webhookEvents.$inferSelect
+export type WebhookAttempt = typeof webhookAttempts.$inferSelect
 export type TransactionKind = (typeof TRANSACTION_KINDS)[number]
 export type CardBrand = (typeof CARD_BRANDS)[number]
 export type CardType = (typeof CARD_TYPES)[number]

@@ -12,6 +12,8 @@ import { SandboxError, notFound, refused } from './errors.js'
 import { balanceOf, cardAccount } from './ledger.js'
 import { LIFECYCLES, allowedMoves, assertMove } from './lifecycles.js'
 import { scheduleAfter } from './schedule.js'
+import { cardCreationEvent } from '../webhooks/events.js'
+import { enqueueEvent } from '../webhooks/outbox.js'
 
 /** A linked card's brand and type are not sent; the sandbox assumes a physical visa. */
 const LINKED_CARD_BRAND: CardBrand = 'visa'
@@ -116,11 +118,14 @@ export function setCardStatus(ctx: DomainContext, card: Card, to: Card['status']
 export function fillLinkedCardDetails(ctx: DomainContext, reference: string): void {
   const card = findCard(ctx, reference, 'reference')
   if (card.cardNumber !== null) return
-  ctx.db
+  const filled = ctx.db
     .update(cards)
     .set({ ...cardDetails(ctx, card), updatedAt: ctx.now })
     .where(eq(cards.seq, card.seq))
-    .run()
+    .returning()
+    .get()
+  // the linked card now has what a created card has when it is issued
+  enqueueEvent(ctx, cardCreationEvent({ ...filled, status: 'issued' }, cardBalance(ctx, filled)))
 }
 
 /** Number (Luhn-valid, brand prefix), cvv2 and expiry (`YYYY-MM`), filled when a card is issued. */

@@ -14,6 +14,8 @@ export type DomainContext = {
   tenant: Tenant
   /** Milliseconds on the tenant's sandbox clock (PRODUCT §6). */
   now: number
+  /** Whether the opt-in webhook events the real service is not known to send are written. */
+  webhookExtensions?: boolean
 }
 
 export type Page = { page: number; perPage: number }

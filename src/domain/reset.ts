@@ -17,6 +17,8 @@ import {
   postings,
   transactions,
   walletCodes,
+  webhookAttempts,
+  webhookEvents,
 } from '../db/schema.js'
 
 const TENANT_TABLES = [
@@ -31,6 +33,8 @@ const TENANT_TABLES = [
   accounts,
   postings,
   jobs,
+  webhookEvents,
+  webhookAttempts,
 ]
 
 export function resetTenantData(db: Db, tenantId: string): void {

@@ -42,9 +42,17 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
   }
 
   function saveClock(tenant: Tenant, state: ClockState): Tenant {
+    return update(tenant, {
+      clockMode: state.mode,
+      clockAnchorMs: state.anchorMs,
+      clockWallMs: state.wallMs,
+    })
+  }
+
+  function update(tenant: Tenant, changes: Partial<Tenant>): Tenant {
     const updated = db
       .update(tenants)
-      .set({ clockMode: state.mode, clockAnchorMs: state.anchorMs, clockWallMs: state.wallMs })
+      .set(changes)
       .where(eq(tenants.id, tenant.id))
       .returning()
       .get()
@@ -116,23 +124,25 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
     reset(tenant: Tenant): Tenant {
       return db.transaction(() => {
         resetTenantData(db, tenant.id)
-        db.update(tenants).set({ delays: null }).where(eq(tenants.id, tenant.id)).run()
-        const wallNow = options.wallNow()
-        const fresh = saveClock({ ...tenant, delays: null }, startClock(options.clockMode, wallNow))
+        update(tenant, { delays: null })
+        const fresh = saveClock(tenant, startClock(options.clockMode, options.wallNow()))
         openFloat({ db, tenant: fresh, now: this.now(fresh) })
         return fresh
       })
     },
 
     setDelays(tenant: Tenant, delays: Record<string, number> | null): Tenant {
-      const updated = db
-        .update(tenants)
-        .set({ delays })
-        .where(eq(tenants.id, tenant.id))
-        .returning()
-        .get()
-      byToken.set(updated.token, updated)
-      return updated
+      return update(tenant, { delays })
+    },
+
+    setWebhook(tenant: Tenant, webhook: { url: string | null; secret: string | null }): Tenant {
+      return update(tenant, { webhookUrl: webhook.url, webhookSecret: webhook.secret })
     },
   }
+}
+
+/** Each tenant's sandbox "now" as SQL (clockNow of engine/clock.ts), for queries across tenants. */
+export function tenantNowSql(wallNow: number, speed: number) {
+  return sql`CASE ${tenants.clockMode} WHEN 'manual' THEN ${tenants.clockAnchorMs}
+    ELSE ${tenants.clockAnchorMs} + CAST((${wallNow} - ${tenants.clockWallMs}) * ${speed} AS INTEGER) END`
 }

@@ -14,13 +14,15 @@ import {
   type CardUser,
 } from '../db/schema.js'
 import { findCardUser } from './card-users.js'
-import { findCard, setCardStatus } from './cards.js'
+import { cardBalance, findCard, setCardStatus } from './cards.js'
 import { writeStatus, type DomainContext } from './context.js'
 import { findDisburse, settleDisburse } from './disburses.js'
 import { findDispute, setDisputeStatus } from './disputes.js'
 import { assertMove, type Resource } from './lifecycles.js'
 import { creditPayment, findPayment } from './payments.js'
 import { findTransaction, settleTransaction } from './transactions.js'
+import { cardCreationEvent, extensionEvent, verificationEvent } from '../webhooks/events.js'
+import { enqueueEvent } from '../webhooks/outbox.js'
 
 /** URL segment of the control plane → state machine. Transactions are addressed by slug. */
 export const TRANSITION_RESOURCES = {
@@ -68,11 +70,17 @@ const MOVERS: Record<TransitionResource, Mover> = {
     assertMove('card_user', user.status, to)
     const identity = to === 'passed' ? generatedIdentity(ctx, user) : {}
     writeStatus(ctx, cardUsers, user.seq, to, identity)
+    if (to === 'passed' || to === 'failed') {
+      enqueueEvent(ctx, verificationEvent(findCardUser(ctx, reference, 'reference'), to))
+    }
     return user.status
   },
   cards(ctx, reference, to) {
     const card = findCard(ctx, reference, 'reference')
-    setCardStatus(ctx, card, to as typeof card.status)
+    const moved = setCardStatus(ctx, card, to as typeof card.status)
+    // a card leaving `issuing` has been created, or has failed to be
+    if (card.status === 'issuing')
+      enqueueEvent(ctx, cardCreationEvent(moved, cardBalance(ctx, moved)))
     return card.status
   },
   transactions(ctx, slug, to) {
@@ -80,6 +88,13 @@ const MOVERS: Record<TransitionResource, Mover> = {
     assertMove('transaction', transaction.status, to)
     writeStatus(ctx, transactions, transaction.seq, to)
     settleTransaction(ctx, transaction, to as 'success' | 'failed')
+    enqueueExtension(ctx, 'transaction', to, {
+      slug: transaction.slug,
+      reference: transaction.reference,
+      card_reference: transaction.cardReference,
+      kind: transaction.kind,
+      amount: transaction.amount,
+    })
     return transaction.status
   },
   payments(ctx, reference, to) {
@@ -87,6 +102,12 @@ const MOVERS: Record<TransitionResource, Mover> = {
     assertMove('payment', payment.status, to)
     writeStatus(ctx, payments, payment.seq, to)
     if (to === 'success') creditPayment(ctx, payment)
+    enqueueExtension(ctx, 'payment', to, {
+      reference: payment.reference,
+      partner_reference: payment.partnerReference,
+      network: payment.network,
+      amount: payment.amount,
+    })
     return payment.status
   },
   disburses(ctx, reference, to) {
@@ -94,6 +115,12 @@ const MOVERS: Record<TransitionResource, Mover> = {
     assertMove('disburse', disburse.status, to)
     writeStatus(ctx, disburses, disburse.seq, to)
     settleDisburse(ctx, disburse, to as 'success' | 'failed')
+    enqueueExtension(ctx, 'disburse', to, {
+      reference: disburse.reference,
+      partner_reference: disburse.partnerReference,
+      network: disburse.network,
+      amount: disburse.amount,
+    })
     // The disburse's float_debit follows its outcome.
     ctx.db
       .update(businessOperations)
@@ -112,6 +139,16 @@ const MOVERS: Record<TransitionResource, Mover> = {
     setDisputeStatus(ctx, dispute, to as typeof dispute.status)
     return dispute.status
   },
+}
+
+/** An opt-in event the real service is not known to send: `<resource>.<status>` (PRODUCT §7). */
+function enqueueExtension(
+  ctx: DomainContext,
+  resource: string,
+  status: string,
+  data: Record<string, unknown>,
+) {
+  enqueueEvent(ctx, extensionEvent(resource, status, { ...data, status }), { extension: true })
 }
 
 /**

@@ -12,11 +12,12 @@ import { fillLinkedCardDetails } from '../domain/cards.js'
 import type { DomainContext } from '../domain/context.js'
 import { SandboxError } from '../domain/errors.js'
 import type { Ids } from '../domain/ids.js'
+import { tenantNowSql } from '../domain/tenants.js'
 import { transition, type TransitionResource } from '../domain/transitions.js'
 
 const BATCH = 500
 
-export type SchedulerDeps = { db: Db; ids: Ids }
+export type SchedulerDeps = { db: Db; ids: Ids; options: { webhookExtensions: boolean } }
 
 /** Runs the tenant's jobs due at or before `until`; returns how many ran. */
 export function runDue(deps: SchedulerDeps, tenant: Tenant, until: number): number {
@@ -31,7 +32,10 @@ export function runDue(deps: SchedulerDeps, tenant: Tenant, until: number): numb
       .all()
     if (due.length === 0) return ran
     deps.db.transaction(() => {
-      for (const job of due) runJob({ db: deps.db, ids: deps.ids, tenant, now: job.dueAt }, job)
+      for (const job of due) {
+        const ctx = { db: deps.db, ids: deps.ids, tenant, now: job.dueAt }
+        runJob({ ...ctx, webhookExtensions: deps.options.webhookExtensions }, job)
+      }
     })
     ran += due.length
   }
@@ -74,7 +78,7 @@ export function hasDue(db: Db, tenantId: string, until: number): boolean {
 
 /** Tenants on a real clock with something due now (their clocks computed in SQL). */
 export function realTenantsWithDueJobs(db: Db, wallNow: number, speed: number): string[] {
-  const now = sql`${tenants.clockAnchorMs} + CAST((${wallNow} - ${tenants.clockWallMs}) * ${speed} AS INTEGER)`
+  const now = tenantNowSql(wallNow, speed)
   return db
     .selectDistinct({ id: tenants.id })
     .from(tenants)

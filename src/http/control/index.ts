@@ -12,6 +12,7 @@ import { controlDisputesApi } from './disputes.js'
 import { fundingApi } from './funding.js'
 import { transitionsApi } from './transitions.js'
 import { walletCodesApi } from './wallet-codes.js'
+import { webhooksApi } from './webhooks.js'
 
 export function createControlApi() {
   return new Hono<AppEnv>()
@@ -26,5 +27,6 @@ export function createControlApi() {
     .route('/wallet-codes', walletCodesApi)
     .route('/', fundingApi)
     .route('/', delaysApi)
+    .route('/', webhooksApi)
     .route('/', transitionsApi)
 }

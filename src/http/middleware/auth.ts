@@ -20,7 +20,15 @@ export function auth() {
     const now = deps.tenants.now(tenant)
     catchUp(deps, tenant, now)
     c.set('tenant', tenant)
-    c.set('ctx', { db: deps.db, ids: deps.ids, tenant, now })
+    c.set('ctx', {
+      db: deps.db,
+      ids: deps.ids,
+      tenant,
+      now,
+      webhookExtensions: deps.options.webhookExtensions,
+    })
     await next()
+    // whatever the request wrote to the outbox goes out after it has answered
+    if (c.req.method !== 'GET') deps.deliverer.kick()
   })
 }

@@ -1,0 +1,105 @@
+/**
+ * The tenant's webhook endpoint and its deliveries (PRODUCT §7, §8): `GET`/`PUT /webhook`,
+ * `GET /webhooks` (events, newest first, each with its attempts), `POST /webhooks/{id}/replay`.
+ */
+import { and, count, desc, eq, inArray } from 'drizzle-orm'
+import { Hono } from 'hono'
+import { z } from 'zod'
+import { WEBHOOK_EVENT_STATUSES, webhookAttempts, webhookEvents } from '../../db/schema.js'
+import { notFound } from '../../domain/errors.js'
+import { webhookTarget } from '../../webhooks/delivery.js'
+import type { AppEnv } from '../../env.js'
+import { ok, pageMeta, pageQuery, toPage } from '../envelope.js'
+import { validate } from '../validate.js'
+
+export const webhookBody = z.object({
+  url: z
+    .url({ protocol: /^https?$/ })
+    .max(2048)
+    .nullable(),
+  secret: z.string().min(1).max(512).nullable().optional(),
+})
+
+export const webhooksQuery = pageQuery.extend({ status: z.enum(WEBHOOK_EVENT_STATUSES).optional() })
+const eventParam = z.object({ id: z.string().regex(/^evt_[a-z0-9]{1,64}$/) })
+
+const iso = (ms: number) => new Date(ms).toISOString()
+
+export const webhooksApi = new Hono<AppEnv>()
+  .get('/webhook', (c) =>
+    ok(c, 'Webhook endpoint', { data: webhookTarget(c.var.tenant, c.var.deps.options) }),
+  )
+  .put('/webhook', validate('json', webhookBody), (c) => {
+    const body = c.req.valid('json')
+    const tenant = c.var.deps.tenants.setWebhook(c.var.tenant, {
+      url: body.url,
+      secret: body.secret ?? null,
+    })
+    return ok(c, 'Webhook endpoint updated', { data: webhookTarget(tenant, c.var.deps.options) })
+  })
+  .get('/webhooks', validate('query', webhooksQuery), (c) => {
+    const query = c.req.valid('query')
+    const { page, perPage } = toPage(query)
+    const { db } = c.var.deps
+    const where = and(
+      eq(webhookEvents.tenantId, c.var.tenant.id),
+      query.status ? eq(webhookEvents.status, query.status) : undefined,
+    )
+    const events = db
+      .select()
+      .from(webhookEvents)
+      .where(where)
+      .orderBy(desc(webhookEvents.seq))
+      .limit(perPage)
+      .offset((page - 1) * perPage)
+      .all()
+    const total = db.select({ n: count() }).from(webhookEvents).where(where).get()?.n ?? 0
+    const attempts = events.length
+      ? db
+          .select()
+          .from(webhookAttempts)
+          .where(
+            inArray(
+              webhookAttempts.eventId,
+              events.map((e) => e.id),
+            ),
+          )
+          .orderBy(webhookAttempts.attempt)
+          .all()
+      : []
+    return ok(c, 'Webhook events', {
+      data: events.map((event) => ({
+        id: event.id,
+        type: event.type,
+        extension: event.extension,
+        status: event.status,
+        created_at: iso(event.createdAt),
+        next_attempt_at: event.status === 'pending' ? iso(event.nextAttemptAt) : null,
+        body: event.body,
+        attempts: attempts
+          .filter((a) => a.eventId === event.id)
+          .map((a) => ({
+            attempt: a.attempt,
+            at: iso(a.at),
+            url: a.url,
+            status_code: a.statusCode,
+            latency_ms: a.latencyMs,
+            response: a.response,
+            error: a.error,
+          })),
+      })),
+      meta: pageMeta({ rows: events, total, page, perPage }),
+    })
+  })
+  .post('/webhooks/:id/replay', validate('param', eventParam), (c) => {
+    const { id } = c.req.valid('param')
+    const ctx = c.var.ctx
+    const replayed = ctx.db
+      .update(webhookEvents)
+      .set({ status: 'pending', attempts: 0, nextAttemptAt: ctx.now })
+      .where(and(eq(webhookEvents.id, id), eq(webhookEvents.tenantId, ctx.tenant.id)))
+      .returning()
+      .get()
+    if (!replayed) throw notFound('id', 'webhook event', id)
+    return ok(c, 'Webhook event queued again', { data: { id, status: replayed.status } })
+  })

@@ -1,0 +1,34 @@
+/**
+ * The durable outbox (PRODUCT §7): `enqueueEvent` writes the event inside the transaction of the
+ * change that causes it, so no event is lost and none is sent for a change that rolled back.
+ * The first attempt is due at once; delivery.ts sends it after the request has answered.
+ */
+import { webhookEvents } from '../db/schema.js'
+import type { DomainContext } from '../domain/context.js'
+import type { EventPayload } from './events.js'
+
+/** PRODUCT §10: after a failed attempt, the next one waits this long on the sandbox clock. */
+export const RETRY_DELAYS_MS = [10_000, 60_000, 300_000, 1_800_000, 7_200_000, 21_600_000] as const
+
+export function enqueueEvent(
+  ctx: DomainContext,
+  payload: EventPayload,
+  options: { extension?: boolean } = {},
+) {
+  const extension = options.extension ?? false
+  if (extension && !ctx.webhookExtensions) return
+  ctx.db
+    .insert(webhookEvents)
+    .values({
+      id: ctx.ids.internal('evt'),
+      tenantId: ctx.tenant.id,
+      type: payload.event,
+      extension,
+      body: JSON.stringify(payload),
+      status: 'pending',
+      attempts: 0,
+      nextAttemptAt: ctx.now,
+      createdAt: ctx.now,
+    })
+    .run()
+}

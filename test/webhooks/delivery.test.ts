@@ -1,0 +1,461 @@
+/**
+ * Webhooks (PRODUCT §7) against a real local receiver: the exact body and signature, retries
+ * with backoff on the manual clock, replay, restarts, and receivers that fail or never answer.
+ */
+import { createHmac } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { fullIdentity, newSandbox, TOKEN } from '../helpers.js'
+import { startReceiver, until, type Answer } from './receiver.js'
+
+const cleanups: (() => unknown)[] = []
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+})
+
+async function setup(answers: Answer[] = [200], options: Parameters<typeof newSandbox>[0] = {}) {
+  const receiver = await startReceiver(answers)
+  const s = newSandbox({ webhookTimeoutMs: 300, ...options })
+  cleanups.push(
+    () => receiver.close(),
+    () => s.close(),
+  )
+  return { s, receiver }
+}
+
+/** Lets the deliverer start what the last request queued, then waits for it to finish. */
+async function drain(s: ReturnType<typeof newSandbox>) {
+  await new Promise((resolve) => setImmediate(resolve))
+  await s.deps.deliverer.idle()
+}
+
+const hmac = (body: string, secret: string) =>
+  createHmac('sha512', secret).update(body).digest('hex')
+const events = async (s: ReturnType<typeof newSandbox>) =>
+  (await s.call('GET', '/__sandbox/webhooks')).body.data
+
+/** A full-data card user, passed by the scheduler 3 s later. */
+async function verifiedByTheClock(s: ReturnType<typeof newSandbox>) {
+  const created = await s.call('POST', '/v1/card-users/create', fullIdentity())
+  await s.call('POST', '/__sandbox/clock/advance', { by: '3s' })
+  return created.body.data.userCard.reference as string
+}
+
+describe('card_user_verification.successful', () => {
+  it('posts the spec’s body byte for byte, signed with the secret the tenant chose', async () => {
+    const { s, receiver } = await setup()
+    await s.call('PUT', '/__sandbox/webhook', { url: receiver.url, secret: 'chosen-secret' })
+    const reference = await verifiedByTheClock(s)
+    await until(() => receiver.requests.length === 1)
+    await drain(s) // the attempt is logged
+
+    const [{ headers, body }] = receiver.requests
+    expect(body).toBe(
+      `{"event":"card_user_verification.successful","data":{"reference":"${reference}",` +
+        '"first_name":"Awa","last_name":"Diop","address":"12 Rue Carnot, Dakar","id_no":"1234567890123",' +
+        '"phone":"+221770000001","email":"awa.diop@example.com","status":"passed"}}',
+    )
+    expect(headers['content-type']).toBe('application/json')
+    expect(headers['x-alal-signature']).toBe(hmac(body, 'chosen-secret'))
+    // a handler that re-serialises the parsed body gets the same bytes
+    expect(JSON.stringify(JSON.parse(body))).toBe(body)
+    const [event] = await events(s)
+    expect(headers['x-alal-event-id']).toBe(event.id)
+    expect(event).toMatchObject({
+      type: 'card_user_verification.successful',
+      status: 'delivered',
+      extension: false,
+    })
+    expect(event.attempts).toEqual([
+      {
+        attempt: 1,
+        at: '2026-01-01T00:00:03.000Z',
+        url: receiver.url,
+        status_code: 200,
+        latency_ms: expect.any(Number),
+        response: 'answer 200',
+        error: null,
+      },
+    ])
+  })
+
+  it('signs with the tenant’s bearer token when no secret is set', async () => {
+    const { s, receiver } = await setup()
+    await s.call('PUT', '/__sandbox/webhook', { url: receiver.url })
+    await verifiedByTheClock(s)
+    await until(() => receiver.requests.length === 1)
+    expect(receiver.requests[0].headers['x-alal-signature']).toBe(
+      hmac(receiver.requests[0].body, TOKEN),
+    )
+  })
+
+  it('uses --webhook-url and --webhook-secret for tenants that set nothing', async () => {
+    const receiver = await startReceiver()
+    const s = newSandbox({ webhookUrl: receiver.url, webhookSecret: 'flag-secret' })
+    cleanups.push(
+      () => receiver.close(),
+      () => s.close(),
+    )
+    await verifiedByTheClock(s)
+    await until(() => receiver.requests.length === 1)
+    expect(receiver.requests[0].headers['x-alal-signature']).toBe(
+      hmac(receiver.requests[0].body, 'flag-secret'),
+    )
+    expect((await s.call('GET', '/__sandbox/webhook')).body.data).toEqual({
+      url: receiver.url,
+      secret: 'flag-secret',
+    })
+  })
+
+  it('gives a widget user passed by the control plane generated identity, all strings', async () => {
+    const { s, receiver } = await setup()
+    await s.call('PUT', '/__sandbox/webhook', { url: receiver.url })
+    const user = await s.call('POST', '/v1/card-users/create', { phone: '+221770000000' })
+    await s.call('POST', `/__sandbox/card-users/${user.body.userCard.reference}/transition`, {
+      to: 'passed',
+    })
+    await until(() => receiver.requests.length === 1)
+    const { data } = JSON.parse(receiver.requests[0].body)
+    expect(Object.keys(data)).toEqual([
+      'reference',
+      'first_name',
+      'last_name',
+      'address',
+      'id_no',
+      'phone',
+      'email',
+      'status',
+    ])
+    for (const value of Object.values(data)) expect(typeof value).toBe('string')
+  })
+})
+
+describe('the other documented events', () => {
+  it('sends card_user_verification.failed, card_creation.successful and card_creation.failed', async () => {
+    const { s, receiver } = await setup()
+    await s.call('PUT', '/__sandbox/webhook', { url: receiver.url })
+    const failed = await s.call('POST', '/v1/card-users/create', { phone: '+221770000000' })
+    await s.call('POST', `/__sandbox/card-users/${failed.body.userCard.reference}/transition`, {
+      to: 'failed',
+    })
+    const user = await verifiedByTheClock(s)
+    const issued = await s.call('POST', '/v1/cards/create', {
+      card_user_reference: user,
+      card_brand: 'visa',
+      card_type: 'virtual',
+    })
+    const doomed = await s.call('POST', '/v1/cards/create', {
+      card_user_reference: user,
+      card_brand: 'gim',
+      card_type: 'physical',
+    })
+    await s.call('POST', `/__sandbox/cards/${doomed.body.data.card.reference}/transition`, {
+      to: 'failed',
+    })
+    await s.call('POST', '/__sandbox/clock/advance', { by: '5s' })
+    await until(() => receiver.requests.length === 4)
+
+    const bodies = receiver.requests.map((r) => JSON.parse(r.body))
+    expect(bodies.map((b) => b.event).sort()).toEqual([
+      'card_creation.failed',
+      'card_creation.successful',
+      'card_user_verification.failed',
+      'card_user_verification.successful',
+    ])
+    expect(bodies.find((b) => b.event === 'card_user_verification.failed').data).toEqual({
+      reference: failed.body.userCard.reference,
+      first_name: '',
+      last_name: '',
+      address: '',
+      id_no: '',
+      phone: '+221770000000',
+      email: '',
+      status: 'failed',
+    })
+    expect(bodies.find((b) => b.event === 'card_creation.successful').data).toEqual({
+      reference: issued.body.data.card.reference,
+      card_number: expect.stringMatching(/^4\d{15}$/),
+      card_brand: 'visa',
+      card_type: 'virtual',
+      cvv2: expect.stringMatching(/^\d{3}$/),
+      expiry: expect.stringMatching(/^\d{4}-\d{2}$/),
+      balance: '0',
+      status: 'issued',
+    })
+    expect(bodies.find((b) => b.event === 'card_creation.failed').data).toEqual({
+      reference: doomed.body.data.card.reference,
+      card_brand: 'gim',
+      card_type: 'physical',
+      status: 'failed',
+    })
+  })
+
+  it('sends no extension events unless asked, and marks them when asked', async () => {
+    const { s, receiver } = await setup([200], { webhookExtensions: true })
+    await s.call('PUT', '/__sandbox/webhook', { url: receiver.url })
+    const { reference } = await s.fundedCard()
+    const transfer = await s.call('POST', '/v1/transactions/create/card-to-wallet', {
+      amount: 5,
+      card_reference: reference,
+      phone: '+221770000000',
+      network: 'wave-sn',
+    })
+    await s.call('POST', '/__sandbox/clock/advance', { by: '5s' })
+    await until(() => receiver.requests.some((r) => r.body.includes('transaction.success')))
+    const extension = receiver.requests.find((r) => r.body.includes('transaction.success'))!
+    expect(extension.headers['x-card-sandbox-extension']).toBe('true')
+    expect(JSON.parse(extension.body)).toEqual({
+      event: 'transaction.success',
+      data: {
+        slug: transfer.body.data.transaction.slug,
+        reference: expect.any(String),
+        card_reference: reference,
+        kind: 'card_to_wallet',
+        amount: 5,
+        status: 'success',
+      },
+    })
+
+    const plain = await setup()
+    await plain.s.call('PUT', '/__sandbox/webhook', { url: plain.receiver.url })
+    const card = await plain.s.fundedCard()
+    await plain.s.call('POST', '/v1/transactions/create/card-to-wallet', {
+      amount: 5,
+      card_reference: card.reference,
+      phone: '+221770000000',
+      network: 'wave-sn',
+    })
+    await plain.s.call('POST', '/__sandbox/clock/advance', { by: '5s' })
+    const types = (await events(plain.s)).map((e: { type: string }) => e.type)
+    expect(types.filter((t: string) => t.startsWith('transaction.'))).toEqual([])
+  })
+})
+
+describe('retries', () => {
+  it('retries after 500s with the same event id, and stops at the first 2xx', async () => {
+    const { s, receiver } = await setup([500, 503, 200])
+    await s.call('PUT', '/__sandbox/webhook', { url: receiver.url })
+    await verifiedByTheClock(s)
+    await until(() => receiver.requests.length === 1)
+    await drain(s)
+    await s.call('POST', '/__sandbox/clock/advance', { by: 9_999 })
+    await drain(s)
+    expect(receiver.requests).toHaveLength(1) // not before 10 s
+    await s.call('POST', '/__sandbox/clock/advance', { by: 1 })
+    await until(() => receiver.requests.length === 2)
+    await s.call('POST', '/__sandbox/clock/advance', { by: '1m' })
+    await until(() => receiver.requests.length === 3)
+    await drain(s)
+    await s.call('POST', '/__sandbox/clock/advance', { by: '1d' })
+    await drain(s)
+    expect(receiver.requests).toHaveLength(3) // no attempt after a 2xx
+
+    const ids = new Set(receiver.requests.map((r) => r.headers['x-alal-event-id']))
+    expect(ids.size).toBe(1)
+    expect(receiver.requests.map((r) => r.headers['x-alal-delivery-attempt'])).toEqual([
+      '1',
+      '2',
+      '3',
+    ])
+    const [event] = await events(s)
+    expect(event.status).toBe('delivered')
+    expect(
+      event.attempts.map((a: { status_code: number; at: string }) => [a.status_code, a.at]),
+    ).toEqual([
+      [500, '2026-01-01T00:00:03.000Z'],
+      [503, '2026-01-01T00:00:13.000Z'],
+      [200, '2026-01-01T00:01:13.000Z'],
+    ])
+  })
+
+  it('follows the whole schedule (10 s, 1 min, 5 min, 30 min, 2 h, 6 h) then marks the event failed', async () => {
+    const { s, receiver } = await setup([500])
+    await s.call('PUT', '/__sandbox/webhook', { url: receiver.url })
+    await verifiedByTheClock(s)
+    await until(() => receiver.requests.length === 1)
+    for (const [i, by] of ['10s', '1m', '5m', '30m', '2h', '6h'].entries()) {
+      await s.call('POST', '/__sandbox/clock/advance', { by })
+      await until(() => receiver.requests.length === i + 2, 5_000, `attempt ${i + 2}`)
+      await drain(s) // the attempt is logged before the next advance
+    }
+    const [event] = await events(s)
+    expect(event.status).toBe('failed')
+    expect(event.next_attempt_at).toBeNull()
+    expect(event.attempts.map((a: { at: string }) => a.at)).toEqual([
+      '2026-01-01T00:00:03.000Z',
+      '2026-01-01T00:00:13.000Z',
+      '2026-01-01T00:01:13.000Z',
+      '2026-01-01T00:06:13.000Z',
+      '2026-01-01T00:36:13.000Z',
+      '2026-01-01T02:36:13.000Z',
+      '2026-01-01T08:36:13.000Z',
+    ])
+    await s.call('POST', '/__sandbox/clock/advance', { by: '7d' })
+    await drain(s)
+    expect(receiver.requests).toHaveLength(7)
+  })
+
+  it('times out a receiver that never answers, logs it, and retries it', async () => {
+    const { s, receiver } = await setup(['hang'])
+    await s.call('PUT', '/__sandbox/webhook', { url: receiver.url })
+    await verifiedByTheClock(s)
+    await until(() => receiver.requests.length === 1)
+    await drain(s)
+    const [event] = await events(s)
+    expect(event.status).toBe('pending')
+    expect(event.next_attempt_at).toBe('2026-01-01T00:00:13.000Z')
+    expect(event.attempts[0]).toMatchObject({
+      status_code: null,
+      error: 'timed out after 300 ms',
+      response: null,
+    })
+    await s.call('POST', '/__sandbox/clock/advance', { by: '10s' })
+    await until(() => receiver.requests.length === 2)
+  })
+
+  it('logs a refused connection as an error and retries it', async () => {
+    const { s, receiver } = await setup()
+    const dead = await startReceiver()
+    await dead.close() // nothing listens there any more
+    await s.call('PUT', '/__sandbox/webhook', { url: dead.url })
+    await verifiedByTheClock(s)
+    await drain(s)
+    const [event] = await events(s)
+    expect(event.attempts[0]).toMatchObject({
+      status_code: null,
+      error: expect.stringMatching(/ECONNREFUSED/),
+    })
+    await s.call('PUT', '/__sandbox/webhook', { url: receiver.url })
+    await s.call('POST', '/__sandbox/clock/advance', { by: '10s' })
+    await until(() => receiver.requests.length === 1)
+  })
+})
+
+describe('replay', () => {
+  it('sends a delivered event again, same id and bytes', async () => {
+    const { s, receiver } = await setup()
+    await s.call('PUT', '/__sandbox/webhook', { url: receiver.url })
+    await verifiedByTheClock(s)
+    await until(() => receiver.requests.length === 1)
+    await drain(s)
+    const [event] = await events(s)
+    const replay = await s.call('POST', `/__sandbox/webhooks/${event.id}/replay`)
+    expect(replay.status, JSON.stringify(replay.body)).toBe(200)
+    await until(() => receiver.requests.length === 2)
+    expect(receiver.requests[1].body).toBe(receiver.requests[0].body)
+    expect(receiver.requests[1].headers['x-alal-event-id']).toBe(event.id)
+    expect(receiver.requests[1].headers['x-alal-delivery-attempt']).toBe('2')
+  })
+
+  it('answers 404 for an unknown or another tenant’s event', async () => {
+    const { s, receiver } = await setup()
+    await s.call('PUT', '/__sandbox/webhook', { url: receiver.url })
+    await verifiedByTheClock(s)
+    const [event] = await events(s)
+    expect(
+      (
+        await s.call('POST', `/__sandbox/webhooks/${event.id}/replay`, undefined, {
+          token: 'other',
+        })
+      ).status,
+    ).toBe(404)
+    expect((await s.call('POST', '/__sandbox/webhooks/evt_nothing/replay')).status).toBe(404)
+    expect((await s.call('POST', '/__sandbox/webhooks/not-an-id/replay')).status).toBe(404)
+  })
+
+  it('skips an event when no endpoint is set, and delivers it on replay once one is', async () => {
+    const { s, receiver } = await setup()
+    await verifiedByTheClock(s)
+    await drain(s)
+    const [event] = await events(s)
+    expect(event.status).toBe('skipped')
+    await s.call('PUT', '/__sandbox/webhook', { url: receiver.url })
+    await s.call('POST', `/__sandbox/webhooks/${event.id}/replay`)
+    await until(() => receiver.requests.length === 1)
+  })
+})
+
+describe('durability and isolation', () => {
+  it('delivers at least once across a restart with a file database', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-'))
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
+    const db = join(dir, 'sandbox.sqlite')
+    const receiver = await startReceiver([503, 200])
+    cleanups.push(() => receiver.close())
+
+    const first = newSandbox({ db, webhookTimeoutMs: 300 })
+    await first.call('PUT', '/__sandbox/webhook', { url: receiver.url })
+    await verifiedByTheClock(first)
+    await until(() => receiver.requests.length === 1)
+    await drain(first)
+    first.close() // the 503 is logged; the retry is due at +10 s
+
+    const second = newSandbox({ db, webhookTimeoutMs: 300 })
+    cleanups.push(() => second.close())
+    await second.call('POST', '/__sandbox/clock/advance', { by: '10s' })
+    await until(() => receiver.requests.length === 2)
+    expect(receiver.requests[1].body).toBe(receiver.requests[0].body)
+    expect(receiver.requests[1].headers['x-alal-event-id']).toBe(
+      receiver.requests[0].headers['x-alal-event-id'],
+    )
+  })
+
+  it('answers API requests while a receiver hangs, and delivers other tenants’ events meanwhile', async () => {
+    const hung = await startReceiver(['hang'])
+    const healthy = await startReceiver([200])
+    const s = newSandbox({ webhookTimeoutMs: 60_000 })
+    cleanups.push(
+      () => hung.close(),
+      () => healthy.close(),
+      () => s.close(),
+    )
+    await s.call('PUT', '/__sandbox/webhook', { url: hung.url }, { token: 'slow' })
+    await s.call('PUT', '/__sandbox/webhook', { url: healthy.url }, { token: 'fast' })
+
+    const slow = await s.call(
+      'POST',
+      '/v1/card-users/create',
+      { phone: '+221770000000' },
+      { token: 'slow' },
+    )
+    const passed = await s.call(
+      'POST',
+      `/__sandbox/card-users/${slow.body.userCard.reference}/transition`,
+      { to: 'passed' },
+      { token: 'slow' },
+    )
+    expect(passed.status).toBe(200)
+    await until(() => hung.hanging.length === 1) // the receiver holds the delivery open
+
+    // the API keeps answering while that delivery hangs
+    const list = await s.call('GET', '/v1/card-users', undefined, { token: 'slow' })
+    expect(list.status).toBe(200)
+    // and another tenant's webhook goes out meanwhile
+    const fast = await s.call(
+      'POST',
+      '/v1/card-users/create',
+      { phone: '+221770000001' },
+      { token: 'fast' },
+    )
+    await s.call(
+      'POST',
+      `/__sandbox/card-users/${fast.body.userCard.reference}/transition`,
+      { to: 'passed' },
+      { token: 'fast' },
+    )
+    await until(() => healthy.requests.length === 1)
+    expect(hung.hanging).toHaveLength(1)
+  })
+
+  it('writes no event for a change that was refused', async () => {
+    const { s, receiver } = await setup()
+    await s.call('PUT', '/__sandbox/webhook', { url: receiver.url })
+    const user = await verifiedByTheClock(s)
+    await s.call('POST', `/__sandbox/card-users/${user}/transition`, { to: 'failed' }) // 409
+    expect((await events(s)).map((e: { type: string }) => e.type)).toEqual([
+      'card_user_verification.successful',
+    ])
+  })
+})

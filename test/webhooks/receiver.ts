@@ -1,0 +1,43 @@
+/** A real local HTTP receiver for webhook tests: records every request, answers as told. */
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+
+export type Received = { headers: IncomingHttpHeaders; body: string }
+/** A status to answer with, or 'hang' to never answer. */
+export type Answer = number | 'hang'
+
+export async function startReceiver(answers: Answer[] = [200]) {
+  const requests: Received[] = []
+  const hanging: ServerResponse[] = []
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (chunk) => chunks.push(chunk))
+    req.on('end', () => {
+      requests.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') })
+      const answer = answers[Math.min(requests.length - 1, answers.length - 1)]
+      if (answer === 'hang') return void hanging.push(res)
+      res.writeHead(answer, { 'Content-Type': 'text/plain' }).end(`answer ${answer}`)
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}/hooks`,
+    requests,
+    hanging,
+    async close() {
+      for (const res of hanging) res.destroy()
+      server.closeAllConnections()
+      await new Promise((resolve) => server.close(resolve))
+    },
+  }
+}
+
+/** Polls until `ready()` holds; fails after `ms` (every wait in these tests is bounded). */
+export async function until(ready: () => boolean, ms = 5_000, what = 'condition'): Promise<void> {
+  const deadline = Date.now() + ms
+  while (!ready()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+}
