@@ -76,6 +76,14 @@ function banner(sandbox: RunningSandbox): string {
     ...(o.seed !== undefined ? [`  seed        ${o.seed}`] : []),
     `  webhooks    ${o.webhookUrl ?? 'none by default (PUT /__sandbox/webhook per tenant)'}`,
     `  signed with ${o.webhookSecret ?? "each tenant's bearer token"}`,
+    `  scenarios   ${
+      o.scenarios.length
+        ? sandbox.deps.scenarios
+            .active('')
+            .map((a) => `${a.scenario.name} (${a.source})`)
+            .join(', ')
+        : 'none (magic values only)'
+    }`,
     ...(o.webhookExtensions
       ? ['  extensions  transaction, payment and disburse events (sandbox only)']
       : []),

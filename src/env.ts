@@ -9,5 +9,7 @@ export type AppEnv = {
     tenant: Tenant
     /** The domain context of this request: tenant, store, randomness, the tenant's "now". */
     ctx: DomainContext
+    /** The request's JSON body, once checked (http/middleware/json-body.ts). */
+    jsonBody?: Record<string, unknown>
   }
 }

@@ -10,6 +10,8 @@ type Flag = {
   value: string
   default?: string
   help: string
+  /** Given more than once; its environment variable takes a comma-separated list. */
+  repeatable?: boolean
 }
 
 export const FLAGS: readonly Flag[] = [
@@ -61,6 +63,12 @@ export const FLAGS: readonly Flag[] = [
     help: 'one line per request on stdout',
   },
   {
+    name: 'scenario',
+    value: '<file>',
+    help: 'a scenario file (YAML or JSON) in force for every tenant; repeatable; watched',
+    repeatable: true,
+  },
+  {
     name: 'webhook-url',
     value: '<url>',
     help: "where every tenant's webhooks go, unless it sets its own (PUT /__sandbox/webhook)",
@@ -93,7 +101,9 @@ export function parseFlags(argv: string[], env: NodeJS.ProcessEnv = {}): CliComm
       strict: true,
       allowPositionals: false,
       options: {
-        ...Object.fromEntries(FLAGS.map((f) => [f.name, { type: 'string' as const }])),
+        ...Object.fromEntries(
+          FLAGS.map((f) => [f.name, { type: 'string' as const, multiple: f.repeatable === true }]),
+        ),
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -109,6 +119,12 @@ export function parseFlags(argv: string[], env: NodeJS.ProcessEnv = {}): CliComm
     const flag = FLAGS.find((f) => f.name === name)
     return (values[name] as string | undefined) ?? env[envName(name)] ?? flag?.default
   }
+  const list = (name: string): string[] | undefined =>
+    (values[name] as string[] | undefined) ??
+    env[envName(name)]
+      ?.split(',')
+      .map((item) => item.trim())
+      .filter(Boolean)
   const options: SandboxOptions = {
     port: integer('port', raw('port'), 0, 65535),
     host: raw('host'),
@@ -122,6 +138,7 @@ export function parseFlags(argv: string[], env: NodeJS.ProcessEnv = {}): CliComm
     clock: oneOf('clock', raw('clock'), ['real', 'manual'] as const),
     quirks: oneOf('quirks', raw('quirks'), ['on', 'off'] as const) === 'on',
     log: oneOf('log', raw('log'), ['pretty', 'json', 'silent'] as const),
+    scenarios: list('scenario'),
     webhookUrl: url('webhook-url', raw('webhook-url')),
     webhookSecret: raw('webhook-secret'),
     webhookExtensions:

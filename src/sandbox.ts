@@ -10,6 +10,7 @@ import { createIds, type Ids } from './domain/ids.js'
 import { createTenantDirectory, type TenantDirectory } from './domain/tenants.js'
 import type { ClockMode } from './engine/clock.js'
 import { createDeliverer, type Deliverer } from './webhooks/delivery.js'
+import { createScenarioRegistry, type ScenarioRegistry } from './engine/scenarios/registry.js'
 import { realTenantsWithDueJobs, runDue, startTicker } from './engine/scheduler.js'
 
 export type SandboxOptions = {
@@ -39,6 +40,8 @@ export type SandboxOptions = {
   webhookTimeoutMs?: number
   /** Also send the events the real service is not known to send (sandbox extension). */
   webhookExtensions?: boolean
+  /** Scenario files (YAML or JSON) in force for every tenant; watched and reloaded. */
+  scenarios?: string[]
 }
 
 export type ResolvedOptions = Required<
@@ -51,6 +54,7 @@ export type SandboxDeps = {
   ids: Ids
   tenants: TenantDirectory
   deliverer: Deliverer
+  scenarios: ScenarioRegistry
   options: ResolvedOptions
 }
 
@@ -69,6 +73,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     webhookSecret: options.webhookSecret,
     webhookTimeoutMs: options.webhookTimeoutMs ?? 5_000,
     webhookExtensions: options.webhookExtensions ?? false,
+    scenarios: options.scenarios ?? [],
   }
 }
 
@@ -94,19 +99,32 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     tokens: resolved.tokens ? new Set(resolved.tokens) : null,
     wallNow: Date.now,
   })
+  let scenarios: ScenarioRegistry
+  try {
+    scenarios = createScenarioRegistry(db, {
+      files: resolved.scenarios,
+      random: () => ids.faker.number.float(),
+      watch: true,
+      log: (line) => process.stderr.write(line + '\n'),
+    })
+  } catch (error) {
+    db.$client.close()
+    throw error
+  }
   const deliverer = createDeliverer(db, tenants, {
     webhookUrl: resolved.webhookUrl,
     webhookSecret: resolved.webhookSecret,
     timeoutMs: resolved.webhookTimeoutMs,
     speed: resolved.speed,
   })
-  const deps: SandboxDeps = { db, ids, tenants, deliverer, options: resolved }
+  const deps: SandboxDeps = { db, ids, tenants, deliverer, scenarios, options: resolved }
   const stopTicker = startTicker(() => runDueForRealClocks(deps))
   return {
     app: createApp(deps),
     deps,
     close() {
       stopTicker()
+      scenarios.close()
       void deliverer.close()
       db.$client.close()
     },

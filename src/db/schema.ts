@@ -321,6 +321,19 @@ export const webhookAttempts = sqliteTable(
   ],
 )
 
+/** Scenarios a tenant posted at run time (PRODUCT §9); files loaded at start are not stored. */
+export const scenarios = sqliteTable(
+  'scenarios',
+  {
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    tenantId: text('tenant_id').notNull(),
+    name: text('name').notNull(),
+    /** The scenario as posted (JSON), validated again when read. */
+    definition: text('definition', { mode: 'json' }).notNull(),
+  },
+  (t) => [uniqueIndex('scenarios_tenant_name').on(t.tenantId, t.name)],
+)
+
 export type Tenant = typeof tenants.$inferSelect
 export type CardUser = typeof cardUsers.$inferSelect
 export type Card = typeof cards.$inferSelect

@@ -8,7 +8,8 @@ import { cardUsers, type CardUser } from '../db/schema.js'
 import { listPage, type DomainContext, type Page, type PageOf } from './context.js'
 import { notFound } from './errors.js'
 import { LIFECYCLES, assertMove } from './lifecycles.js'
-import { scheduleAfter } from './schedule.js'
+import { magicVerification } from '../engine/magic-values.js'
+import { scheduleOutcome } from './schedule.js'
 
 export type CardUserInput = {
   phone?: string
@@ -75,14 +76,22 @@ export function registerCardUser(
   })
 }
 
-/** The full-data flow verifies by itself after its delay; the widget flow waits (PRODUCT §5). */
+/**
+ * The full-data flow verifies by itself after its delay; the widget flow waits (PRODUCT §5),
+ * unless a scenario or a magic phone number decides the outcome.
+ */
 function scheduleVerification(ctx: DomainContext, user: CardUser): void {
-  if (user.flow !== 'full_data' || user.status !== 'pending') return
-  scheduleAfter(ctx, 'card_user_verification', {
-    resource: 'card-users',
-    key: user.reference,
-    action: 'passed',
-  })
+  if (user.status !== 'pending') return
+  scheduleOutcome(
+    ctx,
+    'card_user_verification',
+    {
+      resource: 'card-users',
+      key: user.reference,
+      action: user.flow === 'full_data' ? 'passed' : undefined,
+    },
+    magicVerification(user.phone),
+  )
 }
 
 /** Updates what was sent; a failed user goes back to pending, a passed one is refused (409). */

@@ -5,13 +5,14 @@
  * state: issued ⇄ frozen.
  */
 import { and, eq } from 'drizzle-orm'
-import { cards, type Card, type CardBrand, type CardType } from '../db/schema.js'
+import { cards, type Card, type CardBrand, type CardType, type CardUser } from '../db/schema.js'
 import { findCardUser } from './card-users.js'
 import { listPage, type DomainContext, type Page, type PageOf } from './context.js'
 import { SandboxError, notFound, refused } from './errors.js'
 import { balanceOf, cardAccount } from './ledger.js'
 import { LIFECYCLES, allowedMoves, assertMove } from './lifecycles.js'
-import { scheduleAfter } from './schedule.js'
+import { magicCard } from '../engine/magic-values.js'
+import { scheduleAfter, scheduleOutcome } from './schedule.js'
 import { cardCreationEvent } from '../webhooks/events.js'
 import { enqueueEvent } from '../webhooks/outbox.js'
 
@@ -21,7 +22,7 @@ const LINKED_CARD_TYPE: CardType = 'physical'
 /** How long an issued card is valid, in years. */
 const CARD_VALIDITY_YEARS = 3
 
-function assertVerified(ctx: DomainContext, cardUserReference: string): void {
+function assertVerified(ctx: DomainContext, cardUserReference: string): CardUser {
   const user = findCardUser(ctx, cardUserReference)
   if (user.status !== 'passed') {
     throw refused(
@@ -29,6 +30,7 @@ function assertVerified(ctx: DomainContext, cardUserReference: string): void {
       `The card user has not passed identity verification (status: ${user.status}).`,
     )
   }
+  return user
 }
 
 export function createCard(
@@ -36,7 +38,7 @@ export function createCard(
   input: { cardUserReference: string; brand: CardBrand; type: CardType },
 ): Card {
   return ctx.db.transaction(() => {
-    assertVerified(ctx, input.cardUserReference)
+    const holder = assertVerified(ctx, input.cardUserReference)
     const card = ctx.db
       .insert(cards)
       .values({
@@ -51,7 +53,12 @@ export function createCard(
       })
       .returning()
       .get()
-    scheduleAfter(ctx, 'card_issuing', { resource: 'cards', key: card.reference, action: 'issued' })
+    scheduleOutcome(
+      ctx,
+      'card_issuing',
+      { resource: 'cards', key: card.reference, action: 'issued' },
+      magicCard(holder.phone),
+    )
     return card
   })
 }

@@ -16,6 +16,10 @@ export type DomainContext = {
   now: number
   /** Whether the opt-in webhook events the real service is not known to send are written. */
   webhookExtensions?: boolean
+  /** Delay overrides of the scenarios in force for the tenant (PRODUCT §9). */
+  scenarioDelays?: Partial<Record<string, number>>
+  /** The async outcome a scenario rule forces on what this request creates. */
+  outcome?: { to: string; afterMs?: number }
 }
 
 export type Page = { page: number; perPage: number }

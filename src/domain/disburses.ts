@@ -12,7 +12,8 @@ import { moneyRequestValues, type MoneyRequestInput } from './customer.js'
 import { notFound } from './errors.js'
 import { FLOAT, HOLDS, WORLD, assertFunds, move } from './ledger.js'
 import { LIFECYCLES } from './lifecycles.js'
-import { scheduleAfter } from './schedule.js'
+import { magicAmount } from '../engine/magic-values.js'
+import { scheduleOutcome } from './schedule.js'
 import { WALLET_NETWORKS } from './transactions.js'
 
 export const DISBURSE_NETWORKS = ['bank', ...WALLET_NETWORKS] as const
@@ -41,11 +42,12 @@ export function createDisburse(ctx: DomainContext, input: MoneyRequestInput): Di
       source: disburse.reference,
       memo: 'hold disburse',
     })
-    scheduleAfter(ctx, 'disburse_settlement', {
-      resource: 'disburses',
-      key: disburse.reference,
-      action: 'success',
-    })
+    scheduleOutcome(
+      ctx,
+      'disburse_settlement',
+      { resource: 'disburses', key: disburse.reference, action: 'success' },
+      magicAmount(disburse.amount, ['failed', 'success']),
+    )
     return disburse
   })
 }

@@ -11,7 +11,8 @@ import { notFound } from './errors.js'
 import { recordOperation } from './business.js'
 import { FLOAT, WORLD, move } from './ledger.js'
 import { LIFECYCLES } from './lifecycles.js'
-import { scheduleAt } from './schedule.js'
+import { magicAmount } from '../engine/magic-values.js'
+import { scheduleAt, scheduleOutcome } from './schedule.js'
 
 export function createPayment(ctx: DomainContext, input: MoneyRequestInput): Payment {
   return ctx.db.transaction(() => {
@@ -26,6 +27,13 @@ export function createPayment(ctx: DomainContext, input: MoneyRequestInput): Pay
       key: payment.reference,
       action: 'expired',
     })
+    // the payer does nothing by default; a scenario or a magic amount may decide for them
+    scheduleOutcome(
+      ctx,
+      'payment_outcome',
+      { resource: 'payments', key: payment.reference },
+      magicAmount(payment.amount, ['failed', 'expired', 'success']),
+    )
     return payment
   })
 }

@@ -19,6 +19,7 @@ import {
   walletCodes,
   webhookAttempts,
   webhookEvents,
+  scenarios,
 } from '../db/schema.js'
 
 const TENANT_TABLES = [
@@ -35,6 +36,7 @@ const TENANT_TABLES = [
   jobs,
   webhookEvents,
   webhookAttempts,
+  scenarios,
 ]
 
 export function resetTenantData(db: Db, tenantId: string): void {

@@ -5,6 +5,7 @@
  * be overridden per tenant (`PUT /__sandbox/delays`).
  */
 import { jobs } from '../db/schema.js'
+import type { ForcedOutcome } from '../engine/magic-values.js'
 import type { DomainContext } from './context.js'
 
 export const DEFAULT_DELAYS_MS = {
@@ -18,13 +19,21 @@ export const DEFAULT_DELAYS_MS = {
   transaction_settlement: 5_000,
   /** disburse: processing → success */
   disburse_settlement: 5_000,
+  /** payment: pending → an outcome forced by a scenario or a magic amount */
+  payment_outcome: 5_000,
 } as const
 
 export type DelayName = keyof typeof DEFAULT_DELAYS_MS
 export const DELAY_NAMES = Object.keys(DEFAULT_DELAYS_MS) as [DelayName, ...DelayName[]]
 
-export function delaysOf(ctx: Pick<DomainContext, 'tenant'>): Record<DelayName, number> {
-  return { ...DEFAULT_DELAYS_MS, ...ctx.tenant.delays }
+/** Defaults, then the scenarios' overrides, then the tenant's own (`PUT /__sandbox/delays`). */
+export function delaysOf(
+  ctx: Pick<DomainContext, 'tenant' | 'scenarioDelays'>,
+): Record<DelayName, number> {
+  return { ...DEFAULT_DELAYS_MS, ...ctx.scenarioDelays, ...ctx.tenant.delays } as Record<
+    DelayName,
+    number
+  >
 }
 
 /** The job resources are the control plane's URL segments; `action` a state or `fill_details`. */
@@ -47,4 +56,24 @@ export function scheduleAt(
     .insert(jobs)
     .values({ ...job, tenantId: ctx.tenant.id, dueAt })
     .run()
+}
+
+/**
+ * Schedules what a new resource does by itself, unless a scenario rule (`ctx.outcome`) or a
+ * magic value forces another outcome: then that, after the forced or the usual delay. A job
+ * without an action (a widget user, a payment) is only scheduled when an outcome is forced.
+ */
+export function scheduleOutcome(
+  ctx: DomainContext,
+  delay: DelayName,
+  job: { resource: JobResource; key: string; action?: string },
+  magic?: ForcedOutcome,
+): void {
+  const forced = ctx.outcome ?? magic
+  if (forced) {
+    const dueAt = ctx.now + (forced.afterMs ?? delaysOf(ctx)[delay])
+    scheduleAt(ctx, dueAt, { resource: job.resource, key: job.key, action: forced.to })
+  } else if (job.action) {
+    scheduleAfter(ctx, delay, { resource: job.resource, key: job.key, action: job.action })
+  }
 }

@@ -13,7 +13,8 @@ import { listPage, type DomainContext, type Page, type PageOf } from './context.
 import { notFound, refused } from './errors.js'
 import { HOLDS, WORLD, assertFunds, cardAccount, move } from './ledger.js'
 import { LIFECYCLES } from './lifecycles.js'
-import { scheduleAfter } from './schedule.js'
+import { magicAmount } from '../engine/magic-values.js'
+import { scheduleOutcome } from './schedule.js'
 import { useWalletCode } from './wallet-codes.js'
 
 export const WALLET_NETWORKS = [
@@ -81,14 +82,15 @@ function insertTransaction(ctx: DomainContext, card: Card, values: TransactionVa
     .get()
 }
 
-/** A new pending transfer settles by itself after its delay. */
+/** A new pending transfer settles by itself after its delay (or as a scenario or magic amount says). */
 function pendingTransfer(ctx: DomainContext, card: Card, values: TransactionValues): Transaction {
   const transaction = insertTransaction(ctx, card, values)
-  scheduleAfter(ctx, 'transaction_settlement', {
-    resource: 'transactions',
-    key: transaction.slug,
-    action: 'success',
-  })
+  scheduleOutcome(
+    ctx,
+    'transaction_settlement',
+    { resource: 'transactions', key: transaction.slug, action: 'success' },
+    magicAmount(transaction.amount, ['failed', 'success']),
+  )
   return transaction
 }
 

@@ -4,7 +4,8 @@
  * (json-body.ts). Bad path parameters are references that name nothing: 404.
  */
 import { zValidator } from '@hono/zod-validator'
-import type { ValidationTargets } from 'hono'
+import type { Context, ValidationTargets } from 'hono'
+import type { AppEnv } from '../env.js'
 import type { ZodType } from 'zod'
 import { SandboxError } from '../domain/errors.js'
 import { fieldErrorsOf, validationError } from './errors.js'
@@ -23,6 +24,6 @@ export function validate<Target extends keyof ValidationTargets, Schema extends 
   })
   if (target !== 'json') return validator
   const withBodyChecks: typeof validator = (c, next) =>
-    checkJsonBody(c, () => validator(c, next).then(() => undefined))
+    checkJsonBody(c as unknown as Context<AppEnv>, () => validator(c, next).then(() => undefined))
   return withBodyChecks
 }

@@ -33,7 +33,14 @@ export const delaysBody = z.strictObject(
 )
 
 export const delaysApi = new Hono<AppEnv>()
-  .get('/delays', (c) => ok(c, 'Delays', { data: delaysOf({ tenant: c.var.tenant }) }))
+  .get('/delays', (c) =>
+    ok(c, 'Delays', {
+      data: delaysOf({
+        tenant: c.var.tenant,
+        scenarioDelays: c.var.deps.scenarios.delays(c.var.tenant.id),
+      }),
+    }),
+  )
   .put('/delays', validate('json', delaysBody), (c) => {
     const overrides = Object.fromEntries(
       Object.entries(c.req.valid('json')).filter(([, ms]) => ms !== undefined),
@@ -42,7 +49,9 @@ export const delaysApi = new Hono<AppEnv>()
       c.var.tenant,
       Object.keys(overrides).length ? overrides : null,
     )
-    return ok(c, 'Delays updated', { data: delaysOf({ tenant }) })
+    return ok(c, 'Delays updated', {
+      data: delaysOf({ tenant, scenarioDelays: c.var.deps.scenarios.delays(tenant.id) }),
+    })
   })
   .get('/jobs', (c) => {
     const pending = c.var.deps.db

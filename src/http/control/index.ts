@@ -12,6 +12,7 @@ import { controlDisputesApi } from './disputes.js'
 import { fundingApi } from './funding.js'
 import { transitionsApi } from './transitions.js'
 import { walletCodesApi } from './wallet-codes.js'
+import { scenariosApi } from './scenarios.js'
 import { webhooksApi } from './webhooks.js'
 
 export function createControlApi() {
@@ -20,11 +21,13 @@ export function createControlApi() {
     .use(auth())
     .post('/reset', (c) => {
       c.var.deps.tenants.reset(c.var.tenant)
+      c.var.deps.scenarios.forget(c.var.tenant.id)
       return ok(c, 'Sandbox reset', { data: { tenant: c.var.tenant.id } })
     })
     .route('/clock', clockApi)
     .route('/disputes', controlDisputesApi)
     .route('/wallet-codes', walletCodesApi)
+    .route('/scenarios', scenariosApi)
     .route('/', fundingApi)
     .route('/', delaysApi)
     .route('/', webhooksApi)

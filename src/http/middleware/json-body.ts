@@ -1,11 +1,13 @@
 /**
  * Request bodies (PRODUCT §4): at most 1 MiB (413), JSON only (415), well-formed (400) and an
  * object at the top (422). A body-less request with no Content-Type is read as `{}`, so a
- * missing body is reported as the list of required fields.
+ * missing body is reported as the list of required fields. Checked once per request: the
+ * scenario rules and the validator share the result.
  */
 import type { Context, Next } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { SandboxError } from '../../domain/errors.js'
+import type { AppEnv } from '../../env.js'
 import { PAYLOAD_TOO_LARGE, validationError } from '../errors.js'
 
 export const MAX_BODY_BYTES = 1024 * 1024
@@ -19,27 +21,38 @@ const limit = bodyLimit({
   },
 })
 
-export async function checkJsonBody(c: Context, next: Next): Promise<void> {
+/** The request's JSON object body (`{}` when there is none), checked as above. */
+export async function readJsonBody(c: Context<AppEnv>): Promise<Record<string, unknown>> {
+  const checked = c.get('jsonBody')
+  if (checked) return checked
+  let body: Record<string, unknown> = {}
   await limit(c, async () => {
     const contentType = c.req.header('Content-Type')
     const mediaType = contentType?.split(';')[0].trim() ?? ''
     const text = await c.req.text()
-    if (!contentType && text.length === 0) return next()
+    if (!contentType && text.length === 0) return
     if (!JSON_MEDIA_TYPE.test(mediaType)) {
       throw new SandboxError(
         'unsupported_media_type',
         'The request body must be JSON, sent with Content-Type: application/json.',
       )
     }
-    let body: unknown
+    let parsed: unknown
     try {
-      body = JSON.parse(text)
+      parsed = JSON.parse(text)
     } catch {
       throw new SandboxError('malformed_json', 'Malformed JSON in request body.')
     }
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
       throw validationError({ body: ['The request body must be a JSON object.'] })
     }
-    await next()
+    body = parsed as Record<string, unknown>
   })
+  c.set('jsonBody', body)
+  return body
+}
+
+export async function checkJsonBody(c: Context<AppEnv>, next: Next): Promise<void> {
+  await readJsonBody(c)
+  await next()
 }

@@ -1,0 +1,58 @@
+/**
+ * Applies the scenarios in force to a /v1 request (PRODUCT §9): added latency, a dropped
+ * connection, a canned response, or an async outcome forced on what the request creates.
+ * Also hands the scenarios' delay overrides to the domain. Matched rules are named in the
+ * `x-card-sandbox-scenario` response header.
+ */
+import type { HttpBindings } from '@hono/node-server'
+import { createMiddleware } from 'hono/factory'
+import type { ContentfulStatusCode } from 'hono/utils/http-status'
+import type { AppEnv } from '../../env.js'
+import { readJsonBody } from './json-body.js'
+
+const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
+
+export const SCENARIO_HEADER = 'x-card-sandbox-scenario'
+
+export function scenarios() {
+  return createMiddleware<AppEnv>(async function scenarios(c, next) {
+    const { deps, tenant } = c.var
+    const registry = deps.scenarios
+    const effects = registry.evaluate({
+      method: c.req.method,
+      path: c.req.path,
+      // read only when a rule looks at bodies, with the same checks the validator makes
+      body:
+        registry.needsBody(tenant.id) && METHODS_WITH_BODY.has(c.req.method)
+          ? await readJsonBody(c)
+          : undefined,
+      token: tenant.token,
+      tenantId: tenant.id,
+    })
+    c.set('ctx', {
+      ...c.var.ctx,
+      scenarioDelays: registry.delays(tenant.id),
+      ...(effects.outcome && { outcome: effects.outcome }),
+    })
+    if (effects.matched.length === 0) return next()
+
+    if (effects.latencyMs > 0)
+      await new Promise((resolve) => setTimeout(resolve, effects.latencyMs))
+    if (effects.drop) {
+      const incoming = (c.env as HttpBindings | undefined)?.incoming
+      if (incoming) {
+        incoming.socket.destroy()
+        return new Response(null, { status: 599 })
+      }
+      // in-process (app.request) there is no connection to drop: a 502 stands in for it
+      return c.json({ message: 'Connection dropped by scenario.', statusCode: 502 }, 502)
+    }
+    c.header(SCENARIO_HEADER, effects.matched.join(', '))
+    if (effects.respond) {
+      const { status, headers, body } = effects.respond
+      for (const [name, value] of Object.entries(headers)) c.header(name, value)
+      return c.json(body as object, status as ContentfulStatusCode)
+    }
+    await next()
+  })
+}
