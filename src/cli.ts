@@ -84,6 +84,7 @@ function banner(sandbox: RunningSandbox): string {
             .join(', ')
         : 'none (magic values only)'
     }`,
+    `  fixtures    ${o.fixtures ?? 'none'}`,
     ...(o.webhookExtensions
       ? ['  extensions  transaction, payment and disburse events (sandbox only)']
       : []),

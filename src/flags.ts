@@ -69,6 +69,11 @@ export const FLAGS: readonly Flag[] = [
     repeatable: true,
   },
   {
+    name: 'fixtures',
+    value: '<name|file>',
+    help: 'a data set (a name in fixtures/ or a JSON file) seeding every new or reset tenant',
+  },
+  {
     name: 'webhook-url',
     value: '<url>',
     help: "where every tenant's webhooks go, unless it sets its own (PUT /__sandbox/webhook)",
@@ -139,6 +144,7 @@ export function parseFlags(argv: string[], env: NodeJS.ProcessEnv = {}): CliComm
     quirks: oneOf('quirks', raw('quirks'), ['on', 'off'] as const) === 'on',
     log: oneOf('log', raw('log'), ['pretty', 'json', 'silent'] as const),
     scenarios: list('scenario'),
+    fixtures: raw('fixtures'),
     webhookUrl: url('webhook-url', raw('webhook-url')),
     webhookSecret: raw('webhook-secret'),
     webhookExtensions:

@@ -10,6 +10,7 @@ import { createIds, type Ids } from './domain/ids.js'
 import { createTenantDirectory, type TenantDirectory } from './domain/tenants.js'
 import type { ClockMode } from './engine/clock.js'
 import { createDeliverer, type Deliverer } from './webhooks/delivery.js'
+import { applyFixture, loadFixture, type Call } from './engine/fixtures.js'
 import { createScenarioRegistry, type ScenarioRegistry } from './engine/scenarios/registry.js'
 import { realTenantsWithDueJobs, runDue, startTicker } from './engine/scheduler.js'
 
@@ -42,12 +43,14 @@ export type SandboxOptions = {
   webhookExtensions?: boolean
   /** Scenario files (YAML or JSON) in force for every tenant; watched and reloaded. */
   scenarios?: string[]
+  /** A fixture (a name in fixtures/, or a JSON file) that seeds every new or reset tenant. */
+  fixtures?: string
 }
 
 export type ResolvedOptions = Required<
-  Omit<SandboxOptions, 'seed' | 'tokens' | 'webhookUrl' | 'webhookSecret'>
+  Omit<SandboxOptions, 'seed' | 'tokens' | 'webhookUrl' | 'webhookSecret' | 'fixtures'>
 > &
-  Pick<SandboxOptions, 'seed' | 'tokens' | 'webhookUrl' | 'webhookSecret'>
+  Pick<SandboxOptions, 'seed' | 'tokens' | 'webhookUrl' | 'webhookSecret' | 'fixtures'>
 
 export type SandboxDeps = {
   db: Db
@@ -56,6 +59,10 @@ export type SandboxDeps = {
   deliverer: Deliverer
   scenarios: ScenarioRegistry
   options: ResolvedOptions
+  /** Applies the start-up fixture to a tenant (set when `fixtures` is given). */
+  seedTenant?: (token: string) => Promise<void>
+  /** Calls the sandbox's own API in-process as a tenant (fixtures). */
+  callAs?: (token: string) => Call
 }
 
 export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
@@ -74,6 +81,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     webhookTimeoutMs: options.webhookTimeoutMs ?? 5_000,
     webhookExtensions: options.webhookExtensions ?? false,
     scenarios: options.scenarios ?? [],
+    fixtures: options.fixtures,
   }
 }
 
@@ -91,6 +99,7 @@ export type Sandbox = {
  */
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const resolved = resolveOptions(options)
+  const fixture = resolved.fixtures ? loadFixture(resolved.fixtures) : undefined
   const db = openDb(resolved.db)
   const ids = createIds(resolved.seed)
   const tenants = createTenantDirectory(db, ids, {
@@ -119,8 +128,12 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   })
   const deps: SandboxDeps = { db, ids, tenants, deliverer, scenarios, options: resolved }
   const stopTicker = startTicker(() => runDueForRealClocks(deps))
+  const app = createApp(deps)
+  deps.callAs = (token) => callAs(app, token)
+  if (fixture)
+    deps.seedTenant = async (token) => void (await applyFixture(fixture, callAs(app, token)))
   return {
-    app: createApp(deps),
+    app,
     deps,
     close() {
       stopTicker()
@@ -138,6 +151,21 @@ function runDueForRealClocks(deps: SandboxDeps): void {
     if (tenant) runDue(deps, tenant, deps.tenants.now(tenant))
   }
   deps.deliverer.kick()
+}
+
+/** Calls the app in-process as a tenant: how fixtures run through the real API. */
+export function callAs(app: SandboxApp, token: string): Call {
+  return async (method, path, body) => {
+    const res = await app.request(path, {
+      method,
+      headers: {
+        Authorization: `Bearer ${token}`,
+        ...(body !== undefined && { 'Content-Type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
+    return { status: res.status, body: await res.json().catch(() => null) }
+  }
 }
 
 export type RunningSandbox = Omit<Sandbox, 'close'> & {

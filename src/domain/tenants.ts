@@ -31,6 +31,8 @@ export type TenantDirectory = ReturnType<typeof createTenantDirectory>
 
 export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectoryOptions) {
   const byToken = new Map<string, Tenant>()
+  /** Tenants created or reset and not yet seeded with the start-up fixture. */
+  const unseeded = new Set<string>()
   const selectByToken = db
     .select()
     .from(tenants)
@@ -79,6 +81,7 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
         .returning()
         .get()
       openFloat({ db, tenant, now })
+      unseeded.add(tenant.id)
       return tenant
     })
   }
@@ -92,6 +95,11 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
       const tenant = selectByToken.get({ token }) ?? createTenant(token)
       byToken.set(token, tenant)
       return tenant
+    },
+
+    /** True once for a tenant that is new (or reset) and has not been seeded yet. */
+    takeUnseeded(id: string): boolean {
+      return unseeded.delete(id)
     },
 
     byId(id: string): Tenant | undefined {
@@ -127,6 +135,7 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
         update(tenant, { delays: null })
         const fresh = saveClock(tenant, startClock(options.clockMode, options.wallNow()))
         openFloat({ db, tenant: fresh, now: this.now(fresh) })
+        unseeded.add(fresh.id)
         return fresh
       })
     },

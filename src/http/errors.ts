@@ -8,6 +8,7 @@ import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import type { $ZodIssue } from 'zod/v4/core'
 import { SandboxError, type ErrorCode, type FieldErrors } from '../domain/errors.js'
+import { FixtureError } from '../engine/fixtures.js'
 
 const STATUS_BY_CODE: Record<ErrorCode, ContentfulStatusCode> = {
   malformed_json: 400,
@@ -49,6 +50,13 @@ export function onError(error: Error, c: Context): Response {
     const code: ErrorCode = error.status === 413 ? 'payload_too_large' : 'malformed_json'
     const message = error.status === 413 ? PAYLOAD_TOO_LARGE : 'Malformed JSON in request body.'
     return renderError(c, new SandboxError(code, message))
+  }
+  if (error instanceof FixtureError) {
+    // the start-up fixture could not seed this tenant: a configuration problem, said plainly
+    return renderError(
+      c,
+      new SandboxError('internal', `The --fixtures data set failed: ${error.message}`),
+    )
   }
   console.error('card-sandbox: unexpected error', error)
   return renderError(c, new SandboxError('internal', 'Server Error'))

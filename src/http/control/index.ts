@@ -12,6 +12,7 @@ import { controlDisputesApi } from './disputes.js'
 import { fundingApi } from './funding.js'
 import { transitionsApi } from './transitions.js'
 import { walletCodesApi } from './wallet-codes.js'
+import { fixturesApi } from './fixtures.js'
 import { scenariosApi } from './scenarios.js'
 import { webhooksApi } from './webhooks.js'
 
@@ -28,6 +29,7 @@ export function createControlApi() {
     .route('/disputes', controlDisputesApi)
     .route('/wallet-codes', walletCodesApi)
     .route('/scenarios', scenariosApi)
+    .route('/fixtures', fixturesApi)
     .route('/', fundingApi)
     .route('/', delaysApi)
     .route('/', webhooksApi)

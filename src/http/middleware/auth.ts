@@ -15,8 +15,13 @@ export function auth() {
   return createMiddleware<AppEnv>(async function auth(c, next) {
     const { deps } = c.var
     const match = BEARER.exec(c.req.header('Authorization') ?? '')
-    const tenant = match ? deps.tenants.forToken(match[1]) : null
+    let tenant = match ? deps.tenants.forToken(match[1]) : null
     if (!tenant) throw new SandboxError('unauthenticated', UNAUTHENTICATED)
+    // --fixtures: a new (or reset) tenant is seeded before its first request is answered
+    if (deps.seedTenant && deps.tenants.takeUnseeded(tenant.id)) {
+      await deps.seedTenant(tenant.token)
+      tenant = deps.tenants.forToken(tenant.token)!
+    }
     const now = deps.tenants.now(tenant)
     catchUp(deps, tenant, now)
     c.set('tenant', tenant)

@@ -1,0 +1,102 @@
+/**
+ * Fixtures (PRODUCT §9): named data sets that seed a tenant. A fixture is a list of API calls,
+ * run in order through the sandbox's own HTTP app, so seeded data passes every rule a client's
+ * data does (verification, ledger, lifecycles). A step can name its answer (`as`) and later
+ * steps use it: `{{user.data.userCard.reference}}`. With `--seed`, a fixture repeats exactly.
+ */
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { z } from 'zod'
+
+export const FIXTURES_DIR = fileURLToPath(new URL('../../fixtures/', import.meta.url))
+
+export const fixtureSchema = z.strictObject({
+  name: z.string().min(1),
+  description: z.string().optional(),
+  steps: z
+    .array(
+      z.strictObject({
+        /** `METHOD /path`, the path under the sandbox's origin (`/v1/...`, `/__sandbox/...`). */
+        call: z.string().regex(/^(GET|POST|PUT|PATCH|DELETE) \/\S*$/, 'expected "METHOD /path"'),
+        body: z.unknown().optional(),
+        as: z
+          .string()
+          .regex(/^[A-Za-z_]\w*$/)
+          .optional(),
+      }),
+    )
+    .min(1),
+})
+
+export type Fixture = z.infer<typeof fixtureSchema>
+
+export class FixtureError extends Error {
+  override name = 'FixtureError'
+}
+
+/** A fixture by name (a file of fixtures/) or by path to a JSON file. */
+export function loadFixture(nameOrPath: string): Fixture {
+  const path = /[/\\]|\.json$/.test(nameOrPath) ? nameOrPath : `${FIXTURES_DIR}${nameOrPath}.json`
+  let text: string
+  try {
+    text = readFileSync(path, 'utf8')
+  } catch {
+    throw new FixtureError(`no fixture "${nameOrPath}" (looked for ${path})`)
+  }
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch (error) {
+    throw new FixtureError(`${path}: not valid JSON: ${(error as Error).message}`)
+  }
+  return parseFixture(json, path)
+}
+
+export function parseFixture(value: unknown, source: string): Fixture {
+  const result = fixtureSchema.safeParse(value)
+  if (result.success) return result.data
+  const issue = result.error.issues[0]
+  throw new FixtureError(`${source}: ${issue.path.join('.') || '(top level)'}: ${issue.message}`)
+}
+
+export type Call = (
+  method: string,
+  path: string,
+  body: unknown,
+) => Promise<{ status: number; body: unknown }>
+
+/** Runs a fixture's steps in order; stops at the first step that does not answer 2xx. */
+export async function applyFixture(fixture: Fixture, call: Call): Promise<number> {
+  const named: Record<string, unknown> = {}
+  for (const [index, step] of fixture.steps.entries()) {
+    const [method, rawPath] = step.call.split(' ')
+    const path = fill(rawPath, named) as string
+    const res = await call(method, path, fill(step.body, named))
+    if (res.status < 200 || res.status > 299) {
+      const message = (res.body as { message?: string } | null)?.message ?? ''
+      throw new FixtureError(
+        `fixture ${fixture.name}, step ${index + 1} (${method} ${path}): ${res.status} ${message}`,
+      )
+    }
+    if (step.as) named[step.as] = res.body
+  }
+  return fixture.steps.length
+}
+
+/** Replaces `{{name.path}}` in every string of a value with what an earlier step answered. */
+function fill(value: unknown, named: Record<string, unknown>): unknown {
+  if (typeof value === 'string') {
+    return value.replace(/\{\{\s*([\w.]+)\s*\}\}/g, (_, path: string) => {
+      const found = path
+        .split('.')
+        .reduce<unknown>((v, key) => (v as Record<string, unknown> | undefined)?.[key], named)
+      if (found === undefined) throw new FixtureError(`nothing answered {{${path}}}`)
+      return String(found)
+    })
+  }
+  if (Array.isArray(value)) return value.map((item) => fill(item, named))
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, fill(item, named)]))
+  }
+  return value
+}

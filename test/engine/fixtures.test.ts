@@ -1,0 +1,119 @@
+/** Fixtures (PRODUCT §9): named data sets seeding a tenant through the real API. */
+import { describe, expect, it } from 'vitest'
+import { newSandbox } from '../helpers.js'
+
+type Sandbox = ReturnType<typeof newSandbox>
+
+async function snapshot(s: Sandbox, token?: string) {
+  const get = async (path: string) =>
+    JSON.stringify((await s.call('GET', path, undefined, { token })).body)
+  return [
+    await get('/v1/card-users'),
+    await get('/v1/cards'),
+    await get('/v1/transactions'),
+    await get('/v1/payments'),
+    await get('/v1/disburses'),
+    await get('/v1/business/operations'),
+  ]
+}
+
+describe('POST /__sandbox/fixtures', () => {
+  it('seeds verified-user-funded-card: a verified user, an issued card, settled transactions', async () => {
+    const s = newSandbox()
+    const applied = await s.call('POST', '/__sandbox/fixtures', {
+      name: 'verified-user-funded-card',
+    })
+    expect(applied.status, JSON.stringify(applied.body)).toBe(200)
+    expect(applied.body.data).toEqual({ name: 'verified-user-funded-card', steps: 9 })
+
+    const users = (await s.call('GET', '/v1/card-users')).body.data[0].data
+    expect(users).toEqual([
+      expect.objectContaining({ first_name: 'Awa', last_name: 'Diop', status: 'passed' }),
+    ])
+    const cards = (await s.call('GET', '/v1/cards')).body.data
+    expect(cards).toEqual([
+      expect.objectContaining({
+        status: 'issued',
+        balance: 240_000,
+        last_four: expect.stringMatching(/^\d{4}$/),
+      }),
+    ])
+    const transactions = (await s.call('GET', '/v1/transactions')).body.data.transaction
+    expect(transactions.map((t: any) => [t.kind, t.status, t.amount])).toEqual([
+      ['wallet_to_card', 'success', 10_000],
+      ['card_to_wallet', 'success', 5_000],
+      ['card_to_bank', 'success', 15_000],
+      ['recharge', 'success', 250_000],
+    ])
+  })
+
+  it('seeds business-every-state: payments and disburses in every state, with their operations', async () => {
+    const s = newSandbox()
+    expect(
+      (await s.call('POST', '/__sandbox/fixtures', { name: 'business-every-state' })).status,
+    ).toBe(200)
+    const payments = (await s.call('GET', '/v1/payments')).body.data.map((p: any) => p.status)
+    expect(payments.sort()).toEqual(['expired', 'failed', 'pending', 'success'])
+    const disburses = (await s.call('GET', '/v1/disburses')).body.data.map((d: any) => d.status)
+    expect(disburses.sort()).toEqual(['failed', 'processing', 'success'])
+    const operations = (await s.call('GET', '/v1/business/operations')).body.data.map((o: any) => [
+      o.kind,
+      o.status,
+    ])
+    expect(operations.sort()).toEqual([
+      ['float_credit', 'success'],
+      ['float_debit', 'failed'],
+      ['float_debit', 'pending'],
+      ['float_debit', 'success'],
+    ])
+  })
+
+  it('refuses an unknown name, and names the step of an inline fixture that fails', async () => {
+    const s = newSandbox()
+    const unknown = await s.call('POST', '/__sandbox/fixtures', { name: 'nope' })
+    expect(unknown.status).toBe(422)
+    expect(unknown.body.errors.name[0]).toMatch(/^no fixture "nope"/)
+    const failing = await s.call('POST', '/__sandbox/fixtures', {
+      fixture: {
+        name: 'broken',
+        steps: [
+          {
+            call: 'POST /v1/cards/freeze',
+            body: { reference: '3f2504e0-4f89-41d3-9a0c-0305e82c3301' },
+          },
+        ],
+      },
+    })
+    expect(failing.status).toBe(422)
+    expect(failing.body.errors.fixture[0]).toBe(
+      'fixture broken, step 1 (POST /v1/cards/freeze): 404 No card found for reference "3f2504e0-4f89-41d3-9a0c-0305e82c3301".',
+    )
+    const malformed = await s.call('POST', '/__sandbox/fixtures', {
+      fixture: { name: 'x', steps: [{ call: 'FETCH cards' }] },
+    })
+    expect(malformed.status).toBe(422)
+  })
+})
+
+describe('--fixtures', () => {
+  it('seeds every new tenant before its first request, and again after its reset', async () => {
+    const s = newSandbox({ fixtures: 'verified-user-funded-card' })
+    expect((await s.call('GET', '/v1/cards')).body.data).toHaveLength(1)
+    expect(
+      (await s.call('GET', '/v1/cards', undefined, { token: 'another' })).body.data,
+    ).toHaveLength(1)
+    await s.call('POST', '/__sandbox/reset')
+    const cards = (await s.call('GET', '/v1/cards')).body.data
+    expect(cards).toEqual([expect.objectContaining({ balance: 240_000 })])
+  })
+
+  it('repeats byte for byte with --seed', async () => {
+    const first = newSandbox({ seed: 7, fixtures: 'business-every-state' })
+    const second = newSandbox({ seed: 7, fixtures: 'business-every-state' })
+    expect(await snapshot(second)).toEqual(await snapshot(first))
+  })
+
+  it('refuses to start with an unknown fixture', () => {
+    expect(() => newSandbox({ fixtures: 'does-not-exist' })).toThrow(/no fixture "does-not-exist"/)
+  })
+})
