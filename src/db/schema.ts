@@ -114,6 +114,7 @@ export const transactions = sqliteTable(
   (t) => [
     index('transactions_tenant_seq').on(t.tenantId, t.seq),
     index('transactions_tenant_card_seq').on(t.tenantId, t.cardReference, t.seq),
+    index('transactions_tenant_card_reference').on(t.tenantId, t.cardReference, t.reference),
   ],
 )
 
@@ -159,7 +160,10 @@ export const payments = sqliteTable(
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
   },
-  (t) => [index('payments_tenant_seq').on(t.tenantId, t.seq)],
+  (t) => [
+    index('payments_tenant_seq').on(t.tenantId, t.seq),
+    index('payments_tenant_partner_reference').on(t.tenantId, t.partnerReference),
+  ],
 )
 
 export const disburses = sqliteTable(

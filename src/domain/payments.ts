@@ -7,7 +7,7 @@ import { and, eq } from 'drizzle-orm'
 import { payments, type Payment } from '../db/schema.js'
 import { listPage, type DomainContext, type Page, type PageOf } from './context.js'
 import { moneyRequestValues, type MoneyRequestInput } from './customer.js'
-import { notFound } from './errors.js'
+import { notFound, refused } from './errors.js'
 import { recordOperation } from './business.js'
 import { FLOAT, WORLD, move } from './ledger.js'
 import { LIFECYCLES } from './lifecycles.js'
@@ -16,6 +16,7 @@ import { scheduleAt, scheduleOutcome } from './schedule.js'
 
 export function createPayment(ctx: DomainContext, input: MoneyRequestInput): Payment {
   return ctx.db.transaction(() => {
+    assertNewPartnerReference(ctx, input.partnerReference)
     const payment = ctx.db
       .insert(payments)
       .values({ ...moneyRequestValues(ctx, input), status: LIFECYCLES.payment.initial })
@@ -71,4 +72,22 @@ export function findPayment(ctx: DomainContext, reference: string, field = 'refe
 
 export function listPayments(ctx: DomainContext, page: Page): PageOf<Payment> {
   return listPage(ctx, payments, page)
+}
+
+/** A payment repeating a client `partner_reference` is refused (422), not collected twice. */
+function assertNewPartnerReference(ctx: DomainContext, partnerReference: string | undefined): void {
+  if (partnerReference === undefined) return
+  const used = ctx.db
+    .select({ reference: payments.reference })
+    .from(payments)
+    .where(
+      and(eq(payments.tenantId, ctx.tenant.id), eq(payments.partnerReference, partnerReference)),
+    )
+    .get()
+  if (used) {
+    throw refused(
+      'partner_reference',
+      `The partner reference has already been used (payment ${used.reference}).`,
+    )
+  }
 }

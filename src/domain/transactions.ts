@@ -82,8 +82,34 @@ function insertTransaction(ctx: DomainContext, card: Card, values: TransactionVa
     .get()
 }
 
+/**
+ * Idempotency where the client gives a reference (issue: a retried request must not move money
+ * twice): a transfer repeating a `reference` already used on the same card is refused (422).
+ */
+function assertNewReference(ctx: DomainContext, card: Card, reference: string | undefined): void {
+  if (reference === undefined) return
+  const used = ctx.db
+    .select({ slug: transactions.slug })
+    .from(transactions)
+    .where(
+      and(
+        eq(transactions.tenantId, ctx.tenant.id),
+        eq(transactions.cardReference, card.reference),
+        eq(transactions.reference, reference),
+      ),
+    )
+    .get()
+  if (used) {
+    throw refused(
+      'reference',
+      `The reference has already been used on this card (transaction ${used.slug}).`,
+    )
+  }
+}
+
 /** A new pending transfer settles by itself after its delay (or as a scenario or magic amount says). */
 function pendingTransfer(ctx: DomainContext, card: Card, values: TransactionValues): Transaction {
+  assertNewReference(ctx, card, values.reference)
   const transaction = insertTransaction(ctx, card, values)
   scheduleOutcome(
     ctx,

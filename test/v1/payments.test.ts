@@ -139,7 +139,7 @@ describe('POST /v1/payments/create', () => {
     const advanced = await s.call('POST', '/__sandbox/clock/advance', { by: '1h' })
     expect(advanced.status, JSON.stringify(advanced.body)).toBe(200)
 
-    const second = await createPayment(s)
+    const second = await createPayment(s, paymentBody({ partner_reference: 'order-1002' }))
     expect(second.expired_at).toBe('2026-01-01T01:30:00.000Z')
 
     // The first payment keeps the expiry it was created with.
@@ -362,7 +362,10 @@ describe('GET /v1/payments', () => {
     const s = newSandbox()
     const refs: string[] = []
     for (const amount of [100, 200, 300])
-      refs.push((await createPayment(s, paymentBody({ amount }))).reference)
+      refs.push(
+        (await createPayment(s, paymentBody({ amount, partner_reference: `order-${amount}` })))
+          .reference,
+      )
     const res = await s.call('GET', '/v1/payments')
     expect(res.body.data.map((p: any) => p.reference)).toEqual(refs.reverse())
     expect(res.body.data.map((p: any) => p.amount)).toEqual([300, 200, 100])
@@ -370,7 +373,8 @@ describe('GET /v1/payments', () => {
 
   it('pages 20 at a time by default', async () => {
     const s = newSandbox()
-    for (let i = 1; i <= 21; i++) await createPayment(s, paymentBody({ amount: i }))
+    for (let i = 1; i <= 21; i++)
+      await createPayment(s, paymentBody({ amount: i, partner_reference: `order-${i}` }))
     const first = await s.call('GET', '/v1/payments')
     expect(first.body.data).toHaveLength(20)
     expect(first.body.data[0].amount).toBe(21)
@@ -397,7 +401,8 @@ describe('GET /v1/payments', () => {
 
   it('honours page and per_page', async () => {
     const s = newSandbox()
-    for (let i = 1; i <= 5; i++) await createPayment(s, paymentBody({ amount: i }))
+    for (let i = 1; i <= 5; i++)
+      await createPayment(s, paymentBody({ amount: i, partner_reference: `order-${i}` }))
     const res = await s.call('GET', '/v1/payments?page=2&per_page=2')
     expect(res.status, JSON.stringify(res.body)).toBe(200)
     expect(res.body.data.map((p: any) => p.amount)).toEqual([3, 2])
@@ -613,5 +618,22 @@ describe('payment lifecycle through the control plane', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(404)
     const shown = await s.call('GET', `/v1/payments/${payment.reference}`)
     expect(shown.body.data.status).toBe('pending')
+  })
+})
+
+describe('idempotency', () => {
+  it('refuses a payment repeating a partner_reference with 422, collecting nothing twice', async () => {
+    const s = newSandbox()
+    await createPayment(s)
+    const again = await s.call('POST', '/v1/payments/create', paymentBody())
+    expect(again.status).toBe(422)
+    expect(again.body.errors).toEqual({
+      partner_reference: [expect.stringMatching(/^The partner reference has already been used/)],
+    })
+    expect((await s.call('GET', '/v1/payments')).body.meta.total).toBe(1)
+    // another tenant has its own references
+    expect(
+      (await s.call('POST', '/v1/payments/create', paymentBody(), { token: 'other' })).status,
+    ).toBe(200)
   })
 })

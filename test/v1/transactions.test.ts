@@ -938,3 +938,38 @@ describe('GET /v1/transactions', () => {
     ])
   })
 })
+
+describe('idempotency', () => {
+  it('refuses a transfer repeating a reference on the same card with 422, debiting once', async () => {
+    const s = newSandbox()
+    const { reference: card } = await s.issuedCard()
+    await s.call('POST', `/__sandbox/cards/${card}/fund`, { amount: 1_000 })
+    const body = {
+      amount: 300,
+      card_reference: card,
+      reference: 'invoice-9',
+      bank_id: 'B',
+      bank_name: 'CBAO',
+    }
+    expect((await s.call('POST', CARD_TO_BANK, body)).status).toBe(200)
+    const again = await s.call('POST', CARD_TO_BANK, body)
+    expect(again.status).toBe(422)
+    expect(again.body.errors).toEqual({
+      reference: [expect.stringMatching(/^The reference has already been used on this card/)],
+    })
+    const wallet = await s.call('POST', CARD_TO_WALLET, {
+      amount: 1,
+      card_reference: card,
+      reference: 'invoice-9',
+      phone: PHONE,
+      network: 'mtn-ci',
+    })
+    expect(wallet.status).toBe(422)
+    expect((await s.call('GET', '/v1/cards')).body.data[0].balance).toBe(700)
+    // the same reference on another card is another transfer
+    const { reference: other } = await s.fundedCard()
+    expect((await s.call('POST', CARD_TO_BANK, { ...body, card_reference: other })).status).toBe(
+      200,
+    )
+  })
+})

@@ -1,0 +1,2 @@
+CREATE INDEX `payments_tenant_partner_reference` ON `payments` (`tenant_id`,`partner_reference`);--> statement-breakpoint
+CREATE INDEX `transactions_tenant_card_reference` ON `transactions` (`tenant_id`,`card_reference`,`reference`);
