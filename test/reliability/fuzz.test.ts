@@ -1,0 +1,314 @@
+/**
+ * Fuzzing every route (issue: reliability): thousands of generated bad inputs — wrong types,
+ * missing and extra fields, huge and negative numbers, unicode and control characters, SQL
+ * fragments, deep nesting, malformed JSON, wrong content types, bad UUIDs in paths. Every
+ * answer is JSON in the documented shape, never a 5xx, and memory stays bounded.
+ * FUZZ_RUNS sets the inputs per route (npm run test:stress runs many more).
+ */
+import fc from 'fast-check'
+import { afterAll, describe, expect, it } from 'vitest'
+import { newSandbox } from '../helpers.js'
+
+const RUNS = Number(process.env.FUZZ_RUNS ?? 60)
+export const tally = { inputs: 0 }
+
+const UUID = '3f2504e0-4f89-41d3-9a0c-0305e82c3301'
+/** Every route but PUT /__sandbox/webhook, which could point deliveries at a generated URL. */
+const ROUTES: [string, string][] = [
+  ['POST', '/v1/card-users/create'],
+  ['POST', '/v1/v1/card-users/create'],
+  ['POST', '/v1/card-users/resubmit'],
+  ['GET', '/v1/card-users'],
+  ['POST', '/v1/cards/create'],
+  ['POST', '/v1/cards/link'],
+  ['GET', '/v1/cards'],
+  ['POST', '/v1/cards/freeze'],
+  ['POST', '/v1/cards/unfreeze'],
+  ['POST', '/v1/transactions/create/card-to-bank'],
+  ['POST', '/v1/transactions/create/card-to-wallet'],
+  ['POST', '/v1/transactions/create/wallet-to-card'],
+  ['GET', '/v1/transactions'],
+  ['POST', '/v1/disputes/update/:uuid'],
+  ['POST', '/v1/disburses/create'],
+  ['GET', '/v1/disburses'],
+  ['GET', '/v1/disburses/:uuid'],
+  ['POST', '/v1/payments/create'],
+  ['GET', '/v1/payments'],
+  ['GET', '/v1/payments/:uuid'],
+  ['GET', '/v1/business/operations'],
+  ['GET', '/__sandbox/health'],
+  ['GET', '/__sandbox/clock'],
+  ['PUT', '/__sandbox/clock'],
+  ['POST', '/__sandbox/clock/advance'],
+  ['GET', '/__sandbox/delays'],
+  ['PUT', '/__sandbox/delays'],
+  ['GET', '/__sandbox/jobs'],
+  ['POST', '/__sandbox/:resource/:uuid/transition'],
+  ['POST', '/__sandbox/cards/:uuid/fund'],
+  ['POST', '/__sandbox/cards/:uuid/withdraw'],
+  ['GET', '/__sandbox/business'],
+  ['POST', '/__sandbox/business/fund'],
+  ['POST', '/__sandbox/disputes'],
+  ['POST', '/__sandbox/wallet-codes'],
+  ['GET', '/__sandbox/webhook'],
+  ['GET', '/__sandbox/webhooks'],
+  ['POST', '/__sandbox/webhooks/:id/replay'],
+  ['GET', '/__sandbox/scenarios'],
+  ['POST', '/__sandbox/scenarios'],
+  ['POST', '/__sandbox/fixtures'],
+  ['POST', '/__sandbox/reset'],
+]
+
+const FIELDS = [
+  'amount',
+  'card_reference',
+  'reference',
+  'bank_id',
+  'bank_name',
+  'bank_account_name',
+  'description',
+  'phone',
+  'network',
+  'code',
+  'card_user_reference',
+  'card_brand',
+  'card_type',
+  'identifier',
+  'first_name',
+  'last_name',
+  'address',
+  'email',
+  'id_no',
+  'selfie_image',
+  'id_image',
+  'back_id_image',
+  'partner_reference',
+  'customer',
+  'transaction_slug',
+  'explanation',
+  'to',
+  'by',
+  'mode',
+  'reason',
+  'name',
+  'rules',
+  'fixture',
+  'steps',
+  'card_issuing',
+  'status',
+  'page',
+  'per_page',
+]
+
+const nasty = fc.constantFrom(
+  "'; DROP TABLE cards; --",
+  '1 OR 1=1',
+  '" OR ""="',
+  '\u0000\u0001\u001f',
+  '\u202e\u200b',
+  '𝕏🏦💳',
+  '../../etc/passwd',
+  '{{user.data}}',
+  '%00',
+  '<script>alert(1)</script>',
+  'NaN',
+  '-0',
+  '1e400',
+  'a'.repeat(5_000),
+  UUID,
+  UUID.toUpperCase(),
+  'wave-sn',
+  'visa',
+  'passed',
+)
+const number = fc.oneof(
+  fc.integer(),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.constantFrom(0, -1, 1e308, -1e308, 2 ** 53, 2 ** 63, 1e12 + 1, 0.5, -0),
+)
+const leaf = fc.oneof(
+  fc.string(),
+  fc.string({ unit: 'binary' }),
+  nasty,
+  number,
+  fc.boolean(),
+  fc.constant(null),
+)
+const value = fc.oneof(
+  { depthSize: 'small' },
+  leaf,
+  fc.array(leaf, { maxLength: 5 }),
+  fc.dictionary(fc.constantFrom(...FIELDS), leaf, { maxKeys: 5 }),
+)
+const jsonBody = fc
+  .oneof(
+    fc.dictionary(fc.constantFrom(...FIELDS), value, { maxKeys: 10 }),
+    fc.dictionary(fc.string(), value, { maxKeys: 5 }),
+    value,
+  )
+  .map((body) => ({
+    raw: JSON.stringify(body) ?? 'null',
+    type: 'application/json' as string | undefined,
+  }))
+/** A valid-looking body per route, to mutate: inputs that get past the first checks. */
+const SAMPLES: Record<string, Record<string, unknown>> = {
+  '/v1/card-users/create': {
+    phone: '+221770000001',
+    first_name: 'Awa',
+    last_name: 'Diop',
+    address: 'Dakar',
+    id_no: '1',
+    selfie_image: 'https://x.test/s.jpg',
+    id_image: 'https://x.test/i.jpg',
+  },
+  '/v1/card-users/resubmit': { card_user_reference: UUID, phone: '+221770000001' },
+  '/v1/cards/create': { card_user_reference: UUID, card_brand: 'visa', card_type: 'virtual' },
+  '/v1/cards/link': { identifier: 42, card_user_reference: UUID },
+  '/v1/cards/freeze': { reference: UUID },
+  '/v1/cards/unfreeze': { reference: UUID },
+  '/v1/transactions/create/card-to-bank': {
+    amount: 100,
+    card_reference: UUID,
+    bank_id: 'B',
+    bank_name: 'CBAO',
+  },
+  '/v1/transactions/create/card-to-wallet': {
+    amount: 100,
+    card_reference: UUID,
+    phone: '+221770000001',
+    network: 'wave-sn',
+  },
+  '/v1/transactions/create/wallet-to-card': {
+    amount: 100,
+    card_reference: UUID,
+    phone: '+221770000001',
+    network: 'orange-money-sn',
+    code: '123456',
+  },
+  '/v1/disputes/update/:uuid': { transaction_slug: UUID, explanation: 'x' },
+  '/v1/disburses/create': {
+    amount: 100,
+    network: 'bank',
+    customer: { full_name: 'A', bank_name: 'B', bank_id: 'C', bank_account_name: 'D' },
+  },
+  '/v1/payments/create': {
+    amount: 100,
+    network: 'wave-sn',
+    customer: { full_name: 'A', phone: '+221770000001' },
+  },
+  '/__sandbox/clock/advance': { by: '1s' },
+  '/__sandbox/clock': { mode: 'manual' },
+  '/__sandbox/delays': { card_issuing: '1s' },
+  '/__sandbox/:resource/:uuid/transition': { to: 'passed' },
+  '/__sandbox/cards/:uuid/fund': { amount: 100 },
+  '/__sandbox/business/fund': { amount: 100 },
+  '/__sandbox/disputes': { transaction_slug: UUID, reason: 'duplicate' },
+  '/__sandbox/wallet-codes': { phone: '+221770000001', network: 'orange-money-ci' },
+  '/__sandbox/scenarios': { name: 'fuzz', rules: [{ match: { method: 'GET' }, latency: 0 }] },
+  '/__sandbox/fixtures': { name: 'verified-user-funded-card' },
+}
+
+/** A route's sample with some fields replaced, removed or added. */
+const mutated = (path: string) =>
+  fc
+    .tuple(
+      fc.dictionary(fc.constantFrom(...FIELDS, ...Object.keys(SAMPLES[path] ?? {})), value, {
+        maxKeys: 3,
+      }),
+      fc.subarray(Object.keys(SAMPLES[path] ?? {})),
+    )
+    .map(([changes, removed]) => {
+      const body: Record<string, unknown> = { ...SAMPLES[path], ...changes }
+      for (const key of removed.slice(0, 2)) delete body[key]
+      return { raw: JSON.stringify(body), type: 'application/json' as string | undefined }
+    })
+
+const rawBody = fc.record({
+  raw: fc.oneof(
+    fc.string(),
+    fc.string({ unit: 'binary' }),
+    fc.integer({ min: 1, max: 20_000 }).map((n) => '['.repeat(n) + ']'.repeat(n)),
+    fc.integer({ min: 1, max: 2_000 }).map((n) => '{"a":'.repeat(n) + '1' + '}'.repeat(n)),
+    fc.constantFrom('{', '{"amount": 1,}', '{"amount": 1e999}', "{'a': 1}", 'null', ''),
+  ),
+  type: fc.constantFrom(
+    'application/json',
+    'text/plain',
+    'application/x-www-form-urlencoded',
+    undefined,
+    'application/json; charset=utf-8',
+    'multipart/form-data; boundary=x',
+    'application/vnd.api+json',
+  ),
+})
+const pathParam = fc.oneof(
+  fc.constant(UUID),
+  fc.uuid(),
+  fc.string(),
+  nasty,
+  fc.constantFrom('%2F..%2F', '%00', 'evt_x', '-1', '🙂'),
+)
+const query = fc.dictionary(
+  fc.constantFrom(...FIELDS),
+  fc.oneof(fc.string(), nasty, number.map(String)),
+  { maxKeys: 4 },
+)
+
+function fill(path: string, params: string[]) {
+  let i = 0
+  return path.replace(/:(\w+)/g, (_, name) =>
+    name === 'resource'
+      ? ['cards', 'card-users', 'transactions', 'payments', 'disburses', 'disputes', 'nope'][
+          params[i++].length % 7
+        ]
+      : encodeURIComponent(params[i++]),
+  )
+}
+
+describe('fuzzing every route', () => {
+  const s = newSandbox()
+  const rssBefore = process.memoryUsage().rss
+  afterAll(() => s.close())
+
+  it.each(ROUTES)(
+    `%s %s answers every generated input with a JSON 2xx/4xx (${RUNS} inputs)`,
+    async (method, path) => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(pathParam, { minLength: 3, maxLength: 3 }),
+          query,
+          fc.oneof(jsonBody, rawBody, mutated(path), mutated(path)),
+          async (params, q, body) => {
+            const search = new URLSearchParams(q).toString()
+            const url = fill(path, params) + (search ? `?${search}` : '')
+            const headers: Record<string, string> = { Authorization: 'Bearer fuzz' }
+            if (body.type) headers['Content-Type'] = body.type
+            const res = await s.app.request(url, {
+              method,
+              headers,
+              body: method === 'GET' ? undefined : body.raw,
+            })
+            tally.inputs++
+            const text = await res.text()
+            expect(
+              res.status,
+              `${method} ${url} ${body.raw.slice(0, 200)} → ${text.slice(0, 300)}`,
+            ).toBeLessThan(500)
+            expect(res.headers.get('Content-Type')).toMatch(/^application\/json/)
+            const json = JSON.parse(text)
+            if (res.status >= 400) {
+              expect(json.statusCode).toBe(res.status)
+              expect(typeof json.message).toBe('string')
+            }
+          },
+        ),
+        { numRuns: RUNS },
+      )
+    },
+  )
+
+  it('keeps memory bounded over the whole run', () => {
+    const grownMb = (process.memoryUsage().rss - rssBefore) / 2 ** 20
+    expect(grownMb).toBeLessThan(512)
+  })
+})
