@@ -178,6 +178,9 @@ export type RunningSandbox = Omit<Sandbox, 'close'> & {
   close(): Promise<void>
 }
 
+/** The longest a request may take, body and scenario latency included. */
+const REQUEST_TIMEOUT_MS = 30_000
+
 /** How long a shutdown waits for in-flight requests before cutting idle keep-alive sockets. */
 const SHUTDOWN_GRACE_MS = 5_000
 
@@ -195,6 +198,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     const s = serve({ fetch: sandbox.app.fetch, port, hostname: host }, () => resolve(s))
     s.once('error', reject)
   })
+  // a request may take at most this long, body included (a latency scenario counts)
+  ;(server as import('node:http').Server).requestTimeout = REQUEST_TIMEOUT_MS
   const address = server.address() as AddressInfo
   const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address
   const url = `http://${shown}:${address.port}`

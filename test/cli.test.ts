@@ -3,7 +3,7 @@
  * `npm test` builds dist/ first.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -112,6 +112,27 @@ describe('npx card-sandbox', () => {
     await fetch(`${baseUrl}/cards`, { headers: auth })
     await new Promise((resolve) => setTimeout(resolve, 100))
     expect(cli.output()).toMatch(/GET\s+\/v1\/cards 200 [\d.]+ms/)
+  })
+
+  it('finishes an in-flight request before it stops on SIGTERM', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-'))
+    try {
+      const scenario = join(dir, 'slow.yaml')
+      writeFileSync(
+        scenario,
+        'name: slow\nrules:\n  - match: { method: GET, path: /v1/cards }\n    latency: 500ms\n',
+      )
+      const cli = startCli(['--log', 'silent', '--scenario', scenario])
+      const baseUrl = await cli.baseUrl
+      const inFlight = fetch(`${baseUrl}/cards`, { headers: auth })
+      await new Promise((resolve) => setTimeout(resolve, 150)) // the request is being served
+      cli.child.kill('SIGTERM')
+      const res = await inFlight
+      expect(res.status).toBe(200)
+      expect(await cli.exited).toBe(0)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it('prints the flag table with --help', () => {

@@ -3,12 +3,16 @@
  * change that causes it, so no event is lost and none is sent for a change that rolled back.
  * The first attempt is due at once; delivery.ts sends it after the request has answered.
  */
-import { webhookEvents } from '../db/schema.js'
+import { and, desc, eq, inArray, lt, ne } from 'drizzle-orm'
+import { webhookAttempts, webhookEvents } from '../db/schema.js'
 import type { DomainContext } from '../domain/context.js'
 import type { EventPayload } from './events.js'
 
 /** PRODUCT §10: after a failed attempt, the next one waits this long on the sandbox clock. */
 export const RETRY_DELAYS_MS = [10_000, 60_000, 300_000, 1_800_000, 7_200_000, 21_600_000] as const
+
+/** How many settled events (delivered, failed, skipped) a tenant's log keeps: the newest. */
+export const EVENT_LOG_LIMIT = 1_000
 
 export function enqueueEvent(
   ctx: DomainContext,
@@ -31,4 +35,32 @@ export function enqueueEvent(
       createdAt: ctx.now,
     })
     .run()
+  pruneEventLog(ctx)
+}
+
+/** Keeps the event log bounded; pending events are never dropped. */
+function pruneEventLog(ctx: DomainContext): void {
+  const oldestKept = ctx.db
+    .select({ seq: webhookEvents.seq })
+    .from(webhookEvents)
+    .where(eq(webhookEvents.tenantId, ctx.tenant.id))
+    .orderBy(desc(webhookEvents.seq))
+    .limit(1)
+    .offset(EVENT_LOG_LIMIT - 1)
+    .get()
+  if (!oldestKept) return
+  const old = and(
+    eq(webhookEvents.tenantId, ctx.tenant.id),
+    lt(webhookEvents.seq, oldestKept.seq),
+    ne(webhookEvents.status, 'pending'),
+  )
+  const ids = ctx.db
+    .select({ id: webhookEvents.id })
+    .from(webhookEvents)
+    .where(old)
+    .all()
+    .map((row) => row.id)
+  if (ids.length === 0) return
+  ctx.db.delete(webhookAttempts).where(inArray(webhookAttempts.eventId, ids)).run()
+  ctx.db.delete(webhookEvents).where(old).run()
 }

@@ -193,7 +193,7 @@ describe('ledger', () => {
         }
         s.close()
       }),
-      { numRuns: 25 },
+      { numRuns: Number(process.env.PROPERTY_RUNS ?? 25) },
     )
   })
 })
