@@ -242,4 +242,87 @@ describe('concurrency', () => {
       await sandbox.close()
     }
   })
+
+  it('keeps transfers, freezes and disburses of two tenants consistent under concurrent load', async () => {
+    const sandbox = await startSandbox({ port: 0, clock: 'manual', log: 'silent' })
+    const as = (token: string) => ({
+      Authorization: `Bearer ${token}`,
+      'Content-Type': 'application/json',
+    })
+    const post = (token: string, path: string, body: unknown) =>
+      fetch(`${sandbox.url}${path}`, {
+        method: 'POST',
+        headers: as(token),
+        body: JSON.stringify(body),
+      })
+    const json = async (res: Promise<Response>) => (await (await res).json()) as any
+    try {
+      const cards: Record<string, string> = {}
+      for (const token of ['alpha', 'beta']) {
+        const user = (await json(post(token, '/v1/card-users/create', fullIdentity()))).data
+          .userCard.reference
+        await post(token, `/__sandbox/card-users/${user}/transition`, { to: 'passed' })
+        cards[token] = (
+          await json(
+            post(token, '/v1/cards/create', {
+              card_user_reference: user,
+              card_brand: 'visa',
+              card_type: 'virtual',
+            }),
+          )
+        ).data.card.reference
+        await post(token, `/__sandbox/cards/${cards[token]}/transition`, { to: 'issued' })
+        await post(token, `/__sandbox/cards/${cards[token]}/fund`, { amount: 5_000 })
+      }
+      const calls = []
+      for (let i = 0; i < 40; i++) {
+        for (const token of ['alpha', 'beta']) {
+          const card = cards[token]
+          calls.push(
+            post(token, '/v1/transactions/create/card-to-wallet', {
+              amount: 200,
+              card_reference: card,
+              reference: `w-${i}`,
+              phone: '+221770000000',
+              network: 'mtn-ci',
+            }),
+          )
+          calls.push(
+            post(token, '/v1/disburses/create', {
+              amount: 400_000,
+              network: 'wave-sn',
+              customer: { full_name: 'A B', phone: '+221770000000' },
+            }),
+          )
+          if (i % 5 === 0)
+            calls.push(
+              post(token, i % 10 === 0 ? '/v1/cards/freeze' : '/v1/cards/unfreeze', {
+                reference: card,
+              }),
+            )
+          // the other tenant's card is not found, whatever happens to it
+          calls.push(
+            post(token, '/v1/cards/freeze', {
+              reference: cards[token === 'alpha' ? 'beta' : 'alpha'],
+            }),
+          )
+        }
+      }
+      const statuses = (await Promise.all(calls)).map((r) => r.status)
+      expect(statuses.every((status) => [200, 404, 409, 422].includes(status))).toBe(true)
+      for (const token of ['alpha', 'beta']) {
+        const listed = await json(fetch(`${sandbox.url}/v1/cards`, { headers: as(token) }))
+        expect(listed.data).toHaveLength(1)
+        expect(listed.data[0].balance).toBeGreaterThanOrEqual(0)
+        // exactly 25 disburses of 400,000 fit in the opening float of 10,000,000
+        const disburses = await json(
+          fetch(`${sandbox.url}/v1/disburses?per_page=100`, { headers: as(token) }),
+        )
+        expect(disburses.meta.total).toBe(25)
+      }
+      assertLedgerInvariants(sandbox.deps.db)
+    } finally {
+      await sandbox.close()
+    }
+  })
 })
