@@ -1,5 +1,6 @@
 /**
- * A tenant's reset (PRODUCT §8): every row the tenant owns (resources, ledger, pending jobs) is
+ * A tenant's reset (PRODUCT §8): every row the tenant owns (resources, ledger, pending jobs, webhook
+ * events, posted scenarios) is
  * deleted in one transaction. Other tenants are not touched. tenants.ts then puts the clock and
  * the opening float back to where a new tenant's start.
  */

@@ -3,7 +3,7 @@
  * files at start apply to every tenant; those posted at run time apply to the posting tenant
  * only and go away on its reset. Counters for `nth` and `times` are per tenant and rule.
  */
-import type { Outcome, Rule, Scenario } from './schema.js'
+import type { FieldMatcher, Outcome, Rule, Scenario } from './schema.js'
 
 export type ScenarioRequest = {
   method: string
@@ -135,10 +135,7 @@ function valueAt(body: unknown, path: string): unknown {
   return value
 }
 
-function fieldMatches(
-  value: unknown,
-  matcher: Rule['match'] extends { body?: Record<string, infer M> } ? M : never,
-): boolean {
+function fieldMatches(value: unknown, matcher: FieldMatcher): boolean {
   if (matcher === null || typeof matcher !== 'object') return value === matcher
   if ('eq' in matcher && matcher.eq !== undefined && value !== matcher.eq) return false
   if (matcher.in && !matcher.in.includes(value as never)) return false
