@@ -293,6 +293,26 @@ describe('rules', () => {
     ).toBeNull()
   })
 
+  it('applies a rule to the share of calls its rate says (0 never, 1 always, 0.5 some)', async () => {
+    const s = newSandbox()
+    await s.call('POST', '/__sandbox/scenarios', {
+      name: 'rates',
+      rules: [
+        { match: { method: 'GET', path: '/v1/cards', rate: 0 }, respond: { status: 500 } },
+        { match: { method: 'GET', path: '/v1/payments', rate: 1 }, respond: { status: 503 } },
+        { match: { method: 'GET', path: '/v1/disburses', rate: 0.5 }, respond: { status: 503 } },
+      ],
+    })
+    const statuses = async (path: string) => {
+      const seen = []
+      for (let i = 0; i < 40; i++) seen.push((await s.call('GET', path)).status)
+      return seen
+    }
+    expect(new Set(await statuses('/v1/cards'))).toEqual(new Set([200]))
+    expect(new Set(await statuses('/v1/payments'))).toEqual(new Set([503]))
+    expect(new Set(await statuses('/v1/disburses'))).toEqual(new Set([200, 503]))
+  })
+
   it('refuses a malformed posted scenario with 422 naming every bad field', async () => {
     const s = newSandbox()
     const res = await s.call('POST', '/__sandbox/scenarios', {

@@ -459,3 +459,24 @@ describe('durability and isolation', () => {
     ])
   })
 })
+
+describe('PUT /__sandbox/webhook', () => {
+  it('refuses what is not an http(s) URL or a secret, naming the field', async () => {
+    const s = newSandbox()
+    cleanups.push(() => s.close())
+    for (const body of [
+      { url: 'ftp://x' },
+      { url: 'not a url' },
+      { url: 42 },
+      {},
+      { url: null, secret: '' },
+      { url: null, secret: 7 },
+    ]) {
+      const res = await s.call('PUT', '/__sandbox/webhook', body)
+      expect(res.status, JSON.stringify(body)).toBe(422)
+      expect(Object.keys(res.body.errors).length).toBeGreaterThan(0)
+    }
+    const cleared = await s.call('PUT', '/__sandbox/webhook', { url: null })
+    expect(cleared.body.data).toEqual({ url: null, secret: TOKEN })
+  })
+})
