@@ -272,7 +272,12 @@ export const jobs = sqliteTable(
     action: text('action').notNull(),
     dueAt: integer('due_at').notNull(),
   },
-  (t) => [index('jobs_tenant_due').on(t.tenantId, t.dueAt, t.seq), index('jobs_due').on(t.dueAt)],
+  (t) => [
+    index('jobs_tenant_due').on(t.tenantId, t.dueAt, t.seq),
+    index('jobs_due').on(t.dueAt),
+    // a transition cancels the jobs of its resource: found by key, not by scanning
+    index('jobs_tenant_resource_key').on(t.tenantId, t.resource, t.key),
+  ],
 )
 
 export const WEBHOOK_EVENT_STATUSES = ['pending', 'delivered', 'failed', 'skipped'] as const

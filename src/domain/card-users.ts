@@ -3,9 +3,9 @@
  * identity data and image links follows the full-data flow; one sent with only a phone (and
  * maybe an email) follows the hosted-widget flow. Both start `pending`.
  */
-import { and, eq } from 'drizzle-orm'
+import { eq } from 'drizzle-orm'
 import { cardUsers, type CardUser } from '../db/schema.js'
-import { listPage, type DomainContext, type Page, type PageOf } from './context.js'
+import { findOwned, listPage, type DomainContext, type Page, type PageOf } from './context.js'
 import { notFound } from './errors.js'
 import { LIFECYCLES, assertMove } from './lifecycles.js'
 import { magicVerification } from '../engine/magic-values.js'
@@ -127,11 +127,7 @@ export function findCardUser(
   reference: string,
   field = 'card_user_reference',
 ): CardUser {
-  const user = ctx.db
-    .select()
-    .from(cardUsers)
-    .where(and(eq(cardUsers.tenantId, ctx.tenant.id), eq(cardUsers.reference, reference)))
-    .get()
+  const user = findOwned(ctx, cardUsers, cardUsers.reference, reference)
   if (!user) throw notFound(field, 'card user', reference)
   return user
 }

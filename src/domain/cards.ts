@@ -7,7 +7,7 @@
 import { and, eq } from 'drizzle-orm'
 import { cards, type Card, type CardBrand, type CardType, type CardUser } from '../db/schema.js'
 import { findCardUser } from './card-users.js'
-import { listPage, type DomainContext, type Page, type PageOf } from './context.js'
+import { listPage, type DomainContext, type Page, type PageOf, findOwned } from './context.js'
 import { SandboxError, notFound, refused } from './errors.js'
 import { balanceOf, cardAccount } from './ledger.js'
 import { LIFECYCLES, allowedMoves, assertMove } from './lifecycles.js'
@@ -101,11 +101,7 @@ export function linkCard(
 }
 
 export function findCard(ctx: DomainContext, reference: string, field = 'card_reference'): Card {
-  const card = ctx.db
-    .select()
-    .from(cards)
-    .where(and(eq(cards.tenantId, ctx.tenant.id), eq(cards.reference, reference)))
-    .get()
+  const card = findOwned(ctx, cards, cards.reference, reference)
   if (!card) throw notFound(field, 'card', reference)
   return card
 }

@@ -2,7 +2,7 @@
  * What every domain function receives: the store, the sandbox's randomness, the calling tenant
  * and the instant of the request on that tenant's clock. Never a Hono context.
  */
-import { and, count, desc, eq, type SQL } from 'drizzle-orm'
+import { and, count, desc, eq, getTableName, sql } from 'drizzle-orm'
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core'
 import type { Db } from '../db/open.js'
 import type { Tenant } from '../db/schema.js'
@@ -38,29 +38,56 @@ type ListableTable = SQLiteTable & {
   $inferSelect: unknown
 }
 
-/** One page of a tenant's rows, newest first (SPEC §2.2), with the total for the meta. */
+const statements = new WeakMap<object, Map<string, unknown>>()
+
+/**
+ * A prepared statement built once per database and reused: drizzle builds SQL and
+ * better-sqlite3 prepares it on every plain query, which is most of a request's cost.
+ */
+export function prepared<T>(db: Db, key: string, build: () => T): T {
+  let cache = statements.get(db)
+  if (!cache) statements.set(db, (cache = new Map()))
+  let statement = cache.get(key) as T | undefined
+  if (statement === undefined) cache.set(key, (statement = build()))
+  return statement
+}
+
+/**
+ * One page of a tenant's rows, newest first (SPEC §2.2), with the total for the meta;
+ * optionally only the rows whose `by` column equals a value.
+ */
 export function listPage<T extends ListableTable>(
   ctx: DomainContext,
   table: T,
   page: Page,
-  filter?: SQL,
+  by?: { column: SQLiteColumn; value: string },
 ): PageOf<T['$inferSelect']> {
-  const where = and(eq(table.tenantId, ctx.tenant.id), filter)
-  const { limit, offset } = pageWindow(page)
-  const rows = ctx.db
-    .select()
-    .from(table as SQLiteTable)
-    .where(where)
-    .orderBy(desc(table.seq))
-    .limit(limit)
-    .offset(offset)
-    .all() as T['$inferSelect'][]
-  const total =
+  const name = getTableName(table)
+  const where = and(
+    eq(table.tenantId, sql.placeholder('tenant')),
+    by ? eq(by.column, sql.placeholder('value')) : undefined,
+  )
+  const key = `list:${name}:${by?.column.name ?? ''}`
+  const rowsQuery = prepared(ctx.db, key, () =>
+    ctx.db
+      .select()
+      .from(table as SQLiteTable)
+      .where(where)
+      .orderBy(desc(table.seq))
+      .limit(sql.placeholder('limit'))
+      .offset(sql.placeholder('offset'))
+      .prepare(),
+  )
+  const countQuery = prepared(ctx.db, `count:${key}`, () =>
     ctx.db
       .select({ n: count() })
       .from(table as SQLiteTable)
       .where(where)
-      .get()?.n ?? 0
+      .prepare(),
+  )
+  const params = { tenant: ctx.tenant.id, value: by?.value, ...pageWindow(page) }
+  const rows = rowsQuery.all(params) as T['$inferSelect'][]
+  const total = countQuery.get(params)?.n ?? 0
   return { rows, total, ...page }
 }
 
@@ -83,4 +110,23 @@ export function writeStatus(
     .set({ ...changes, status, updatedAt: ctx.now } as Record<string, unknown>)
     .where(eq(table.seq, seq))
     .run()
+}
+
+/** The tenant's row of `table` whose `column` equals `value` (a reference lookup), prepared once. */
+export function findOwned<T extends ListableTable>(
+  ctx: DomainContext,
+  table: T,
+  column: SQLiteColumn,
+  value: string,
+): T['$inferSelect'] | undefined {
+  const query = prepared(ctx.db, `find:${getTableName(table)}:${column.name}`, () =>
+    ctx.db
+      .select()
+      .from(table as SQLiteTable)
+      .where(
+        and(eq(table.tenantId, sql.placeholder('tenant')), eq(column, sql.placeholder('value'))),
+      )
+      .prepare(),
+  )
+  return query.get({ tenant: ctx.tenant.id, value }) as T['$inferSelect'] | undefined
 }

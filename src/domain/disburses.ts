@@ -4,10 +4,9 @@
  * (422 when short), the amount held from it, and a `float_debit` business operation recorded.
  * It settles by itself after its delay; a failed disburse gives the money back to the float.
  */
-import { and, eq } from 'drizzle-orm'
 import { disburses, type Disburse } from '../db/schema.js'
 import { recordOperation } from './business.js'
-import { listPage, type DomainContext, type Page, type PageOf } from './context.js'
+import { findOwned, listPage, type DomainContext, type Page, type PageOf } from './context.js'
 import { moneyRequestValues, type MoneyRequestInput } from './customer.js'
 import { notFound } from './errors.js'
 import { FLOAT, HOLDS, WORLD, assertFunds, move } from './ledger.js'
@@ -53,11 +52,7 @@ export function createDisburse(ctx: DomainContext, input: MoneyRequestInput): Di
 }
 
 export function findDisburse(ctx: DomainContext, reference: string, field = 'reference'): Disburse {
-  const disburse = ctx.db
-    .select()
-    .from(disburses)
-    .where(and(eq(disburses.tenantId, ctx.tenant.id), eq(disburses.reference, reference)))
-    .get()
+  const disburse = findOwned(ctx, disburses, disburses.reference, reference)
   if (!disburse) throw notFound(field, 'disburse', reference)
   return disburse
 }

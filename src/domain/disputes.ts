@@ -2,9 +2,9 @@
  * Disputes (SPEC §2.8, §4.5; PRODUCT §5): opened on a transaction through the control plane,
  * submitted by the update endpoint with the business's explanation, resolved won or lost.
  */
-import { and, eq } from 'drizzle-orm'
+import { eq } from 'drizzle-orm'
 import { disputes, type Dispute } from '../db/schema.js'
-import type { DomainContext } from './context.js'
+import { findOwned, type DomainContext } from './context.js'
 import { notFound, refused } from './errors.js'
 import { LIFECYCLES, assertMove } from './lifecycles.js'
 import { findTransaction } from './transactions.js'
@@ -45,11 +45,7 @@ export function openDispute(
 }
 
 export function findDispute(ctx: DomainContext, reference: string, field = 'reference'): Dispute {
-  const dispute = ctx.db
-    .select()
-    .from(disputes)
-    .where(and(eq(disputes.tenantId, ctx.tenant.id), eq(disputes.reference, reference)))
-    .get()
+  const dispute = findOwned(ctx, disputes, disputes.reference, reference)
   if (!dispute) throw notFound(field, 'dispute', reference)
   return dispute
 }

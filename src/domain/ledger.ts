@@ -7,7 +7,7 @@
  */
 import { and, eq, sql } from 'drizzle-orm'
 import { accounts, postings } from '../db/schema.js'
-import type { DomainContext } from './context.js'
+import { prepared, type DomainContext } from './context.js'
 import { refused } from './errors.js'
 
 export const FLOAT = 'float'
@@ -21,13 +21,19 @@ export const cardAccount = (cardReference: string) => `card:${cardReference}`
 export const OPENING_FLOAT = 10_000_000
 
 export function balanceOf(ctx: Pick<DomainContext, 'db' | 'tenant'>, account: string): number {
-  return (
+  const query = prepared(ctx.db, 'balance', () =>
     ctx.db
       .select({ balance: accounts.balance })
       .from(accounts)
-      .where(and(eq(accounts.tenantId, ctx.tenant.id), eq(accounts.name, account)))
-      .get()?.balance ?? 0
+      .where(
+        and(
+          eq(accounts.tenantId, sql.placeholder('tenant')),
+          eq(accounts.name, sql.placeholder('account')),
+        ),
+      )
+      .prepare(),
   )
+  return query.get({ tenant: ctx.tenant.id, account })?.balance ?? 0
 }
 
 /** Refuses (422 naming `field`) when `account` holds less than `amount`. */

@@ -5,7 +5,7 @@
  */
 import { and, eq } from 'drizzle-orm'
 import { payments, type Payment } from '../db/schema.js'
-import { listPage, type DomainContext, type Page, type PageOf } from './context.js'
+import { listPage, type DomainContext, type Page, type PageOf, findOwned } from './context.js'
 import { moneyRequestValues, type MoneyRequestInput } from './customer.js'
 import { notFound, refused } from './errors.js'
 import { recordOperation } from './business.js'
@@ -61,11 +61,7 @@ export function creditPayment(ctx: DomainContext, payment: Payment): void {
 }
 
 export function findPayment(ctx: DomainContext, reference: string, field = 'reference'): Payment {
-  const payment = ctx.db
-    .select()
-    .from(payments)
-    .where(and(eq(payments.tenantId, ctx.tenant.id), eq(payments.reference, reference)))
-    .get()
+  const payment = findOwned(ctx, payments, payments.reference, reference)
   if (!payment) throw notFound(field, 'payment', reference)
   return payment
 }

@@ -9,7 +9,7 @@ import { and, eq } from 'drizzle-orm'
 import { transactions, type Card, type Transaction } from '../db/schema.js'
 import { findCard } from './cards.js'
 import { findCardUser } from './card-users.js'
-import { listPage, type DomainContext, type Page, type PageOf } from './context.js'
+import { listPage, type DomainContext, type Page, type PageOf, findOwned } from './context.js'
 import { notFound, refused } from './errors.js'
 import { HOLDS, WORLD, assertFunds, cardAccount, move } from './ledger.js'
 import { LIFECYCLES } from './lifecycles.js'
@@ -225,11 +225,7 @@ export function findTransaction(
   slug: string,
   field = 'transaction_slug',
 ): Transaction {
-  const transaction = ctx.db
-    .select()
-    .from(transactions)
-    .where(and(eq(transactions.tenantId, ctx.tenant.id), eq(transactions.slug, slug)))
-    .get()
+  const transaction = findOwned(ctx, transactions, transactions.slug, slug)
   if (!transaction) throw notFound(field, 'transaction', slug)
   return transaction
 }
@@ -241,5 +237,8 @@ export function listTransactions(
 ): PageOf<Transaction> {
   if (cardReference === undefined) return listPage(ctx, transactions, page)
   findCard(ctx, cardReference)
-  return listPage(ctx, transactions, page, eq(transactions.cardReference, cardReference))
+  return listPage(ctx, transactions, page, {
+    column: transactions.cardReference,
+    value: cardReference,
+  })
 }

@@ -1,0 +1,9 @@
+// Baseline: a bare node:http server answering every request with a fixed JSON of similar size.
+import { createServer } from 'node:http'
+import { FIXED_BODY } from './body.mjs'
+
+const server = createServer((req, res) => {
+  req.resume()
+  req.on('end', () => res.writeHead(200, { 'Content-Type': 'application/json' }).end(FIXED_BODY))
+})
+server.listen(0, '127.0.0.1', () => console.log(`listening http://127.0.0.1:${server.address().port}`))

@@ -1,0 +1,1 @@
+CREATE INDEX `jobs_tenant_resource_key` ON `jobs` (`tenant_id`,`resource`,`key`);
