@@ -10,7 +10,7 @@ import { DEFAULT_PER_PAGE, MAX_PER_PAGE, type Page, type PageOf } from '../domai
 export type Presenting = { quirks: boolean; origin: string }
 
 export function presenting(c: Context): Presenting {
-  return { quirks: c.var.deps.options.quirks, origin: new URL(c.req.url).origin }
+  return { quirks: c.get('deps').options.quirks, origin: new URL(c.req.url).origin }
 }
 
 export function ok(c: Context, message: string, fields: Record<string, unknown>): Response {

@@ -27,10 +27,10 @@ export const advanceClockBody = z.object({
 export const setClockBody = z.object({ mode: z.enum(CLOCK_MODES) })
 
 export const clockApi = new Hono<AppEnv>()
-  .get('/', (c) => ok(c, 'Sandbox clock', { data: clockJson(c.var.deps, c.var.tenant) }))
+  .get('/', (c) => ok(c, 'Sandbox clock', { data: clockJson(c.get('deps'), c.get('tenant')) }))
   .post('/advance', validate('json', advanceClockBody), (c) => {
-    const { deps } = c.var
-    const tenant = deps.tenants.advance(c.var.tenant, c.req.valid('json').by)
+    const deps = c.get('deps')
+    const tenant = deps.tenants.advance(c.get('tenant'), c.req.valid('json').by)
     // everything that fell due runs, in order, before the call returns
     const ran = runDue(deps, tenant, deps.tenants.now(tenant))
     return ok(c, 'Sandbox clock advanced', {
@@ -38,8 +38,8 @@ export const clockApi = new Hono<AppEnv>()
     })
   })
   .put('/', validate('json', setClockBody), (c) => {
-    const tenant = c.var.deps.tenants.setMode(c.var.tenant, c.req.valid('json').mode)
-    return ok(c, 'Sandbox clock updated', { data: clockJson(c.var.deps, tenant) })
+    const tenant = c.get('deps').tenants.setMode(c.get('tenant'), c.req.valid('json').mode)
+    return ok(c, 'Sandbox clock updated', { data: clockJson(c.get('deps'), tenant) })
   })
 
 function clockJson(deps: AppEnv['Variables']['deps'], tenant: Tenant) {

@@ -36,8 +36,8 @@ export const delaysApi = new Hono<AppEnv>()
   .get('/delays', (c) =>
     ok(c, 'Delays', {
       data: delaysOf({
-        tenant: c.var.tenant,
-        scenarioDelays: c.var.deps.scenarios.delays(c.var.tenant.id),
+        tenant: c.get('tenant'),
+        scenarioDelays: c.get('deps').scenarios.delays(c.get('tenant').id),
       }),
     }),
   )
@@ -45,19 +45,19 @@ export const delaysApi = new Hono<AppEnv>()
     const overrides = Object.fromEntries(
       Object.entries(c.req.valid('json')).filter(([, ms]) => ms !== undefined),
     ) as Record<string, number>
-    const tenant = c.var.deps.tenants.setDelays(
-      c.var.tenant,
-      Object.keys(overrides).length ? overrides : null,
-    )
+    const tenant = c
+      .get('deps')
+      .tenants.setDelays(c.get('tenant'), Object.keys(overrides).length ? overrides : null)
     return ok(c, 'Delays updated', {
-      data: delaysOf({ tenant, scenarioDelays: c.var.deps.scenarios.delays(tenant.id) }),
+      data: delaysOf({ tenant, scenarioDelays: c.get('deps').scenarios.delays(tenant.id) }),
     })
   })
   .get('/jobs', (c) => {
-    const pending = c.var.deps.db
-      .select()
+    const pending = c
+      .get('deps')
+      .db.select()
       .from(jobs)
-      .where(eq(jobs.tenantId, c.var.tenant.id))
+      .where(eq(jobs.tenantId, c.get('tenant').id))
       .orderBy(asc(jobs.dueAt), asc(jobs.seq))
       .limit(1000)
       .all()

@@ -16,7 +16,7 @@ export const controlDisputesApi = new Hono<AppEnv>().post(
   validate('json', openDisputeBody),
   (c) => {
     const body = c.req.valid('json')
-    const dispute = openDispute(c.var.ctx, {
+    const dispute = openDispute(c.get('ctx'), {
       transactionSlug: body.transaction_slug,
       reason: body.reason,
     })

@@ -24,7 +24,7 @@ export const fixturesApi = new Hono<AppEnv>().post(
     const body = c.req.valid('json')
     try {
       const fixture = 'name' in body ? loadFixture(body.name) : body.fixture
-      const steps = await applyFixture(fixture, c.var.deps.callAs!(c.var.tenant.token))
+      const steps = await applyFixture(fixture, c.get('deps').callAs!(c.get('tenant').token))
       return ok(c, 'Fixture applied', { data: { name: fixture.name, steps } })
     } catch (error) {
       if (error instanceof FixtureError)

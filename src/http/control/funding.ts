@@ -22,7 +22,7 @@ function cardFunding(kind: 'recharge' | 'withdraw') {
     validate('param', referenceParam),
     validate('json', amountBody),
     (c) => {
-      const { ctx } = c.var
+      const ctx = c.get('ctx')
       const transaction = fundCard(ctx, {
         cardReference: c.req.valid('param').reference,
         amount: c.req.valid('json').amount,
@@ -41,12 +41,15 @@ export const fundingApi = new Hono<AppEnv>()
   .route('/cards/:reference/withdraw', cardFunding('withdraw'))
   .get('/business', (c) =>
     ok(c, 'Business account', {
-      data: { business: c.var.tenant.businessName, float_balance: balanceOf(c.var.ctx, FLOAT) },
+      data: {
+        business: c.get('tenant').businessName,
+        float_balance: balanceOf(c.get('ctx'), FLOAT),
+      },
     }),
   )
   .post('/business/fund', validate('json', amountBody), (c) => {
-    const floatBalance = fundFloat(c.var.ctx, c.req.valid('json').amount)
+    const floatBalance = fundFloat(c.get('ctx'), c.req.valid('json').amount)
     return ok(c, 'Float funded', {
-      data: { business: c.var.tenant.businessName, float_balance: floatBalance },
+      data: { business: c.get('tenant').businessName, float_balance: floatBalance },
     })
   })

@@ -21,9 +21,9 @@ export function createControlApi() {
     .get('/health', (c) => c.json({ status: 'ok' }))
     .use(auth())
     .post('/reset', (c) => {
-      c.var.deps.tenants.reset(c.var.tenant)
-      c.var.deps.scenarios.forget(c.var.tenant.id)
-      return ok(c, 'Sandbox reset', { data: { tenant: c.var.tenant.id } })
+      c.get('deps').tenants.reset(c.get('tenant'))
+      c.get('deps').scenarios.forget(c.get('tenant').id)
+      return ok(c, 'Sandbox reset', { data: { tenant: c.get('tenant').id } })
     })
     .route('/clock', clockApi)
     .route('/disputes', controlDisputesApi)

@@ -3,25 +3,28 @@
  * for everyone, then its own); `POST` adds one for the tenant only, replacing one of the same
  * name, until its reset. The body is the scenario as JSON; errors name every bad field.
  */
-import { Hono } from 'hono'
+import { Hono, type Context } from 'hono'
 import { scenarioSchema } from '../../engine/scenarios/schema.js'
 import type { AppEnv } from '../../env.js'
 import { ok } from '../envelope.js'
 import { validate } from '../validate.js'
 
-function activeJson(c: { var: AppEnv['Variables'] }) {
-  return c.var.deps.scenarios.active(c.var.tenant.id).map(({ source, scenario }) => ({
-    name: scenario.name,
-    source,
-    description: scenario.description ?? null,
-    delays: scenario.delays ?? {},
-    rules: scenario.rules.length,
-  }))
+function activeJson(c: Context<AppEnv>) {
+  return c
+    .get('deps')
+    .scenarios.active(c.get('tenant').id)
+    .map(({ source, scenario }) => ({
+      name: scenario.name,
+      source,
+      description: scenario.description ?? null,
+      delays: scenario.delays ?? {},
+      rules: scenario.rules.length,
+    }))
 }
 
 export const scenariosApi = new Hono<AppEnv>()
   .get('/', (c) => ok(c, 'Scenarios in force', { data: activeJson(c) }))
   .post('/', validate('json', scenarioSchema), async (c) => {
-    c.var.deps.scenarios.add(c.var.tenant.id, c.req.valid('json'), await c.req.json())
+    c.get('deps').scenarios.add(c.get('tenant').id, c.req.valid('json'), await c.req.json())
     return ok(c, 'Scenario added', { data: activeJson(c) })
   })

@@ -20,7 +20,7 @@ export const transitionsApi = new Hono<AppEnv>().post(
   validate('json', transitionBody),
   (c) => {
     const { resource, reference } = c.req.valid('param')
-    const result = transition(c.var.ctx, resource, reference, c.req.valid('json').to)
+    const result = transition(c.get('ctx'), resource, reference, c.req.valid('json').to)
     return ok(c, `Moved ${result.resource.replace('_', ' ')} to ${result.to}`, {
       data: { resource: result.resource, reference, from: result.from, to: result.to },
     })

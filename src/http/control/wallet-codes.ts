@@ -19,7 +19,7 @@ export const walletCodesApi = new Hono<AppEnv>().post(
   '/',
   validate('json', walletCodeBody),
   (c) => {
-    const code = issueWalletCode(c.var.ctx, c.req.valid('json'))
+    const code = issueWalletCode(c.get('ctx'), c.req.valid('json'))
     return ok(c, 'Wallet code issued', {
       data: {
         code: code.code,

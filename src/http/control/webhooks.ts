@@ -27,22 +27,22 @@ const iso = (ms: number) => new Date(ms).toISOString()
 
 export const webhooksApi = new Hono<AppEnv>()
   .get('/webhook', (c) =>
-    ok(c, 'Webhook endpoint', { data: webhookTarget(c.var.tenant, c.var.deps.options) }),
+    ok(c, 'Webhook endpoint', { data: webhookTarget(c.get('tenant'), c.get('deps').options) }),
   )
   .put('/webhook', validate('json', webhookBody), (c) => {
     const body = c.req.valid('json')
-    const tenant = c.var.deps.tenants.setWebhook(c.var.tenant, {
+    const tenant = c.get('deps').tenants.setWebhook(c.get('tenant'), {
       url: body.url,
       secret: body.secret ?? null,
     })
-    return ok(c, 'Webhook endpoint updated', { data: webhookTarget(tenant, c.var.deps.options) })
+    return ok(c, 'Webhook endpoint updated', { data: webhookTarget(tenant, c.get('deps').options) })
   })
   .get('/webhooks', validate('query', webhooksQuery), (c) => {
     const query = c.req.valid('query')
     const { page, perPage } = toPage(query)
-    const { db } = c.var.deps
+    const { db } = c.get('deps')
     const where = and(
-      eq(webhookEvents.tenantId, c.var.tenant.id),
+      eq(webhookEvents.tenantId, c.get('tenant').id),
       query.status ? eq(webhookEvents.status, query.status) : undefined,
     )
     const events = db
@@ -93,7 +93,7 @@ export const webhooksApi = new Hono<AppEnv>()
   })
   .post('/webhooks/:id/replay', validate('param', eventParam), (c) => {
     const { id } = c.req.valid('param')
-    const ctx = c.var.ctx
+    const ctx = c.get('ctx')
     const replayed = ctx.db
       .update(webhookEvents)
       .set({ status: 'pending', attempts: 0, nextAttemptAt: ctx.now })

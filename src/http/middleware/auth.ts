@@ -13,7 +13,7 @@ export const UNAUTHENTICATED = 'Unauthenticated.'
 
 export function auth() {
   return createMiddleware<AppEnv>(async function auth(c, next) {
-    const { deps } = c.var
+    const deps = c.get('deps')
     const match = BEARER.exec(c.req.header('Authorization') ?? '')
     let tenant = match ? deps.tenants.forToken(match[1]) : null
     if (!tenant) throw new SandboxError('unauthenticated', UNAUTHENTICATED)

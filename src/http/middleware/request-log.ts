@@ -23,7 +23,7 @@ export function requestLog(
           path: c.req.path,
           status,
           ms,
-          tenant: c.var.tenant?.id ?? null,
+          tenant: c.get('tenant')?.id ?? null,
         }),
       )
       return

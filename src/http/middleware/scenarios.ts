@@ -16,7 +16,8 @@ export const SCENARIO_HEADER = 'x-card-sandbox-scenario'
 
 export function scenarios() {
   return createMiddleware<AppEnv>(async function scenarios(c, next) {
-    const { deps, tenant } = c.var
+    const deps = c.get('deps')
+    const tenant = c.get('tenant')
     const registry = deps.scenarios
     const effects = registry.evaluate({
       method: c.req.method,
@@ -30,7 +31,7 @@ export function scenarios() {
       tenantId: tenant.id,
     })
     c.set('ctx', {
-      ...c.var.ctx,
+      ...c.get('ctx'),
       scenarioDelays: registry.delays(tenant.id),
       ...(effects.outcome && { outcome: effects.outcome }),
     })

@@ -34,7 +34,7 @@ export const businessApi = new Hono<AppEnv>().get(
   validate('query', pageQuery),
   (c) => {
     const p = presenting(c)
-    const page = listOperations(c.var.ctx, toPage(c.req.valid('query')))
+    const page = listOperations(c.get('ctx'), toPage(c.req.valid('query')))
     return ok(c, 'Business operations fetched successfully', {
       data: page.rows.map((operation) => operationJson(operation, p)),
       meta: pageMeta(page),

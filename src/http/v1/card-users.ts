@@ -108,17 +108,17 @@ function verificationResponse(user: CardUser, p: Presenting) {
 
 export const cardUsersApi = new Hono<AppEnv>()
   .post('/create', validate('json', createCardUserBody), (c) => {
-    const user = registerCardUser(c.var.ctx, c.req.valid('json'))
+    const user = registerCardUser(c.get('ctx'), c.req.valid('json'))
     return ok(c, VERIFICATION_IN_PROGRESS, verificationResponse(user, presenting(c)))
   })
   .post('/resubmit', validate('json', resubmitCardUserBody), (c) => {
     const { card_user_reference, ...input } = c.req.valid('json')
-    const user = resubmitCardUser(c.var.ctx, card_user_reference, input)
+    const user = resubmitCardUser(c.get('ctx'), card_user_reference, input)
     return ok(c, VERIFICATION_IN_PROGRESS, verificationResponse(user, presenting(c)))
   })
   .get('/', validate('query', pageQuery), (c) => {
     const p = presenting(c)
-    const page = listCardUsers(c.var.ctx, toPage(c.req.valid('query')))
+    const page = listCardUsers(c.get('ctx'), toPage(c.req.valid('query')))
     const users = page.rows.map(cardUserJson)
     if (!p.quirks)
       return ok(c, 'Card users fetched successfully', { data: users, meta: pageMeta(page) })

@@ -77,34 +77,34 @@ function cardResponse(ctx: DomainContext, card: Card, p: Presenting) {
 export const cardsApi = new Hono<AppEnv>()
   .post('/create', validate('json', createCardBody), (c) => {
     const body = c.req.valid('json')
-    const card = createCard(c.var.ctx, {
+    const card = createCard(c.get('ctx'), {
       cardUserReference: body.card_user_reference,
       brand: body.card_brand,
       type: body.card_type,
     })
-    return ok(c, 'Card is being generated', cardResponse(c.var.ctx, card, presenting(c)))
+    return ok(c, 'Card is being generated', cardResponse(c.get('ctx'), card, presenting(c)))
   })
   .post('/link', validate('json', linkCardBody), (c) => {
     const body = c.req.valid('json')
-    const card = linkCard(c.var.ctx, {
+    const card = linkCard(c.get('ctx'), {
       identifier: body.identifier,
       cardUserReference: body.card_user_reference,
     })
-    return ok(c, 'Card is being generated', cardResponse(c.var.ctx, card, presenting(c)))
+    return ok(c, 'Card is being generated', cardResponse(c.get('ctx'), card, presenting(c)))
   })
   .post('/freeze', validate('json', cardReferenceBody), (c) => {
-    const card = freezeCard(c.var.ctx, c.req.valid('json').reference)
-    return ok(c, 'Card frozen successfully', cardResponse(c.var.ctx, card, presenting(c)))
+    const card = freezeCard(c.get('ctx'), c.req.valid('json').reference)
+    return ok(c, 'Card frozen successfully', cardResponse(c.get('ctx'), card, presenting(c)))
   })
   .post('/unfreeze', validate('json', cardReferenceBody), (c) => {
-    const card = unfreezeCard(c.var.ctx, c.req.valid('json').reference)
-    return ok(c, 'Card unfrozen successfully', cardResponse(c.var.ctx, card, presenting(c)))
+    const card = unfreezeCard(c.get('ctx'), c.req.valid('json').reference)
+    return ok(c, 'Card unfrozen successfully', cardResponse(c.get('ctx'), card, presenting(c)))
   })
   .get('/', validate('query', pageQuery), (c) => {
     const p = presenting(c)
-    const page = listCards(c.var.ctx, toPage(c.req.valid('query')))
+    const page = listCards(c.get('ctx'), toPage(c.req.valid('query')))
     return ok(c, 'Cards fetched successfully', {
-      data: page.rows.map((card) => cardListJson(c.var.ctx, card, p)),
+      data: page.rows.map((card) => cardListJson(c.get('ctx'), card, p)),
       meta: pageMeta(page),
     })
   })

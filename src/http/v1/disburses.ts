@@ -90,27 +90,27 @@ export function disburseJson(
 export const disbursesApi = new Hono<AppEnv>()
   .post('/create', validate('json', createDisburseBody), (c) => {
     const body = c.req.valid('json')
-    const disburse = createDisburse(c.var.ctx, {
+    const disburse = createDisburse(c.get('ctx'), {
       amount: body.amount,
       network: body.network,
       partnerReference: body.partner_reference,
       customer: body.customer,
     })
     return ok(c, 'Disburse initiated successfully', {
-      data: { disburse: disburseJson(disburse, c.var.tenant, presenting(c), 'create') },
+      data: { disburse: disburseJson(disburse, c.get('tenant'), presenting(c), 'create') },
     })
   })
   .get('/', validate('query', pageQuery), (c) => {
     const p = presenting(c)
-    const page = listDisburses(c.var.ctx, toPage(c.req.valid('query')))
+    const page = listDisburses(c.get('ctx'), toPage(c.req.valid('query')))
     return ok(c, 'Disburses fetched successfully', {
-      data: page.rows.map((disburse) => disburseJson(disburse, c.var.tenant, p, 'read')),
+      data: page.rows.map((disburse) => disburseJson(disburse, c.get('tenant'), p, 'read')),
       meta: pageMeta(page),
     })
   })
   .get('/:reference', validate('param', referenceParam), (c) => {
-    const disburse = findDisburse(c.var.ctx, c.req.valid('param').reference)
+    const disburse = findDisburse(c.get('ctx'), c.req.valid('param').reference)
     return ok(c, 'Disburse fetched successfully', {
-      data: disburseJson(disburse, c.var.tenant, presenting(c), 'read'),
+      data: disburseJson(disburse, c.get('tenant'), presenting(c), 'read'),
     })
   })

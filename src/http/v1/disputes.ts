@@ -33,7 +33,7 @@ export const disputesApi = new Hono<AppEnv>().post(
   validate('json', updateDisputeBody),
   (c) => {
     const body = c.req.valid('json')
-    const dispute = updateDispute(c.var.ctx, c.req.valid('param').reference, {
+    const dispute = updateDispute(c.get('ctx'), c.req.valid('param').reference, {
       transactionSlug: body.transaction_slug,
       explanation: body.explanation,
     })

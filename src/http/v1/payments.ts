@@ -62,14 +62,14 @@ export function paymentJson(payment: Payment, tenant: Tenant, p: Presenting, vie
 export const paymentsApi = new Hono<AppEnv>()
   .post('/create', validate('json', createPaymentBody), (c) => {
     const body = c.req.valid('json')
-    const payment = createPayment(c.var.ctx, {
+    const payment = createPayment(c.get('ctx'), {
       amount: body.amount,
       network: body.network,
       partnerReference: body.partner_reference,
       customer: body.customer,
     })
     const p = presenting(c)
-    const json = paymentJson(payment, c.var.tenant, p, 'create')
+    const json = paymentJson(payment, c.get('tenant'), p, 'create')
     // The schema puts `payment` beside `message`; the example (quirks on) under `data`.
     return ok(
       c,
@@ -79,15 +79,15 @@ export const paymentsApi = new Hono<AppEnv>()
   })
   .get('/', validate('query', pageQuery), (c) => {
     const p = presenting(c)
-    const page = listPayments(c.var.ctx, toPage(c.req.valid('query')))
+    const page = listPayments(c.get('ctx'), toPage(c.req.valid('query')))
     return ok(c, 'Payments fetched successfully', {
-      data: page.rows.map((payment) => paymentJson(payment, c.var.tenant, p, 'read')),
+      data: page.rows.map((payment) => paymentJson(payment, c.get('tenant'), p, 'read')),
       meta: pageMeta(page),
     })
   })
   .get('/:reference', validate('param', referenceParam), (c) => {
-    const payment = findPayment(c.var.ctx, c.req.valid('param').reference)
+    const payment = findPayment(c.get('ctx'), c.req.valid('param').reference)
     return ok(c, 'Payment fetched successfully', {
-      data: paymentJson(payment, c.var.tenant, presenting(c), 'read'),
+      data: paymentJson(payment, c.get('tenant'), presenting(c), 'read'),
     })
   })

@@ -102,7 +102,7 @@ const TRANSFER_INITIATED = 'Transaction initiated successfully'
 export const transactionsApi = new Hono<AppEnv>()
   .post('/create/card-to-bank', validate('json', cardToBankBody), (c) => {
     const body = c.req.valid('json')
-    const transaction = cardToBank(c.var.ctx, {
+    const transaction = cardToBank(c.get('ctx'), {
       amount: body.amount,
       cardReference: body.card_reference,
       reference: body.reference,
@@ -117,7 +117,7 @@ export const transactionsApi = new Hono<AppEnv>()
   })
   .post('/create/card-to-wallet', validate('json', cardToWalletBody), (c) => {
     const body = c.req.valid('json')
-    const transaction = cardToWallet(c.var.ctx, {
+    const transaction = cardToWallet(c.get('ctx'), {
       amount: body.amount,
       cardReference: body.card_reference,
       reference: body.reference,
@@ -130,7 +130,7 @@ export const transactionsApi = new Hono<AppEnv>()
   })
   .post('/create/wallet-to-card', validate('json', walletToCardBody), (c) => {
     const body = c.req.valid('json')
-    const transaction = walletToCard(c.var.ctx, {
+    const transaction = walletToCard(c.get('ctx'), {
       amount: body.amount,
       cardReference: body.card_reference,
       reference: body.reference,
@@ -148,7 +148,7 @@ export const transactionsApi = new Hono<AppEnv>()
   .get('/', validate('query', transactionsQuery), (c) => {
     const query = c.req.valid('query')
     const p = presenting(c)
-    const page = listTransactions(c.var.ctx, toPage(query), query.card_reference)
+    const page = listTransactions(c.get('ctx'), toPage(query), query.card_reference)
     return ok(c, 'Transactions fetched successfully', {
       data: { transaction: page.rows.map((t) => transactionJson(t, p, 'list')) },
       meta: pageMeta(page),

@@ -1,0 +1,49 @@
+/**
+ * A smoke run of the benchmark harness (a few seconds, tiny counts): it asserts only that every
+ * figure was produced, so the harness does not rot. No timing is asserted: benchmarks are not tests.
+ */
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { expect, it } from 'vitest'
+
+it('produces every figure of npm run bench', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-bench-'))
+  try {
+    const out = join(dir, 'results.json')
+    const run = spawnSync(process.execPath, ['bench/run.mjs', '--smoke', `--out=${out}`], {
+      cwd: new URL('..', import.meta.url).pathname,
+      encoding: 'utf8',
+      timeout: 120_000,
+    })
+    expect(run.status, run.stderr).toBe(0)
+    const report = JSON.parse(readFileSync(out, 'utf8'))
+    const f = report.figures
+    for (const run of ['sandbox', 'node_http', 'hono']) {
+      for (const request of ['get_cards', 'create_card']) {
+        expect(f[`${run}_${request}`]).toEqual(
+          expect.objectContaining({
+            rps: expect.any(Number),
+            p50: expect.any(Number),
+            p99: expect.any(Number),
+          }),
+        )
+      }
+    }
+    expect(f.cold_start_ms).toEqual(expect.any(Number))
+    expect(f.reset).toEqual({
+      rows: expect.any(Number),
+      p50: expect.any(Number),
+      p99: expect.any(Number),
+    })
+    expect(Object.keys(f.list)).toHaveLength(2)
+    expect(f.due_transitions.count).toBe(100)
+    expect(f.webhooks).toMatchObject({ count: 20, lost: 0 })
+    expect(f.rss_idle_mb).toBeGreaterThan(0)
+    expect(f.rss_peak_mb).toBeGreaterThan(0)
+    expect(report.targets).toHaveLength(10)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}, 150_000)
