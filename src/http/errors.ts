@@ -75,7 +75,8 @@ export function validationError(errors: FieldErrors): SandboxError {
 
 /** Every zod issue, flattened into Laravel's per-field map with dot-notation names. */
 export function fieldErrorsOf(error: { issues: readonly Issue[] }, input: unknown): FieldErrors {
-  const errors: FieldErrors = {}
+  // no prototype: a field may be called "constructor" or "__proto__"
+  const errors: FieldErrors = Object.create(null)
   for (const issue of error.issues) {
     // a strict object names each key it does not know
     if (issue.code === 'unrecognized_keys') {

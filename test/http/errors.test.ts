@@ -170,3 +170,15 @@ describe('error shapes (PRODUCT §4)', () => {
     }
   })
 })
+
+describe('field names that are Object.prototype members', () => {
+  it('names "constructor", "toString" and "__proto__" like any other unknown field', async () => {
+    const { call } = newSandbox()
+    const res = await call('PUT', '/__sandbox/delays', undefined, {
+      raw: '{"constructor": 1, "toString": 2, "__proto__": 3}',
+      headers: { 'Content-Type': 'application/json' },
+    })
+    expect(res.status).toBe(422)
+    expect(Object.keys(res.body.errors).sort()).toEqual(['__proto__', 'constructor', 'toString'])
+  })
+})
