@@ -4,7 +4,8 @@
  * (422 when short), the amount held from it, and a `float_debit` business operation recorded.
  * It settles by itself after its delay; a failed disburse gives the money back to the float.
  */
-import { disburses, type Disburse } from '../db/schema.js'
+import { and, eq } from 'drizzle-orm'
+import { businessOperations, disburses, type Disburse } from '../db/schema.js'
 import { recordOperation } from './business.js'
 import { findOwned, listPage, type DomainContext, type Page, type PageOf } from './context.js'
 import { moneyRequestValues, type MoneyRequestInput } from './customer.js'
@@ -61,7 +62,10 @@ export function listDisburses(ctx: DomainContext, page: Page): PageOf<Disburse> 
   return listPage(ctx, disburses, page)
 }
 
-/** A settled disburse's money leaves the sandbox; a failed one's goes back to the float. */
+/**
+ * A settled disburse's money leaves the sandbox; a failed one's goes back to the float. Its
+ * `float_debit` business operation follows the outcome.
+ */
 export function settleDisburse(
   ctx: DomainContext,
   disburse: Disburse,
@@ -76,4 +80,14 @@ export function settleDisburse(
     source: disburse.reference,
     memo,
   })
+  ctx.db
+    .update(businessOperations)
+    .set({ status: to, updatedAt: ctx.now })
+    .where(
+      and(
+        eq(businessOperations.sourceReference, disburse.reference),
+        eq(businessOperations.kind, 'float_debit'),
+      ),
+    )
+    .run()
 }

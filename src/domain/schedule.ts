@@ -7,6 +7,7 @@
 import { jobs } from '../db/schema.js'
 import type { ForcedOutcome } from '../engine/magic-values.js'
 import type { DomainContext } from './context.js'
+import type { TransitionResource } from './transitions.js'
 
 export const DEFAULT_DELAYS_MS = {
   /** full-data card user: pending → passed */
@@ -37,7 +38,8 @@ export function delaysOf(
 }
 
 /** The job resources are the control plane's URL segments; `action` a state or `fill_details`. */
-export type JobResource = 'card-users' | 'cards' | 'transactions' | 'payments' | 'disburses'
+/** Every resource that moves by itself; a dispute only ever waits for someone. */
+export type JobResource = Exclude<TransitionResource, 'disputes'>
 
 export function scheduleAfter(
   ctx: DomainContext,

@@ -1,18 +1,10 @@
 /**
- * `transition(resource, key, to)`: the one way a status changes, whoever asks (control plane
- * now; scheduler and scenarios later). Refuses illegal moves with the allowed next states
+ * `transition(resource, key, to)`: the one way a status changes, whoever asks (the control
+ * plane, the scheduler running due jobs, and through it scenario and magic outcomes). Refuses illegal moves with the allowed next states
  * (PRODUCT §8) and applies each move's side effects in the same SQLite transaction.
  */
 import { and, eq, ne } from 'drizzle-orm'
-import {
-  businessOperations,
-  cardUsers,
-  disburses,
-  jobs,
-  payments,
-  transactions,
-  type CardUser,
-} from '../db/schema.js'
+import { cardUsers, disburses, jobs, payments, transactions, type CardUser } from '../db/schema.js'
 import { findCardUser } from './card-users.js'
 import { cardBalance, findCard, setCardStatus } from './cards.js'
 import { writeStatus, type DomainContext } from './context.js'
@@ -121,17 +113,6 @@ const MOVERS: Record<TransitionResource, Mover> = {
       network: disburse.network,
       amount: disburse.amount,
     })
-    // The disburse's float_debit follows its outcome.
-    ctx.db
-      .update(businessOperations)
-      .set({ status: to === 'success' ? 'success' : 'failed', updatedAt: ctx.now })
-      .where(
-        and(
-          eq(businessOperations.sourceReference, disburse.reference),
-          eq(businessOperations.kind, 'float_debit'),
-        ),
-      )
-      .run()
     return disburse.status
   },
   disputes(ctx, reference, to) {

@@ -14,6 +14,13 @@ export const RETRY_DELAYS_MS = [10_000, 60_000, 300_000, 1_800_000, 7_200_000, 2
 /** How many settled events (delivered, failed, skipped) a tenant's log keeps: the newest. */
 export const EVENT_LOG_LIMIT = 1_000
 
+const eventsWrittenByDb = new WeakMap<object, number>()
+
+/** How many events were ever written to this database's outbox: a cheap "anything new?". */
+export function eventsWritten(db: object): number {
+  return eventsWrittenByDb.get(db) ?? 0
+}
+
 export function enqueueEvent(
   ctx: DomainContext,
   payload: EventPayload,
@@ -35,6 +42,7 @@ export function enqueueEvent(
       createdAt: ctx.now,
     })
     .run()
+  eventsWrittenByDb.set(ctx.db, eventsWritten(ctx.db) + 1)
   pruneEventLog(ctx)
 }
 

@@ -23,7 +23,6 @@ export function createScenarioRegistry(
   options: { files: string[]; random: () => number; watch: boolean; log: (line: string) => void },
 ) {
   const fromFiles = new Map<string, Scenario>()
-  const byTenant = new Map<string, ActiveScenario[]>()
   const matcher = createRuleMatcher(options.random)
   const stops: (() => void)[] = []
 
@@ -35,6 +34,7 @@ export function createScenarioRegistry(
         file,
         (scenario) => {
           fromFiles.set(file, scenario)
+          inForceByTenant.clear()
           options.log(`card-sandbox: reloaded scenario ${file} (${scenario.name})`)
         },
         (error) =>
@@ -44,54 +44,58 @@ export function createScenarioRegistry(
     }
   }
 
-  function tenantScenarios(tenantId: string): ActiveScenario[] {
-    let cached = byTenant.get(tenantId)
+  /** What is in force for a tenant, worked out once and kept until a scenario changes. */
+  type InForce = {
+    scenarios: ActiveScenario[]
+    /** Whether any rule looks at request bodies. */
+    needsBody: boolean
+    /** Delay overrides of the scenarios; later scenarios win. */
+    delays: Partial<Record<DelayName, number>>
+  }
+  const inForceByTenant = new Map<string, InForce>()
+
+  function files(): ActiveScenario[] {
+    return [...fromFiles].map(([source, scenario]) => ({ source, scenario }))
+  }
+
+  function inForce(tenantId: string): InForce {
+    let cached = inForceByTenant.get(tenantId)
     if (!cached) {
-      cached = db
+      const own = db
         .select()
         .from(scenariosTable)
         .where(eq(scenariosTable.tenantId, tenantId))
         .orderBy(asc(scenariosTable.seq))
         .all()
         .map((row) => ({ source: 'tenant', scenario: validateScenario(row.definition) }))
-      byTenant.set(tenantId, cached)
+      const scenarios = [...files(), ...own]
+      const delays: Partial<Record<DelayName, number>> = {}
+      for (const { scenario } of scenarios) {
+        for (const [name, ms] of Object.entries(scenario.delays ?? {})) {
+          if (ms !== undefined) delays[name as DelayName] = ms
+        }
+      }
+      const needsBody = scenarios.some(({ scenario }) =>
+        scenario.rules.some((rule) => rule.match.body),
+      )
+      cached = { scenarios, needsBody, delays }
+      inForceByTenant.set(tenantId, cached)
     }
     return cached
   }
 
-  function active(tenantId: string): ActiveScenario[] {
-    return [
-      ...[...fromFiles].map(([source, scenario]) => ({ source, scenario })),
-      ...tenantScenarios(tenantId),
-    ]
-  }
-
   return {
-    active,
+    inForce,
+    files,
 
-    /** The scenarios loaded from files, for every tenant. */
-    files: (): ActiveScenario[] =>
-      [...fromFiles].map(([source, scenario]) => ({ source, scenario })),
+    /** The scenarios in force for a tenant: files (everyone's) first, then its own. */
+    active: (tenantId: string): ActiveScenario[] => inForce(tenantId).scenarios,
 
     evaluate(request: ScenarioRequest): Effects {
-      return matcher.evaluate(active(request.tenantId), request)
+      return matcher.evaluate(inForce(request.tenantId).scenarios, request)
     },
 
-    /** Whether any rule in force for the tenant looks at request bodies. */
-    needsBody(tenantId: string): boolean {
-      return active(tenantId).some(({ scenario }) => scenario.rules.some((rule) => rule.match.body))
-    },
-
-    /** Delay overrides of the scenarios in force; later scenarios win. */
-    delays(tenantId: string): Partial<Record<DelayName, number>> {
-      const merged: Partial<Record<DelayName, number>> = {}
-      for (const { scenario } of active(tenantId)) {
-        for (const [name, ms] of Object.entries(scenario.delays ?? {})) {
-          if (ms !== undefined) merged[name as DelayName] = ms
-        }
-      }
-      return merged
-    },
+    delays: (tenantId: string) => inForce(tenantId).delays,
 
     /** Adds a tenant's scenario, replacing one of the same name. */
     add(tenantId: string, scenario: Scenario, definition: unknown): void {
@@ -101,12 +105,12 @@ export function createScenarioRegistry(
           .run()
         db.insert(scenariosTable).values({ tenantId, name: scenario.name, definition }).run()
       })
-      byTenant.delete(tenantId)
+      inForceByTenant.delete(tenantId)
     },
 
     /** After a tenant's reset: its scenarios (already deleted with its rows) and counts go. */
     forget(tenantId: string): void {
-      byTenant.delete(tenantId)
+      inForceByTenant.delete(tenantId)
       matcher.resetCounts(tenantId)
     },
 

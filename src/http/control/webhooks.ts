@@ -2,10 +2,11 @@
  * The tenant's webhook endpoint and its deliveries (PRODUCT §7, §8): `GET`/`PUT /webhook`,
  * `GET /webhooks` (events, newest first, each with its attempts), `POST /webhooks/{id}/replay`.
  */
-import { and, count, desc, eq, inArray } from 'drizzle-orm'
+import { and, eq, inArray } from 'drizzle-orm'
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { WEBHOOK_EVENT_STATUSES, webhookAttempts, webhookEvents } from '../../db/schema.js'
+import { listPage } from '../../domain/context.js'
 import { notFound } from '../../domain/errors.js'
 import { webhookTarget } from '../../webhooks/delivery.js'
 import type { AppEnv } from '../../env.js'
@@ -39,21 +40,14 @@ export const webhooksApi = new Hono<AppEnv>()
   })
   .get('/webhooks', validate('query', webhooksQuery), (c) => {
     const query = c.req.valid('query')
-    const { page, perPage } = toPage(query)
     const { db } = c.get('deps')
-    const where = and(
-      eq(webhookEvents.tenantId, c.get('tenant').id),
-      query.status ? eq(webhookEvents.status, query.status) : undefined,
+    const page = listPage(
+      c.get('ctx'),
+      webhookEvents,
+      toPage(query),
+      query.status && { column: webhookEvents.status, value: query.status },
     )
-    const events = db
-      .select()
-      .from(webhookEvents)
-      .where(where)
-      .orderBy(desc(webhookEvents.seq))
-      .limit(perPage)
-      .offset((page - 1) * perPage)
-      .all()
-    const total = db.select({ n: count() }).from(webhookEvents).where(where).get()?.n ?? 0
+    const events = page.rows
     const attempts = events.length
       ? db
           .select()
@@ -88,7 +82,7 @@ export const webhooksApi = new Hono<AppEnv>()
             error: a.error,
           })),
       })),
-      meta: pageMeta({ rows: events, total, page, perPage }),
+      meta: pageMeta(page),
     })
   })
   .post('/webhooks/:id/replay', validate('param', eventParam), (c) => {
@@ -101,5 +95,6 @@ export const webhooksApi = new Hono<AppEnv>()
       .returning()
       .get()
     if (!replayed) throw notFound('id', 'webhook event', id)
+    c.get('deps').deliverer.kick()
     return ok(c, 'Webhook event queued again', { data: { id, status: replayed.status } })
   })

@@ -6,6 +6,7 @@ import { createMiddleware } from 'hono/factory'
 import { SandboxError } from '../../domain/errors.js'
 import type { AppEnv } from '../../env.js'
 import { catchUp } from '../../engine/scheduler.js'
+import { eventsWritten } from '../../webhooks/outbox.js'
 
 const BEARER = /^Bearer[ \t]+([!-~]{1,512})[ \t]*$/i
 
@@ -23,6 +24,7 @@ export function auth() {
       tenant = deps.tenants.forToken(tenant.token)!
     }
     const now = deps.tenants.now(tenant)
+    const written = eventsWritten(deps.db)
     catchUp(deps, tenant, now)
     c.set('tenant', tenant)
     c.set('ctx', {
@@ -33,7 +35,7 @@ export function auth() {
       webhookExtensions: deps.options.webhookExtensions,
     })
     await next()
-    // whatever the request wrote to the outbox goes out after it has answered
-    if (c.req.method !== 'GET') deps.deliverer.kick()
+    // whatever the request (or the catch-up) wrote to the outbox goes out after it has answered
+    if (eventsWritten(deps.db) !== written) deps.deliverer.kick()
   })
 }

@@ -19,12 +19,14 @@ export function scenarios() {
     const deps = c.get('deps')
     const tenant = c.get('tenant')
     const registry = deps.scenarios
+    const inForce = registry.inForce(tenant.id)
+    if (inForce.scenarios.length === 0) return next()
     const effects = registry.evaluate({
       method: c.req.method,
       path: c.req.path,
       // read only when a rule looks at bodies, with the same checks the validator makes
       body:
-        registry.needsBody(tenant.id) && METHODS_WITH_BODY.has(c.req.method)
+        inForce.needsBody && METHODS_WITH_BODY.has(c.req.method)
           ? await readJsonBody(c)
           : undefined,
       token: tenant.token,
@@ -32,7 +34,7 @@ export function scenarios() {
     })
     c.set('ctx', {
       ...c.get('ctx'),
-      scenarioDelays: registry.delays(tenant.id),
+      scenarioDelays: inForce.delays,
       ...(effects.outcome && { outcome: effects.outcome }),
     })
     if (effects.matched.length === 0) return next()
