@@ -8,6 +8,7 @@ import { createControlApi } from './http/control/index.js'
 import { onError, renderError } from './http/errors.js'
 import { unmatchedRequestError } from './http/method-not-allowed.js'
 import { auth } from './http/middleware/auth.js'
+import { journal } from './http/middleware/journal.js'
 import { requestLog } from './http/middleware/request-log.js'
 import { scenarios } from './http/middleware/scenarios.js'
 import { createV1Api } from './http/v1/index.js'
@@ -22,6 +23,7 @@ export function createApp(deps: SandboxDeps) {
     await next()
   })
   if (deps.options.log !== 'silent') app.use(requestLog(deps.options.log))
+  app.use(journal())
   app.use('/v1/*', auth(), scenarios())
   app.route('/v1', createV1Api({ quirks: deps.options.quirks }))
   app.route('/__sandbox', createControlApi())

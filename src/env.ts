@@ -11,5 +11,7 @@ export type AppEnv = {
     ctx: DomainContext
     /** The request's JSON body, once checked (http/middleware/json-body.ts). */
     jsonBody?: Record<string, unknown>
+    /** The JSON text of the response, kept for the request journal (envelope.ts sendJson). */
+    responseJson?: string
   }
 }

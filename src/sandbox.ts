@@ -5,6 +5,7 @@
 import { serve } from '@hono/node-server'
 import type { AddressInfo } from 'node:net'
 import { createApp, type SandboxApp } from './app.js'
+import { createJournal, type Journal } from './http/journal.js'
 import { openDb, type Db } from './db/open.js'
 import { createIds, type Ids } from './domain/ids.js'
 import { createTenantDirectory, type TenantDirectory } from './domain/tenants.js'
@@ -58,6 +59,7 @@ export type SandboxDeps = {
   tenants: TenantDirectory
   deliverer: Deliverer
   scenarios: ScenarioRegistry
+  journal: Journal
   options: ResolvedOptions
   /** Applies the start-up fixture to a tenant (set when `fixtures` is given). */
   seedTenant?: (token: string) => Promise<void>
@@ -126,7 +128,15 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     timeoutMs: resolved.webhookTimeoutMs,
     speed: resolved.speed,
   })
-  const deps: SandboxDeps = { db, ids, tenants, deliverer, scenarios, options: resolved }
+  const deps: SandboxDeps = {
+    db,
+    ids,
+    tenants,
+    deliverer,
+    scenarios,
+    journal: createJournal(),
+    options: resolved,
+  }
   const stopTicker = startTicker(() => runDueForRealClocks(deps))
   const app = createApp(deps)
   deps.callAs = (token) => callAs(app, token)

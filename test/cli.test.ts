@@ -111,7 +111,28 @@ describe('npx card-sandbox', () => {
     const baseUrl = await cli.baseUrl
     await fetch(`${baseUrl}/cards`, { headers: auth })
     await new Promise((resolve) => setTimeout(resolve, 100))
-    expect(cli.output()).toMatch(/GET\s+\/v1\/cards 200 [\d.]+ms/)
+    await fetch(`${baseUrl}/cards`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(cli.output()).toMatch(/cli-token\s+GET\s+\/v1\/cards 200 [\d.]+ms/)
+    expect(cli.output()).toMatch(/\n-\s+GET\s+\/v1\/cards 401 [\d.]+ms/)
+  })
+
+  it('logs JSON lines with --log json', async () => {
+    const cli = startCli(['--log', 'json'])
+    const baseUrl = await cli.baseUrl
+    await fetch(`${baseUrl}/cards`, { headers: auth })
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    const line = cli
+      .output()
+      .split('\n')
+      .find((l) => l.startsWith('{'))
+    expect(JSON.parse(line!)).toEqual({
+      tenant: 'cli-token',
+      method: 'GET',
+      path: '/v1/cards',
+      status: 200,
+      ms: expect.any(Number),
+    })
   })
 
   it('finishes an in-flight request before it stops on SIGTERM', async () => {

@@ -3,6 +3,7 @@
  * of the real service (PRODUCT §2), shared by every resource module.
  */
 import type { Context } from 'hono'
+import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { z } from 'zod'
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE, type Page, type PageOf } from '../domain/context.js'
 
@@ -14,8 +15,17 @@ export function presenting(c: Context): Presenting {
 }
 
 export function ok(c: Context, message: string, fields: Record<string, unknown>): Response {
-  return c.json({ message, statusCode: 200, ...fields }, 200)
+  return sendJson(c, { message, statusCode: 200, ...fields }, 200)
 }
+
+/** c.json(), keeping the text it sent for the request journal (no second read of the body). */
+export function sendJson(c: Context, body: unknown, status: ContentfulStatusCode): Response {
+  const text = JSON.stringify(body)
+  c.set('responseJson', text)
+  return c.body(text, status, JSON_HEADERS)
+}
+
+const JSON_HEADERS = { 'Content-Type': 'application/json' }
 
 const positiveInteger = (max: number) =>
   z

@@ -9,6 +9,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import type { $ZodIssue } from 'zod/v4/core'
 import { SandboxError, type ErrorCode, type FieldErrors } from '../domain/errors.js'
 import { FixtureError } from '../engine/fixtures.js'
+import { sendJson } from './envelope.js'
 
 const STATUS_BY_CODE: Record<ErrorCode, ContentfulStatusCode> = {
   malformed_json: 400,
@@ -40,7 +41,7 @@ export function errorBody(error: SandboxError) {
 export function renderError(c: Context, error: SandboxError): Response {
   const { status, body } = errorBody(error)
   if (error.details.allow) c.header('Allow', error.details.allow.join(', '))
-  return c.json(body, status)
+  return sendJson(c, body, status)
 }
 
 export function onError(error: Error, c: Context): Response {

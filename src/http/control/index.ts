@@ -13,6 +13,7 @@ import { fundingApi } from './funding.js'
 import { transitionsApi } from './transitions.js'
 import { walletCodesApi } from './wallet-codes.js'
 import { fixturesApi } from './fixtures.js'
+import { requestsApi } from './requests.js'
 import { scenariosApi } from './scenarios.js'
 import { webhooksApi } from './webhooks.js'
 
@@ -23,9 +24,11 @@ export function createControlApi() {
     .post('/reset', (c) => {
       c.get('deps').tenants.reset(c.get('tenant'))
       c.get('deps').scenarios.forget(c.get('tenant').id)
+      c.get('deps').journal.clear(c.get('tenant').id)
       return ok(c, 'Sandbox reset', { data: { tenant: c.get('tenant').id } })
     })
     .route('/clock', clockApi)
+    .route('/requests', requestsApi)
     .route('/disputes', controlDisputesApi)
     .route('/wallet-codes', walletCodesApi)
     .route('/scenarios', scenariosApi)

@@ -8,6 +8,7 @@ import type { HttpBindings } from '@hono/node-server'
 import { createMiddleware } from 'hono/factory'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import type { AppEnv } from '../../env.js'
+import { sendJson } from '../envelope.js'
 import { readJsonBody } from './json-body.js'
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
@@ -48,13 +49,13 @@ export function scenarios() {
         return new Response(null, { status: 599 })
       }
       // in-process (app.request) there is no connection to drop: a 502 stands in for it
-      return c.json({ message: 'Connection dropped by scenario.', statusCode: 502 }, 502)
+      return sendJson(c, { message: 'Connection dropped by scenario.', statusCode: 502 }, 502)
     }
     c.header(SCENARIO_HEADER, effects.matched.join(', '))
     if (effects.respond) {
       const { status, headers, body } = effects.respond
       for (const [name, value] of Object.entries(headers)) c.header(name, value)
-      return c.json(body as object, status as ContentfulStatusCode)
+      return sendJson(c, body, status as ContentfulStatusCode)
     }
     await next()
   })

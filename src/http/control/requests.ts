@@ -1,0 +1,53 @@
+/**
+ * The request journal of the tenant (PRODUCT §8): `GET /__sandbox/requests?method=&path=&status=`
+ * lists what it sent and what it got, newest first, paginated like the /v1 lists;
+ * `DELETE /__sandbox/requests` empties it. See http/journal.ts for what is kept.
+ */
+import { Hono } from 'hono'
+import { z } from 'zod'
+import type { AppEnv } from '../../env.js'
+import { ok, pageMeta, pageQuery, toPage } from '../envelope.js'
+import { parsedBody, type JournalEntry } from '../journal.js'
+import { validate } from '../validate.js'
+
+export const requestsQuery = pageQuery.extend({
+  method: z
+    .string()
+    .regex(/^[A-Za-z]{1,16}$/)
+    .optional(),
+  path: z.string().min(1).max(2048).optional(),
+  status: z
+    .string()
+    .regex(/^([1-5]\d\d|[1-5]xx)$/i)
+    .optional(),
+})
+
+export function journalEntryJson(entry: JournalEntry) {
+  return {
+    id: entry.id,
+    at: new Date(entry.at).toISOString(),
+    method: entry.method,
+    path: entry.path,
+    query: entry.query,
+    status: entry.status,
+    latency_ms: entry.latencyMs,
+    request: { headers: entry.requestHeaders, body: parsedBody(entry.requestBody) },
+    response: { body: parsedBody(entry.responseBody) },
+  }
+}
+
+export const requestsApi = new Hono<AppEnv>()
+  .get('/', validate('query', requestsQuery), (c) => {
+    const { method, path, status, ...paging } = c.req.valid('query')
+    const found = c.get('deps').journal.find(c.get('tenant').id, { method, path, status })
+    const { page, perPage } = toPage(paging)
+    const rows = found.slice((page - 1) * perPage, page * perPage)
+    return ok(c, 'Requests', {
+      data: rows.map(journalEntryJson),
+      meta: pageMeta({ rows, total: found.length, page, perPage }),
+    })
+  })
+  .delete('/', (c) => {
+    c.get('deps').journal.clear(c.get('tenant').id)
+    return ok(c, 'Request journal cleared', { data: [] })
+  })

@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest'
+import { MAX_ENTRIES_PER_TENANT, maskCardSecrets } from '../../src/http/journal.js'
+import { newSandbox } from '../helpers.js'
+
+describe('GET /__sandbox/requests (the request journal)', () => {
+  it('records what the client sent and what it got, newest first, with the tenant clock', async () => {
+    const s = newSandbox()
+    const user = await s.verifiedUser()
+    await s.call('POST', '/v1/cards/create', {
+      card_user_reference: user,
+      card_brand: 'visa',
+      card_type: 'virtual',
+    })
+    await s.call('GET', '/v1/cards?per_page=5')
+
+    const journal = await s.call('GET', '/__sandbox/requests')
+    expect(journal.status).toBe(200)
+    expect(journal.body.data.map((e: any) => `${e.method} ${e.path} ${e.status}`)).toEqual([
+      'GET /v1/cards 200',
+      'POST /v1/cards/create 200',
+      `POST /__sandbox/card-users/${user}/transition 200`,
+      'POST /v1/card-users/create 200',
+    ])
+    const [list, create] = journal.body.data
+    expect(list.query).toBe('?per_page=5')
+    expect(create.request.body).toEqual({
+      card_user_reference: user,
+      card_brand: 'visa',
+      card_type: 'virtual',
+    })
+    expect(create.request.headers['content-type']).toBe('application/json')
+    expect(create.response.body.message).toBe('Card is being generated')
+    expect(create.latency_ms).toBeGreaterThanOrEqual(0)
+    const clock = await s.call('GET', '/__sandbox/clock')
+    expect(create.at).toBe(new Date(clock.body.data.now).toISOString())
+    expect(journal.body.meta).toMatchObject({ total: 4, current_page: 1 })
+  })
+
+  it('masks card numbers, cvv2 and the bearer token', async () => {
+    const s = newSandbox()
+    const card = await s.issuedCard()
+    await s.call('POST', '/v1/cards/freeze', { reference: card.reference })
+    await s.call('GET', '/v1/cards', undefined, { token: 'a-long-token-9876' })
+    const shown = await s.call('POST', '/v1/cards/unfreeze', { reference: card.reference })
+
+    const journal = await s.call('GET', '/__sandbox/requests?path=/v1/cards/unfreeze')
+    const entry = journal.body.data[0]
+    const number: string = shown.body.data.card.card_number
+    expect(entry.response.body.data.card.card_number).toBe('*'.repeat(12) + number.slice(-4))
+    expect(entry.response.body.data.card.cvv2).toBe('***')
+    expect(JSON.stringify(journal.body)).not.toContain(number)
+    expect(entry.request.headers.authorization).toBe('Bearer ******oken')
+
+    const other = await s.call('GET', '/__sandbox/requests', undefined, {
+      token: 'a-long-token-9876',
+    })
+    expect(other.body.data[0].request.headers.authorization).toBe('Bearer *************9876')
+  })
+
+  it('filters by method, path (with *) and status (exact or class)', async () => {
+    const s = newSandbox()
+    await s.call('POST', '/v1/cards/create', {})
+    await s.call('GET', '/v1/cards')
+    await s.call('GET', '/v1/transactions')
+    const paths = async (query: string) =>
+      (await s.call('GET', `/__sandbox/requests?${query}`)).body.data.map(
+        (e: any) => `${e.method} ${e.path} ${e.status}`,
+      )
+
+    expect(await paths('method=post')).toEqual(['POST /v1/cards/create 422'])
+    expect(await paths('path=/v1/cards*')).toEqual([
+      'GET /v1/cards 200',
+      'POST /v1/cards/create 422',
+    ])
+    expect(await paths('status=4xx')).toEqual(['POST /v1/cards/create 422'])
+    expect(await paths('status=200&method=GET&path=*/transactions')).toEqual([
+      'GET /v1/transactions 200',
+    ])
+    expect(await paths('per_page=1&page=2')).toEqual(['GET /v1/cards 200'])
+    const bad = await s.call('GET', '/__sandbox/requests?status=abc&method=%20')
+    expect(bad.status).toBe(422)
+    expect(Object.keys(bad.body.errors).sort()).toEqual(['method', 'status'])
+  })
+
+  it('keeps each tenant to itself, and is emptied by a reset or DELETE', async () => {
+    const s = newSandbox()
+    await s.call('GET', '/v1/cards')
+    await s.call('GET', '/v1/disputes', undefined, { token: 'other' })
+    const mine = await s.call('GET', '/__sandbox/requests')
+    expect(mine.body.data.map((e: any) => e.path)).toEqual(['/v1/cards'])
+
+    await s.call('POST', '/__sandbox/reset')
+    expect((await s.call('GET', '/__sandbox/requests')).body.data).toEqual([])
+    await s.call('DELETE', '/__sandbox/requests', undefined, { token: 'other' })
+    expect(
+      (await s.call('GET', '/__sandbox/requests', undefined, { token: 'other' })).body.data,
+    ).toEqual([])
+  })
+
+  it('is bounded: only the last entries are kept', async () => {
+    const s = newSandbox()
+    for (let i = 0; i < MAX_ENTRIES_PER_TENANT + 5; i++)
+      await s.call('GET', `/v1/cards?page=${i + 1}`)
+    const journal = await s.call('GET', '/__sandbox/requests?per_page=1')
+    expect(journal.body.meta.total).toBe(MAX_ENTRIES_PER_TENANT)
+    expect(journal.body.data[0].query).toBe(`?page=${MAX_ENTRIES_PER_TENANT + 5}`)
+    const last = await s.call(
+      'GET',
+      `/__sandbox/requests?per_page=1&page=${MAX_ENTRIES_PER_TENANT}`,
+    )
+    expect(last.body.data[0].query).toBe('?page=6')
+  })
+
+  it('does not record requests without a tenant', async () => {
+    const s = newSandbox()
+    await s.call('GET', '/v1/cards', undefined, { token: null })
+    expect((await s.call('GET', '/__sandbox/requests')).body.data).toEqual([])
+  })
+})
+
+describe('maskCardSecrets', () => {
+  it('masks numbers and strings, whatever the spacing, and leaves the rest', () => {
+    expect(maskCardSecrets('{"card_number": "5200000000001096","cvv2":123,"x":"4111"}')).toBe(
+      '{"card_number": "************1096","cvv2":"***","x":"4111"}',
+    )
+    expect(maskCardSecrets('{"card_number":null}')).toBe('{"card_number":null}')
+  })
+})
