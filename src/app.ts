@@ -26,7 +26,7 @@ export function createApp(deps: SandboxDeps) {
   app.use(journal())
   app.use('/v1/*', auth(), scenarios())
   app.route('/v1', createV1Api({ quirks: deps.options.quirks }))
-  app.route('/__sandbox', createControlApi())
+  app.route('/__sandbox', createControlApi(app))
 
   app.notFound((c) => renderError(c, unmatched(c.req.method, c.req.path)))
   app.onError(onError)

@@ -1,15 +1,26 @@
 /**
  * zValidator, wrapped once so that every failure throws into the one error renderer with all
  * bad fields named (STYLE §2.2). A JSON body is first checked for size, media type and syntax
- * (json-body.ts). Bad path parameters are references that name nothing: 404.
+ * (json-body.ts). Bad path parameters are references that name nothing: 404. Each validator
+ * remembers what it checks, so that the OpenAPI document is written from the same schemas.
  */
 import { zValidator } from '@hono/zod-validator'
-import type { Context, ValidationTargets } from 'hono'
+import type { Context, MiddlewareHandler, ValidationTargets } from 'hono'
 import type { AppEnv } from '../env.js'
 import type { ZodType } from 'zod'
 import { SandboxError } from '../domain/errors.js'
 import { fieldErrorsOf, validationError } from './errors.js'
 import { checkJsonBody } from './middleware/json-body.js'
+
+/** What a validator made by `validate()` checks: part of the request, and its schema. */
+export type Validation = { target: keyof ValidationTargets; schema: ZodType }
+
+const validations = new WeakMap<Function, Validation>()
+
+/** The validation a route handler performs, if it is a validator made by `validate()`. */
+export function validationOf(handler: Function): Validation | undefined {
+  return validations.get(handler)
+}
 
 export function validate<Target extends keyof ValidationTargets, Schema extends ZodType>(
   target: Target,
@@ -22,8 +33,16 @@ export function validate<Target extends keyof ValidationTargets, Schema extends 
     }
     throw validationError(fieldErrorsOf(result.error, result.data))
   })
-  if (target !== 'json') return validator
+  if (target !== 'json') return remembered(validator, { target, schema })
   const withBodyChecks: typeof validator = (c, next) =>
     checkJsonBody(c as unknown as Context<AppEnv>, () => validator(c, next).then(() => undefined))
-  return withBodyChecks
+  return remembered(withBodyChecks, { target, schema })
+}
+
+function remembered<Handler extends MiddlewareHandler<any, any, any>>(
+  handler: Handler,
+  validation: Validation,
+): Handler {
+  validations.set(handler, validation)
+  return handler
 }

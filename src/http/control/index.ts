@@ -1,6 +1,7 @@
 /**
- * The control plane under /__sandbox (PRODUCT §8). Every route but /health needs the bearer
- * token and acts on that token's tenant only.
+ * The control plane under /__sandbox (PRODUCT §8). Every route but /health and the API
+ * documentation (of `root`, the whole app) needs the bearer token and acts on that token's
+ * tenant only.
  */
 import { Hono } from 'hono'
 import type { AppEnv } from '../../env.js'
@@ -8,6 +9,7 @@ import { auth } from '../middleware/auth.js'
 import { ok } from '../envelope.js'
 import { clockApi } from './clock.js'
 import { delaysApi } from './delays.js'
+import { documentationApi } from './docs.js'
 import { controlDisputesApi } from './disputes.js'
 import { fundingApi } from './funding.js'
 import { transitionsApi } from './transitions.js'
@@ -17,9 +19,10 @@ import { requestsApi } from './requests.js'
 import { scenariosApi } from './scenarios.js'
 import { webhooksApi } from './webhooks.js'
 
-export function createControlApi() {
+export function createControlApi(root: Hono<any, any, any>) {
   return new Hono<AppEnv>()
     .get('/health', (c) => c.json({ status: 'ok' }))
+    .route('/', documentationApi(root))
     .use(auth())
     .post('/reset', (c) => {
       c.get('deps').tenants.reset(c.get('tenant'))

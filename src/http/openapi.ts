@@ -1,0 +1,542 @@
+/**
+ * The OpenAPI 3.1 document of the sandbox (PRODUCT §8, `GET /__sandbox/openapi.json`), written
+ * from the app itself: its routes come from Hono's `app.routes` and their parameters and bodies
+ * from the zod schemas their validators check (validate.ts), so the document cannot drift from
+ * what the sandbox accepts. Built once per app, on first use.
+ */
+import { readFileSync } from 'node:fs'
+import type { Hono } from 'hono'
+import { z, type ZodType } from 'zod'
+import { validationOf, type Validation } from './validate.js'
+
+export type JsonSchema = { [keyword: string]: unknown }
+
+export type Parameter = {
+  name: string
+  in: 'path' | 'query' | 'header' | 'cookie'
+  required: boolean
+  description?: string
+  schema: JsonSchema
+}
+
+export type Reference = { $ref: string }
+
+export type Response = {
+  description: string
+  content?: Record<string, { schema: JsonSchema }>
+}
+
+export type Operation = {
+  tags: string[]
+  summary: string
+  operationId: string
+  deprecated?: boolean
+  security?: Record<string, string[]>[]
+  parameters?: Parameter[]
+  requestBody?: { required: boolean; content: Record<string, { schema: JsonSchema }> }
+  responses: Record<string, Response | Reference>
+}
+
+export type OpenApiDocument = {
+  openapi: '3.1.0'
+  info: { title: string; version: string; description: string }
+  jsonSchemaDialect: string
+  tags: { name: string; description?: string }[]
+  security: Record<string, string[]>[]
+  paths: Record<string, Record<string, Operation>>
+  components: {
+    securitySchemes: Record<string, unknown>
+    schemas: Record<string, JsonSchema>
+    responses: Record<string, Response>
+  }
+}
+
+type AnyApp = Hono<any, any, any>
+
+const documents = new WeakMap<AnyApp, OpenApiDocument>()
+
+/** The document of every route of `app` (cached: routes are all mounted by the first request). */
+export function openApiDocument(app: AnyApp): OpenApiDocument {
+  let document = documents.get(app)
+  if (!document) {
+    document = buildDocument(app)
+    documents.set(app, document)
+  }
+  return document
+}
+
+// ---------------------------------------------------------------------------------------------
+// Routes, as Hono holds them
+
+/** One method on one path, with what its handlers validate and whether it needs the token. */
+export type DocumentedRoute = {
+  method: string
+  path: string
+  validations: Validation[]
+  secured: boolean
+}
+
+/** Methods an OpenAPI path item can hold; Hono's `ALL` entries are middleware. */
+const OPERATION_METHODS = new Set(['GET', 'PUT', 'POST', 'DELETE', 'OPTIONS', 'HEAD', 'PATCH'])
+
+/**
+ * Hono lists each handler of a route as its own entry (validators, then the handler), and each
+ * `app.use()` as an `ALL` entry. A route needs the bearer token when the auth middleware
+ * (middleware/auth.ts, a function named `auth`) is registered, for its path, before its handler.
+ */
+export function documentedRoutes(app: AnyApp): DocumentedRoute[] {
+  const routes = new Map<string, DocumentedRoute & { last: number }>()
+  const guards: { index: number; path: string }[] = []
+  app.routes.forEach((entry, index) => {
+    const handler = unwrapped(entry.handler)
+    if (entry.method === 'ALL') {
+      if (handler.name === 'auth') guards.push({ index, path: entry.path })
+      return
+    }
+    if (!OPERATION_METHODS.has(entry.method)) return
+    const key = `${entry.method} ${entry.path}`
+    const route = routes.get(key) ?? {
+      method: entry.method,
+      path: entry.path,
+      validations: [],
+      secured: false,
+      last: index,
+    }
+    const validation = validationOf(handler)
+    if (validation) route.validations.push(validation)
+    route.last = index
+    routes.set(key, route)
+  })
+  return [...routes.values()].map(({ last, ...route }) => ({
+    ...route,
+    secured: guards.some((guard) => guard.index < last && covers(guard.path, route.path)),
+  }))
+}
+
+/** A sub-app with its own error handler has its handlers wrapped by `app.route()`. */
+function unwrapped(handler: Function): Function {
+  let inner = handler
+  while ((inner as { __COMPOSED_HANDLER?: Function }).__COMPOSED_HANDLER)
+    inner = (inner as { __COMPOSED_HANDLER?: Function }).__COMPOSED_HANDLER!
+  return inner
+}
+
+/** Whether middleware registered at `pattern` (`*`, `/x/*` or an exact path) runs for `path`. */
+function covers(pattern: string, path: string): boolean {
+  if (pattern === '*' || pattern === '/*') return true
+  if (pattern.endsWith('/*')) {
+    const prefix = pattern.slice(0, -2)
+    return path === prefix || path.startsWith(prefix + '/')
+  }
+  return pattern === path
+}
+
+// ---------------------------------------------------------------------------------------------
+// The document
+
+const SANDBOX_PREFIX = '/__sandbox'
+const SANDBOX_TAG = 'sandbox'
+
+function buildDocument(app: AnyApp): OpenApiDocument {
+  const components = sharedComponents()
+  const paths: OpenApiDocument['paths'] = {}
+  const tags = new Set<string>()
+  for (const route of documentedRoutes(app)) {
+    const operation = operationOf(route, components.schemas)
+    tags.add(operation.tags[0])
+    const item = (paths[openApiPath(route.path)] ??= {})
+    item[route.method.toLowerCase()] = operation
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'card-sandbox',
+      version: packageVersion(),
+      description:
+        'Local, offline, stateful sandbox of the card-issuing, mobile-money wallet and ' +
+        'disbursement API (/v1) and its control plane (/__sandbox). Any bearer token is a ' +
+        'tenant of its own, unless the sandbox was started with --tokens.',
+    },
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    tags: [...tags].map((name) => ({
+      name,
+      ...(TAG_DESCRIPTIONS[name] && { description: TAG_DESCRIPTIONS[name] }),
+    })),
+    security: [{ bearerAuth: [] }],
+    paths,
+    components,
+  }
+}
+
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  [SANDBOX_TAG]:
+    'The control plane (PRODUCT §8): clock, state transitions, funding, webhooks, scenarios, ' +
+    'pages. Same bearer token, same tenant.',
+}
+
+function packageVersion(): string {
+  const url = new URL('../../package.json', import.meta.url)
+  return (JSON.parse(readFileSync(url, 'utf8')) as { version: string }).version
+}
+
+function operationOf(route: DocumentedRoute, schemas: Record<string, JsonSchema>): Operation {
+  const { method, path } = route
+  const body = route.validations.find((v) => v.target === 'json' || v.target === 'form')
+  const parameters = [
+    ...pathParameters(route, schemas),
+    ...route.validations
+      .filter((v) => v.target === 'query' || v.target === 'header' || v.target === 'cookie')
+      .flatMap((v) => parametersOf(v, schemas)),
+  ]
+  const doubledPrefix = path.startsWith('/v1/v1/')
+  return {
+    tags: [tagOf(path)],
+    summary: summaryOf(method, path),
+    operationId: operationIdOf(method, path),
+    ...(doubledPrefix && { deprecated: true }),
+    ...(!route.secured && { security: [] }),
+    ...(parameters.length > 0 && { parameters }),
+    ...(body && { requestBody: requestBodyOf(body, schemas) }),
+    responses: responsesOf(route, body !== undefined),
+  }
+}
+
+/** `/v1/cards/:reference` → `/v1/cards/{reference}`; a `*` is the rest of the path. */
+export function openApiPath(path: string): string {
+  return path
+    .split('/')
+    .map((segment) => {
+      const name = parameterName(segment)
+      return name === undefined ? segment : `{${name}}`
+    })
+    .join('/')
+}
+
+/** `:reference`, `:id{[0-9]+}`, `:id?` name a parameter; `*` is named `path`. */
+function parameterName(segment: string): string | undefined {
+  if (segment === '*') return 'path'
+  if (!segment.startsWith(':')) return undefined
+  return segment
+    .slice(1)
+    .replace(/\{.*\}$/, '')
+    .replace(/\?$/, '')
+}
+
+function tagOf(path: string): string {
+  if (path === SANDBOX_PREFIX || path.startsWith(SANDBOX_PREFIX + '/')) return SANDBOX_TAG
+  const segments = path.split('/').filter((segment) => segment !== '' && segment !== 'v1')
+  return segments[0] ?? 'root'
+}
+
+/** `POST /v1/disputes/update/:reference` → `postV1DisputesUpdateByReference`. */
+export function operationIdOf(method: string, path: string): string {
+  const words = openApiPath(path)
+    .split('/')
+    .filter(Boolean)
+    .map((segment) => segment.replace(/^\{(.*)\}$/, 'by-$1'))
+    .flatMap((segment) => segment.split(/[^A-Za-z0-9]+/))
+    .filter(Boolean)
+  return method.toLowerCase() + words.map((w) => w[0].toUpperCase() + w.slice(1)).join('')
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parameters and bodies, from the zod schemas
+
+/** Every `{name}` of the path: typed by the route's `param` schema, or a plain string. */
+function pathParameters(route: DocumentedRoute, schemas: Record<string, JsonSchema>): Parameter[] {
+  const validation = route.validations.find((v) => v.target === 'param')
+  const fromSchema = validation ? parametersOf(validation, schemas) : []
+  return route.path
+    .split('/')
+    .map(parameterName)
+    .filter((name): name is string => name !== undefined)
+    .map((name) => {
+      const parameter: Parameter = fromSchema.find((p) => p.name === name) ?? {
+        name,
+        in: 'path',
+        required: true,
+        schema: { type: 'string' },
+      }
+      return { ...parameter, in: 'path', required: true }
+    })
+}
+
+/** One parameter per property of an object schema (query, header, cookie or path). */
+function parametersOf(validation: Validation, schemas: Record<string, JsonSchema>): Parameter[] {
+  const schema = jsonSchemaOf(validation.schema, schemas)
+  const properties = (schema.properties ?? {}) as Record<string, JsonSchema>
+  const required = (schema.required ?? []) as string[]
+  const location = validation.target === 'param' ? 'path' : (validation.target as Parameter['in'])
+  return Object.entries(properties).map(([name, property]) => {
+    const { description, ...propertySchema } = property
+    return {
+      name,
+      in: location,
+      required: location === 'path' || required.includes(name),
+      ...(typeof description === 'string' && { description }),
+      schema: propertySchema,
+    }
+  })
+}
+
+function requestBodyOf(validation: Validation, schemas: Record<string, JsonSchema>) {
+  const mediaType =
+    validation.target === 'form' ? 'application/x-www-form-urlencoded' : 'application/json'
+  return {
+    required: true,
+    content: { [mediaType]: { schema: jsonSchemaOf(validation.schema, schemas) } },
+  }
+}
+
+/**
+ * The input side of a zod schema (query strings before their number transform), as JSON Schema
+ * 2020-12, the dialect of OpenAPI 3.1. Definitions zod pulls out (`$defs`: shared or recursive
+ * schemas) move to the document's components, where their references can reach them.
+ */
+export function jsonSchemaOf(schema: ZodType, schemas: Record<string, JsonSchema>): JsonSchema {
+  const converted = z.toJSONSchema(schema, {
+    target: 'draft-2020-12',
+    io: 'input',
+    unrepresentable: 'any',
+  }) as JsonSchema
+  const { $schema: _dialect, $defs, ...root } = converted
+  const definitions = ($defs ?? {}) as Record<string, JsonSchema>
+  if (Object.keys(definitions).length === 0 && !hasReference(root, '#')) return root
+  // a recursive root refers to itself as `#`: it becomes a component too
+  const prefix = `Schema${Object.keys(schemas).length + 1}`
+  const rename = (ref: string) =>
+    ref === '#'
+      ? `#/components/schemas/${prefix}`
+      : ref.replace(
+          /^#\/\$defs\/(.*)$/,
+          (_, name: string) => `#/components/schemas/${prefix}.${componentName(name)}`,
+        )
+  for (const [name, definition] of Object.entries(definitions))
+    schemas[`${prefix}.${componentName(name)}`] = withReferences(definition, rename)
+  schemas[prefix] = withReferences(root, rename)
+  return { $ref: `#/components/schemas/${prefix}` }
+}
+
+function componentName(name: string): string {
+  return name.replace(/[^A-Za-z0-9._-]/g, '_')
+}
+
+function hasReference(value: unknown, ref: string): boolean {
+  if (Array.isArray(value)) return value.some((item) => hasReference(item, ref))
+  if (value === null || typeof value !== 'object') return false
+  return Object.entries(value).some(([key, inner]) =>
+    key === '$ref' ? inner === ref : hasReference(inner, ref),
+  )
+}
+
+function withReferences<T>(value: T, rename: (ref: string) => string): T {
+  if (Array.isArray(value)) return value.map((item) => withReferences(item, rename)) as T
+  if (value === null || typeof value !== 'object') return value
+  return Object.fromEntries(
+    Object.entries(value).map(([key, inner]) => [
+      key,
+      key === '$ref' && typeof inner === 'string' ? rename(inner) : withReferences(inner, rename),
+    ]),
+  ) as T
+}
+
+// ---------------------------------------------------------------------------------------------
+// Responses
+
+/** What a route answers with, by path: JSON but for the pages and scripts of the sandbox. */
+export function responseMediaType(path: string): string {
+  if (path.endsWith('.js')) return 'application/javascript'
+  if (path.endsWith('.json')) return 'application/json'
+  const isPage = HTML_PAGES.some((page) => path === page || path.startsWith(page + '/'))
+  return isPage ? 'text/html' : 'application/json'
+}
+
+const HTML_PAGES = ['/__sandbox/docs', '/__sandbox/ui', '/__sandbox/checkout']
+
+const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
+
+function responsesOf(route: DocumentedRoute, hasBody: boolean): Operation['responses'] {
+  const isApi = route.secured && responseMediaType(route.path) === 'application/json'
+  const hasPathParameters = route.path
+    .split('/')
+    .some((segment) => parameterName(segment) !== undefined)
+  // an illegal state change (409) or a business rule (422) refuses what a request asks of a resource
+  const changesState = isApi && MUTATING.has(route.method) && (hasBody || hasPathParameters)
+  const validated = route.validations.some((v) => v.target !== 'param')
+  const responses: Operation['responses'] = { '200': successOf(route.path) }
+  if (hasBody) {
+    responses['400'] = ref('MalformedJson')
+    responses['413'] = ref('PayloadTooLarge')
+    responses['415'] = ref('UnsupportedMediaType')
+  }
+  if (route.secured) responses['401'] = ref('Unauthenticated')
+  // a reference names nothing of this tenant, in the path or (for the API) in the body
+  if (hasPathParameters || (isApi && hasBody)) responses['404'] = ref('NotFound')
+  if (changesState) responses['409'] = ref('Conflict')
+  if (validated || changesState) responses['422'] = ref('ValidationFailed')
+  return responses
+}
+
+function ref(name: string): Reference {
+  return { $ref: `#/components/responses/${name}` }
+}
+
+function successOf(path: string): Response | Reference {
+  const mediaType = responseMediaType(path)
+  if (mediaType === 'text/html')
+    return {
+      description: 'An HTML page.',
+      content: { 'text/html': { schema: { type: 'string' } } },
+    }
+  if (mediaType === 'application/javascript')
+    return {
+      description: 'A script.',
+      content: { 'application/javascript': { schema: { type: 'string' } } },
+    }
+  if (path === `${SANDBOX_PREFIX}/health`)
+    return json('The sandbox is up.', {
+      type: 'object',
+      required: ['status'],
+      properties: { status: { const: 'ok' } },
+    })
+  if (path.endsWith('.json')) return json('A JSON document.', { type: 'object' })
+  return ref('Success')
+}
+
+function json(description: string, schema: JsonSchema): Response {
+  return { description, content: { 'application/json': { schema } } }
+}
+
+/** The success envelope (SPEC §2.1) and Laravel's error shape (PRODUCT §4). */
+function sharedComponents(): OpenApiDocument['components'] {
+  const errorRef = { $ref: '#/components/schemas/Error' }
+  return {
+    securitySchemes: {
+      bearerAuth: {
+        type: 'http',
+        scheme: 'bearer',
+        description: 'Any token: each one is a tenant of its own (PRODUCT §3).',
+      },
+    },
+    schemas: {
+      Envelope: {
+        type: 'object',
+        description:
+          'SPEC §2.1: `message` and `statusCode` beside the resource fields (`data`, `meta`, …).',
+        required: ['message', 'statusCode'],
+        properties: { message: { type: 'string' }, statusCode: { const: 200 } },
+        additionalProperties: true,
+      },
+      Error: {
+        type: 'object',
+        description: 'PRODUCT §4: Laravel’s error shape; `errors` names every bad field.',
+        required: ['message', 'statusCode'],
+        properties: {
+          message: { type: 'string' },
+          statusCode: { type: 'integer' },
+          errors: {
+            type: 'object',
+            additionalProperties: { type: 'array', items: { type: 'string' } },
+          },
+        },
+      },
+      ValidationError: {
+        allOf: [errorRef, { type: 'object', required: ['errors'] }],
+      },
+      TransitionError: {
+        allOf: [
+          errorRef,
+          {
+            type: 'object',
+            required: ['allowed'],
+            properties: {
+              from: { type: 'string' },
+              to: { type: 'string' },
+              allowed: { type: 'array', items: { type: 'string' } },
+            },
+          },
+        ],
+      },
+    },
+    responses: {
+      Success: json('The success envelope.', { $ref: '#/components/schemas/Envelope' }),
+      MalformedJson: json('The body is not well-formed JSON.', errorRef),
+      Unauthenticated: json(
+        'No bearer token, a malformed one, or one kept out by --tokens.',
+        errorRef,
+      ),
+      NotFound: json('No resource of this tenant has this reference.', errorRef),
+      Conflict: json('An illegal state change; `allowed` names the states it may move to.', {
+        $ref: '#/components/schemas/TransitionError',
+      }),
+      PayloadTooLarge: json('The body is over 1 MiB.', errorRef),
+      UnsupportedMediaType: json('The body is not sent as application/json.', errorRef),
+      ValidationFailed: json('A validation or business-rule failure, naming every bad field.', {
+        $ref: '#/components/schemas/ValidationError',
+      }),
+    },
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Summaries
+
+/** What each operation does, in the words of SPEC §4 and PRODUCT §8. */
+const SUMMARIES: Record<string, string> = {
+  'POST /v1/card-users/create': 'Create card user',
+  'POST /v1/card-users/resubmit': 'Resubmit card user',
+  'GET /v1/card-users': 'List card users',
+  'POST /v1/cards/create': 'Create card',
+  'POST /v1/cards/link': 'Link card',
+  'GET /v1/cards': 'List cards',
+  'POST /v1/cards/freeze': 'Freeze card',
+  'POST /v1/cards/unfreeze': 'Unfreeze card',
+  'POST /v1/transactions/create/card-to-bank': 'Card to bank account',
+  'POST /v1/transactions/create/card-to-wallet': 'Card to wallet',
+  'POST /v1/transactions/create/wallet-to-card': 'Wallet to card',
+  'GET /v1/transactions': 'List transactions on card',
+  'POST /v1/disputes/update/:reference': 'Update dispute',
+  'POST /v1/disburses/create': 'Create a disburse',
+  'GET /v1/disburses': 'List of disburses',
+  'GET /v1/disburses/:reference': 'Show disburse',
+  'POST /v1/payments/create': 'Create a payment',
+  'GET /v1/payments': 'List payments',
+  'GET /v1/payments/:reference': 'Show payment',
+  'GET /v1/business/operations': 'List business operations',
+  'GET /__sandbox/health': 'Health check',
+  'GET /__sandbox/openapi.json': 'This OpenAPI document',
+  'GET /__sandbox/docs': 'API reference page',
+  'POST /__sandbox/reset': 'Reset the tenant',
+  'GET /__sandbox/clock': 'Read the clock',
+  'POST /__sandbox/clock/advance': 'Advance the clock',
+  'PUT /__sandbox/clock': 'Set the clock mode',
+  'GET /__sandbox/requests': 'Request journal',
+  'POST /__sandbox/disputes': 'Open a dispute',
+  'POST /__sandbox/wallet-codes': 'Issue a wallet code',
+  'GET /__sandbox/scenarios': 'List scenarios in force',
+  'POST /__sandbox/scenarios': 'Add a scenario',
+  'POST /__sandbox/fixtures': 'Apply a fixture',
+  'POST /__sandbox/cards/:reference/fund': 'Fund a card',
+  'POST /__sandbox/cards/:reference/withdraw': 'Withdraw from a card',
+  'GET /__sandbox/business': 'Read the business float',
+  'POST /__sandbox/business/fund': 'Fund the business float',
+  'GET /__sandbox/delays': 'Read the delays',
+  'PUT /__sandbox/delays': 'Override the delays',
+  'GET /__sandbox/jobs': 'List scheduled jobs',
+  'GET /__sandbox/webhook': 'Read the webhook endpoint',
+  'PUT /__sandbox/webhook': 'Set the webhook endpoint',
+  'GET /__sandbox/webhooks': 'List webhook deliveries',
+  'POST /__sandbox/webhooks/:id/replay': 'Replay a webhook event',
+  'POST /__sandbox/:resource/:reference/transition': 'Move a resource to another state',
+  'GET /__sandbox/ui': 'Dashboard',
+  'GET /__sandbox/widget.js': 'Hosted verification widget',
+  'GET /__sandbox/checkout/:reference': 'Payment page',
+}
+
+function summaryOf(method: string, path: string): string {
+  if (path.startsWith('/v1/v1/')) {
+    const summary = SUMMARIES[`${method} ${path.slice(3)}`] ?? `${method} ${path.slice(3)}`
+    return `${summary} (doubled /v1 prefix, accepted as in SPEC §9)`
+  }
+  return SUMMARIES[`${method} ${path}`] ?? `${method} ${openApiPath(path)}`
+}

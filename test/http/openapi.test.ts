@@ -1,0 +1,134 @@
+import { Validator } from '@seriousme/openapi-schema-validator'
+import { Hono } from 'hono'
+import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { openApiDocument } from '../../src/http/openapi.js'
+import { validate } from '../../src/http/validate.js'
+import { createCardBody } from '../../src/http/v1/cards.js'
+import { newSandbox } from '../helpers.js'
+
+/** Every method + path Hono will answer, read from `app.routes` without the module under test. */
+function registeredRoutes(app: Hono<any, any, any>): [method: string, path: string][] {
+  const keys = new Set(
+    app.routes
+      .filter((route) => route.method !== 'ALL')
+      .map((route) => `${route.method} ${route.path.replace(/:(\w+)/g, '{$1}')}`),
+  )
+  return [...keys].map((key) => key.split(' ') as [string, string])
+}
+
+async function documentOf(sandbox: ReturnType<typeof newSandbox>) {
+  const res = await sandbox.call('GET', '/__sandbox/openapi.json', undefined, { token: null })
+  expect(res.status).toBe(200)
+  return res.body
+}
+
+describe('GET /__sandbox/openapi.json', () => {
+  const sandbox = newSandbox()
+
+  it('is a valid OpenAPI 3.1 document whose references all resolve', async () => {
+    const document = await documentOf(sandbox)
+    const validator = new Validator()
+    const result = await validator.validate(document)
+    expect(result.errors).toBeUndefined()
+    expect(result.valid).toBe(true)
+    expect(validator.version).toBe('3.1')
+    expect(() => validator.resolveRefs()).not.toThrow()
+  })
+
+  it('documents every route the app registers, and nothing else', async () => {
+    const document = await documentOf(sandbox)
+    const routes = registeredRoutes(sandbox.app)
+    expect(routes.length).toBeGreaterThan(40)
+    for (const [method, path] of routes) {
+      expect(document.paths[path]?.[method.toLowerCase()], `${method} ${path}`).toBeDefined()
+    }
+    const documented = Object.values(document.paths).flatMap((item: any) => Object.keys(item))
+    expect(documented).toHaveLength(routes.length)
+  })
+
+  it('takes request bodies from the zod schemas that validate them', async () => {
+    const document = await documentOf(sandbox)
+    const schema =
+      document.paths['/v1/cards/create'].post.requestBody.content['application/json'].schema
+    expect(schema.required).toEqual(['card_user_reference', 'card_brand', 'card_type'])
+    expect(schema.properties.card_brand.enum).toEqual(['visa', 'mastercard', 'gim'])
+    expect(schema.properties.card_type.enum).toEqual(['virtual', 'physical'])
+    const { $schema: _, ...fromZod } = z.toJSONSchema(createCardBody, { io: 'input' })
+    expect(schema).toEqual(fromZod)
+  })
+
+  it('documents query strings as sent (before their number transform) and typed path parameters', async () => {
+    const document = await documentOf(sandbox)
+    const [page] = document.paths['/v1/cards'].get.parameters
+    expect(page).toMatchObject({ name: 'page', in: 'query', required: false })
+    expect(page.schema).toMatchObject({ type: 'string', pattern: '^\\d{1,9}$' })
+    const [reference] = document.paths['/v1/payments/{reference}'].get.parameters
+    expect(reference).toMatchObject({ name: 'reference', in: 'path', required: true })
+    expect(reference.schema.format).toBe('uuid')
+    const transition = document.paths['/__sandbox/{resource}/{reference}/transition'].post
+    expect(transition.parameters[0].schema.enum).toContain('cards')
+  })
+
+  it('asks for the bearer token everywhere but on the public routes', async () => {
+    const document = await documentOf(sandbox)
+    expect(document.components.securitySchemes.bearerAuth).toMatchObject({
+      type: 'http',
+      scheme: 'bearer',
+    })
+    expect(document.security).toEqual([{ bearerAuth: [] }])
+    for (const path of ['/__sandbox/health', '/__sandbox/openapi.json', '/__sandbox/docs']) {
+      expect(document.paths[path].get.security, path).toEqual([])
+    }
+    expect(document.paths['/v1/cards'].get.security).toBeUndefined()
+    expect(document.paths['/v1/cards'].get.responses['401']).toBeDefined()
+    expect(document.paths['/__sandbox/reset'].post.security).toBeUndefined()
+  })
+
+  it('tags operations by resource, the control plane as "sandbox", and names them uniquely', async () => {
+    const document = await documentOf(sandbox)
+    expect(document.paths['/v1/cards/create'].post.tags).toEqual(['cards'])
+    expect(document.paths['/v1/card-users'].get.tags).toEqual(['card-users'])
+    expect(document.paths['/__sandbox/clock'].get.tags).toEqual(['sandbox'])
+    expect(document.paths['/__sandbox/docs'].get.responses['200'].content).toHaveProperty(
+      'text/html',
+    )
+    const ids = Object.values(document.paths).flatMap((item: any) =>
+      Object.values(item).map((operation: any) => operation.operationId),
+    )
+    expect(new Set(ids).size).toBe(ids.length)
+  })
+
+  it('keeps schemas zod pulls out as definitions reachable from the document', async () => {
+    type Node = { name: string; children: Node[] }
+    const node: z.ZodType<Node> = z.object({
+      name: z.string(),
+      children: z.lazy(() => z.array(node)),
+    })
+    const app = new Hono().post('/tree', validate('json', z.object({ root: node })), (c) =>
+      c.text('ok'),
+    )
+    const document = openApiDocument(app)
+    const validator = new Validator()
+    const result = await validator.validate(document as any)
+    expect(result.valid).toBe(true)
+    expect(JSON.stringify(document)).not.toContain('#/$defs/')
+    const body = document.paths['/tree'].post.requestBody!.content['application/json'].schema
+    expect(body.$ref).toMatch(/^#\/components\/schemas\//)
+    expect(() => validator.resolveRefs()).not.toThrow()
+  })
+})
+
+describe('GET /__sandbox/docs', () => {
+  it('renders every path of the document as one offline HTML page, without a token', async () => {
+    const sandbox = newSandbox()
+    const document = await documentOf(sandbox)
+    const res = await sandbox.app.request('/__sandbox/docs')
+    expect(res.status).toBe(200)
+    expect(res.headers.get('Content-Type')).toMatch(/^text\/html/)
+    const page = await res.text()
+    for (const path of Object.keys(document.paths)) expect(page, path).toContain(path)
+    expect(page).toContain('href="openapi.json"')
+    expect(page).not.toMatch(/<script|<link|src=/i)
+  })
+})
