@@ -18,11 +18,17 @@ import { fixturesApi } from './fixtures.js'
 import { requestsApi } from './requests.js'
 import { scenariosApi } from './scenarios.js'
 import { webhooksApi } from './webhooks.js'
+import { checkoutApi } from '../../ui/checkout.js'
+import { dashboardApi } from '../../ui/dashboard.js'
+import { widgetApi } from '../../ui/widget.js'
 
 export function createControlApi(root: Hono<any, any, any>) {
   return new Hono<AppEnv>()
     .get('/health', (c) => c.json({ status: 'ok' }))
     .route('/', documentationApi(root))
+    .route('/', widgetApi)
+    .route('/', checkoutApi)
+    .route('/', dashboardApi)
     .use(auth())
     .post('/reset', (c) => {
       c.get('deps').tenants.reset(c.get('tenant'))

@@ -6,7 +6,7 @@ import { and, eq, inArray } from 'drizzle-orm'
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { WEBHOOK_EVENT_STATUSES, webhookAttempts, webhookEvents } from '../../db/schema.js'
-import { listPage } from '../../domain/context.js'
+import { listPage, type DomainContext } from '../../domain/context.js'
 import { notFound } from '../../domain/errors.js'
 import { webhookTarget } from '../../webhooks/delivery.js'
 import type { AppEnv } from '../../env.js'
@@ -38,53 +38,9 @@ export const webhooksApi = new Hono<AppEnv>()
     })
     return ok(c, 'Webhook endpoint updated', { data: webhookTarget(tenant, c.get('deps').options) })
   })
-  .get('/webhooks', validate('query', webhooksQuery), (c) => {
-    const query = c.req.valid('query')
-    const { db } = c.get('deps')
-    const page = listPage(
-      c.get('ctx'),
-      webhookEvents,
-      toPage(query),
-      query.status && { column: webhookEvents.status, value: query.status },
-    )
-    const events = page.rows
-    const attempts = events.length
-      ? db
-          .select()
-          .from(webhookAttempts)
-          .where(
-            inArray(
-              webhookAttempts.eventId,
-              events.map((e) => e.id),
-            ),
-          )
-          .orderBy(webhookAttempts.attempt)
-          .all()
-      : []
-    return ok(c, 'Webhook events', {
-      data: events.map((event) => ({
-        id: event.id,
-        type: event.type,
-        extension: event.extension,
-        status: event.status,
-        created_at: iso(event.createdAt),
-        next_attempt_at: event.status === 'pending' ? iso(event.nextAttemptAt) : null,
-        body: event.body,
-        attempts: attempts
-          .filter((a) => a.eventId === event.id)
-          .map((a) => ({
-            attempt: a.attempt,
-            at: iso(a.at),
-            url: a.url,
-            status_code: a.statusCode,
-            latency_ms: a.latencyMs,
-            response: a.response,
-            error: a.error,
-          })),
-      })),
-      meta: pageMeta(page),
-    })
-  })
+  .get('/webhooks', validate('query', webhooksQuery), (c) =>
+    ok(c, 'Webhook events', webhookLog(c.get('ctx'), c.req.valid('query'))),
+  )
   .post('/webhooks/:id/replay', validate('param', eventParam), (c) => {
     const { id } = c.req.valid('param')
     const ctx = c.get('ctx')
@@ -98,3 +54,50 @@ export const webhooksApi = new Hono<AppEnv>()
     c.get('deps').deliverer.kick()
     return ok(c, 'Webhook event queued again', { data: { id, status: replayed.status } })
   })
+
+/** A page of the tenant's webhook events, newest first, each with its attempts. */
+export function webhookLog(ctx: DomainContext, query: z.infer<typeof webhooksQuery>) {
+  const page = listPage(
+    ctx,
+    webhookEvents,
+    toPage(query),
+    query.status && { column: webhookEvents.status, value: query.status },
+  )
+  const events = page.rows
+  const attempts = events.length
+    ? ctx.db
+        .select()
+        .from(webhookAttempts)
+        .where(
+          inArray(
+            webhookAttempts.eventId,
+            events.map((e) => e.id),
+          ),
+        )
+        .orderBy(webhookAttempts.attempt)
+        .all()
+    : []
+  return {
+    data: events.map((event) => ({
+      id: event.id,
+      type: event.type,
+      extension: event.extension,
+      status: event.status,
+      created_at: iso(event.createdAt),
+      next_attempt_at: event.status === 'pending' ? iso(event.nextAttemptAt) : null,
+      body: event.body,
+      attempts: attempts
+        .filter((a) => a.eventId === event.id)
+        .map((a) => ({
+          attempt: a.attempt,
+          at: iso(a.at),
+          url: a.url,
+          status_code: a.statusCode,
+          latency_ms: a.latencyMs,
+          response: a.response,
+          error: a.error,
+        })),
+    })),
+    meta: pageMeta(page),
+  }
+}

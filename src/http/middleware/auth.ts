@@ -4,7 +4,10 @@
  */
 import { createMiddleware } from 'hono/factory'
 import { SandboxError } from '../../domain/errors.js'
+import type { Tenant } from '../../db/schema.js'
+import type { DomainContext } from '../../domain/context.js'
 import type { AppEnv } from '../../env.js'
+import type { SandboxDeps } from '../../sandbox.js'
 import { catchUp } from '../../engine/scheduler.js'
 import { eventsWritten } from '../../webhooks/outbox.js'
 
@@ -23,19 +26,24 @@ export function auth() {
       await deps.seedTenant(tenant.token)
       tenant = deps.tenants.forToken(tenant.token)!
     }
-    const now = deps.tenants.now(tenant)
     const written = eventsWritten(deps.db)
-    catchUp(deps, tenant, now)
     c.set('tenant', tenant)
-    c.set('ctx', {
-      db: deps.db,
-      ids: deps.ids,
-      tenant,
-      now,
-      webhookExtensions: deps.options.webhookExtensions,
-    })
+    c.set('ctx', tenantContext(deps, tenant))
     await next()
     // whatever the request (or the catch-up) wrote to the outbox goes out after it has answered
     if (eventsWritten(deps.db) !== written) deps.deliverer.kick()
   })
+}
+
+/** The domain context of a request by `tenant`, once what fell due on its clock has run. */
+export function tenantContext(deps: SandboxDeps, tenant: Tenant): DomainContext {
+  const now = deps.tenants.now(tenant)
+  catchUp(deps, tenant, now)
+  return {
+    db: deps.db,
+    ids: deps.ids,
+    tenant,
+    now,
+    webhookExtensions: deps.options.webhookExtensions,
+  }
 }

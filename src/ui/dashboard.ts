@@ -1,0 +1,482 @@
+/**
+ * The dashboard (PRODUCT §8): `/__sandbox/ui` picks a tenant; `/__sandbox/ui/panel`, fetched by
+ * the page with that tenant's bearer token every second, renders everything it owns on the
+ * server — card users, cards, transactions, payments, disburses, disputes, business operations,
+ * webhooks with their attempts, the request journal, the clock — with a button for every move
+ * its state machines allow and the other control-plane actions. Buttons call the control plane
+ * itself (the page's script sends the same requests a test would).
+ */
+import { Hono } from 'hono'
+import { html } from 'hono/html'
+import { tenants as tenantsTable } from '../db/schema.js'
+import { listOperations } from '../domain/business.js'
+import { cardBalance, listCards } from '../domain/cards.js'
+import { listCardUsers } from '../domain/card-users.js'
+import { listPage, type DomainContext } from '../domain/context.js'
+import { listDisburses } from '../domain/disburses.js'
+import { allowedMoves, type Resource } from '../domain/lifecycles.js'
+import { FLOAT, balanceOf } from '../domain/ledger.js'
+import { listPayments } from '../domain/payments.js'
+import { listTransactions } from '../domain/transactions.js'
+import { disputes } from '../db/schema.js'
+import type { AppEnv } from '../env.js'
+import { webhookLog } from '../http/control/webhooks.js'
+import { parsedBody, type JournalEntry } from '../http/journal.js'
+import { auth } from '../http/middleware/auth.js'
+import { money, page, statusBadge, type Html } from './layout.js'
+
+/** Rows shown per table: the newest. */
+const ROWS = 25
+
+export const dashboardApi = new Hono<AppEnv>()
+  .get('/ui', (c) => {
+    const known = c
+      .get('deps')
+      .db.select({ token: tenantsTable.token, businessName: tenantsTable.businessName })
+      .from(tenantsTable)
+      .orderBy(tenantsTable.createdAt, tenantsTable.id)
+      .all()
+    return c.html(shell(known, c.req.query('token') ?? null))
+  })
+  .get('/ui/panel', auth(), (c) => {
+    const { journal } = c.get('deps')
+    const ctx = c.get('ctx')
+    return c.html(panel(ctx, journal.find(ctx.tenant.id).slice(0, ROWS)))
+  })
+
+type KnownTenant = { token: string; businessName: string }
+
+function shell(known: KnownTenant[], token: string | null) {
+  const body = html`<header class="top">
+      <h1>card-sandbox</h1>
+      <form method="get" action="/__sandbox/ui" class="picker">
+        <label
+          >Tenant
+          <select name="token" onchange="this.form.submit()">
+            <option value="" ${token ? '' : 'selected'}>choose a bearer token…</option>
+            ${known.map(
+              (t) =>
+                html`<option value="${t.token}" ${t.token === token ? 'selected' : ''}>
+                  ${t.token} — ${t.businessName}
+                </option>`,
+            )}
+            ${
+              token && !known.some((t) => t.token === token)
+                ? html`<option value="${token}" selected>${token} (new)</option>`
+                : ''
+            }
+          </select>
+        </label>
+      </form>
+      <form method="get" action="/__sandbox/ui" class="picker">
+        <input name="token" placeholder="or type a token" aria-label="token" />
+        <button type="submit">Open</button>
+      </form>
+      <a href="/__sandbox/docs">API reference</a>
+    </header>
+    ${
+      token
+        ? html`<div id="toast" role="status" hidden></div>
+            <main id="panel" data-token="${token}"><p class="muted">Loading…</p></main>`
+        : html`<main>
+            <p>
+              Pick a tenant: each bearer token your app sends is its own business. The list holds
+              every token seen so far.
+            </p>
+          </main>`
+    }`
+  return page('card-sandbox dashboard', body, { style: DASHBOARD_STYLE, script: DASHBOARD_SCRIPT })
+}
+
+function panel(ctx: DomainContext, journal: JournalEntry[]) {
+  const first = { page: 1, perPage: ROWS }
+  return html`${tenantHeader(ctx)}
+    <div class="grid">
+      ${section(
+        'Card users',
+        ['reference', 'name', 'phone', 'flow', 'status', ''],
+        listCardUsers(ctx, first).rows.map((u) =>
+          row('card-users', u.reference, u.status, [
+            ref(u.reference),
+            [u.firstName, u.lastName].filter(Boolean).join(' ') ||
+              html`<span class="muted">—</span>`,
+            u.phone,
+            u.flow,
+          ]),
+        ),
+      )}
+      ${section(
+        'Cards',
+        ['reference', 'card', 'number', 'balance', 'status', ''],
+        listCards(ctx, first).rows.map((card) =>
+          row(
+            'cards',
+            card.reference,
+            card.status,
+            [
+              ref(card.reference),
+              `${card.brand} ${card.type}`,
+              card.cardNumber ? `•••• ${card.cardNumber.slice(-4)}` : '—',
+              money(cardBalance(ctx, card)),
+            ],
+            card.status === 'issued' || card.status === 'frozen'
+              ? callForm(`POST /__sandbox/cards/${card.reference}/fund`, 'Fund', [
+                  html`<input
+                    name="amount"
+                    type="number"
+                    min="1"
+                    value="10000"
+                    aria-label="amount"
+                  />`,
+                ])
+              : '',
+          ),
+        ),
+      )}
+      ${section(
+        'Transactions',
+        ['slug', 'kind', 'card', 'amount', 'status', ''],
+        listTransactions(ctx, first).rows.map((t) =>
+          row('transactions', t.slug, t.status, [
+            ref(t.slug),
+            t.kind,
+            ref(t.cardReference),
+            money(t.amount),
+          ]),
+        ),
+      )}
+      ${section(
+        'Payments',
+        ['reference', 'partner reference', 'network', 'amount', 'status', ''],
+        listPayments(ctx, first).rows.map((p) =>
+          row(
+            'payments',
+            p.reference,
+            p.status,
+            [ref(p.reference), p.partnerReference, p.network, money(p.amount)],
+            html`<a href="/__sandbox/checkout/${p.reference}" target="_blank">checkout</a>`,
+          ),
+        ),
+      )}
+      ${section(
+        'Disburses',
+        ['reference', 'partner reference', 'network', 'amount', 'status', ''],
+        listDisburses(ctx, first).rows.map((d) =>
+          row('disburses', d.reference, d.status, [
+            ref(d.reference),
+            d.partnerReference,
+            d.network,
+            money(d.amount),
+          ]),
+        ),
+      )}
+      ${section(
+        'Disputes',
+        ['reference', 'transaction', 'reason', 'status', ''],
+        listPage(ctx, disputes, first).rows.map((d) =>
+          row('disputes', d.reference, d.status, [
+            ref(d.reference),
+            ref(d.transactionSlug),
+            d.reason,
+          ]),
+        ),
+      )}
+      ${section(
+        'Business operations',
+        ['reference', 'kind', 'amount', 'fees', 'status', ''],
+        listOperations(ctx, first).rows.map(
+          (o) =>
+            html`<tr data-reference="${o.reference}">
+              <td>${ref(o.reference)}</td>
+              <td>${o.kind}</td>
+              <td>${money(o.amount)}</td>
+              <td>${money(o.fees)}</td>
+              <td>${statusBadge(o.status)}</td>
+              <td></td>
+            </tr>`,
+        ),
+      )}
+    </div>
+    ${webhooksSection(ctx)} ${journalSection(journal)}`
+}
+
+function tenantHeader(ctx: DomainContext) {
+  const { tenant, now } = ctx
+  return html`<section class="tenant">
+    <div>
+      <h2>${tenant.businessName}</h2>
+      <p class="muted">
+        token <code>${tenant.token}</code> · float ${money(balanceOf(ctx, FLOAT))} · webhooks →
+        <code>${tenant.webhookUrl ?? 'sandbox default'}</code>
+      </p>
+    </div>
+    <div class="clock">
+      <p>
+        <strong data-clock>${new Date(now).toISOString()}</strong>
+        <span class="status">${tenant.clockMode} clock</span>
+      </p>
+      ${callForm('POST /__sandbox/clock/advance', 'Advance', [
+        html`<input name="by" value="15m" size="6" aria-label="advance by" />`,
+      ])}
+      ${call(
+        'PUT /__sandbox/clock',
+        tenant.clockMode === 'manual' ? 'Run in real time' : 'Stop (manual)',
+        { mode: tenant.clockMode === 'manual' ? 'real' : 'manual' },
+      )}
+      ${call('POST /__sandbox/reset', 'Reset tenant', undefined, 'danger')}
+    </div>
+  </section>`
+}
+
+function section(title: string, columns: string[], rows: Html[]) {
+  return html`<section class="table" data-section="${title}">
+    <h2>${title} <span class="muted">${rows.length}</span></h2>
+    ${
+      rows.length
+        ? html`<table>
+            <thead>
+              <tr>
+                ${columns.map((c) => html`<th>${c}</th>`)}
+              </tr>
+            </thead>
+            <tbody>
+              ${rows}
+            </tbody>
+          </table>`
+        : html`<p class="muted">None yet.</p>`
+    }
+  </section>`
+}
+
+/** A resource row: its cells, its status, and one button per move its state machine allows. */
+function row(
+  segment: 'card-users' | 'cards' | 'transactions' | 'payments' | 'disburses' | 'disputes',
+  key: string,
+  status: string,
+  cells: (string | Html)[],
+  extra: Html | string = '',
+) {
+  const moves = allowedMoves(MACHINES[segment], status)
+  return html`<tr data-reference="${key}">
+    ${cells.map((cell) => html`<td>${cell}</td>`)}
+    <td>${statusBadge(status)}</td>
+    <td class="actions">
+      ${moves.map((to) =>
+        call(`POST /__sandbox/${segment}/${key}/transition`, `→ ${to}`, { to }, `move-${to}`),
+      )}
+      ${extra}
+    </td>
+  </tr>`
+}
+
+const MACHINES: Record<Parameters<typeof row>[0], Resource> = {
+  'card-users': 'card_user',
+  cards: 'card',
+  transactions: 'transaction',
+  payments: 'payment',
+  disburses: 'disburse',
+  disputes: 'dispute',
+}
+
+function webhooksSection(ctx: DomainContext) {
+  const log = webhookLog(ctx, { per_page: ROWS })
+  return html`<section class="table" data-section="Webhooks">
+    <h2>Webhooks <span class="muted">${log.meta.total}</span></h2>
+    ${
+      log.data.length
+        ? html`<table>
+            <thead>
+              <tr>
+                <th>event</th>
+                <th>type</th>
+                <th>status</th>
+                <th>attempts</th>
+                <th></th>
+              </tr>
+            </thead>
+            <tbody>
+              ${log.data.map(
+                (event) =>
+                  html`<tr data-event="${event.id}">
+                    <td><code>${event.id}</code></td>
+                    <td>${event.type}</td>
+                    <td>${statusBadge(event.status)}</td>
+                    <td>
+                      ${
+                        event.attempts.length
+                          ? html`<ol class="attempts">
+                              ${event.attempts.map(
+                                (a) =>
+                                  html`<li>
+                                    ${a.at.slice(11, 19)} ·
+                                    ${a.status_code ?? a.error ?? 'no answer'} · ${a.latency_ms} ms
+                                  </li>`,
+                              )}
+                            </ol>`
+                          : html`<span class="muted">none yet</span>`
+                      }
+                    </td>
+                    <td class="actions">
+                      ${call(`POST /__sandbox/webhooks/${event.id}/replay`, 'Replay')}
+                    </td>
+                  </tr>`,
+              )}
+            </tbody>
+          </table>`
+        : html`<p class="muted">No events yet.</p>`
+    }
+  </section>`
+}
+
+function journalSection(entries: JournalEntry[]) {
+  return html`<section class="table" data-section="Requests">
+    <h2>Requests <span class="muted">newest ${entries.length}</span></h2>
+    ${
+      entries.length
+        ? html`<table>
+            <tbody>
+              ${entries.map(
+                (e) =>
+                  html`<tr data-request="${e.id}">
+                    <td>${new Date(e.at).toISOString().slice(11, 19)}</td>
+                    <td><code>${e.method}</code></td>
+                    <td>
+                      <details>
+                        <summary><code>${e.path}${e.query}</code></summary>
+                        <pre>${pretty(e.requestBody)}</pre>
+                        <pre>${pretty(e.responseBody)}</pre>
+                      </details>
+                    </td>
+                    <td>${statusBadge(String(e.status))}</td>
+                    <td class="muted">${e.latencyMs} ms</td>
+                  </tr>`,
+              )}
+            </tbody>
+          </table>`
+        : html`<p class="muted">No requests yet.</p>`
+    }
+  </section>`
+}
+
+function pretty(text: string | null): string {
+  return text === null ? '(no body)' : JSON.stringify(parsedBody(text), null, 2)
+}
+
+function ref(reference: string) {
+  return html`<code title="${reference}">${reference.slice(0, 8)}</code>`
+}
+
+/** A button that sends `METHOD path` with a JSON body, with the tenant's token. */
+function call(route: string, label: string, body?: unknown, className = '') {
+  return html`<button
+    type="button"
+    class="${className}"
+    data-call="${route}"
+    data-body="${body === undefined ? '' : JSON.stringify(body)}"
+  >
+    ${label}
+  </button>`
+}
+
+/** A small form whose fields (numbers as numbers) are the JSON body of `METHOD path`. */
+function callForm(route: string, label: string, fields: Html[]) {
+  return html`<form class="inline" data-call="${route}">
+    ${fields}<button type="submit">${label}</button>
+  </form>`
+}
+
+const DASHBOARD_STYLE = `
+.top { display: flex; gap: 16px; align-items: center; padding: 12px 20px; background: #fff;
+  border-bottom: 1px solid var(--line); flex-wrap: wrap; }
+.top h1 { margin: 0 12px 0 0; }
+.picker { display: flex; gap: 6px; align-items: center; }
+main { padding: 16px 20px; }
+.tenant { display: flex; justify-content: space-between; gap: 16px; flex-wrap: wrap; background: #fff;
+  border: 1px solid var(--line); border-radius: 10px; padding: 12px 16px; margin-bottom: 16px; }
+.tenant p { margin: 4px 0; }
+.clock { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; }
+.grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(520px, 1fr)); gap: 16px; }
+.table { background: #fff; border: 1px solid var(--line); border-radius: 10px; padding: 12px 16px;
+  margin-bottom: 16px; overflow-x: auto; }
+table { border-collapse: collapse; width: 100%; }
+th { text-align: left; font-weight: 500; color: var(--muted); font-size: 12px; }
+td, th { padding: 5px 8px 5px 0; border-bottom: 1px solid var(--line); vertical-align: top; }
+.actions { white-space: nowrap; }
+.actions button { margin: 0 4px 2px 0; }
+form.inline { display: inline-flex; gap: 4px; }
+form.inline input { width: 90px; }
+.attempts { margin: 0; padding-left: 18px; font-size: 12px; }
+pre { background: #f2f4f7; padding: 8px; border-radius: 6px; max-height: 240px; overflow: auto; font-size: 12px; }
+#toast { position: fixed; right: 20px; bottom: 20px; background: #1d2330; color: #fff; padding: 10px 14px;
+  border-radius: 8px; max-width: 420px; }
+#toast.error { background: #912018; }
+`
+
+/** Polls the panel every second, and turns buttons and forms into control-plane calls. */
+const DASHBOARD_SCRIPT = `
+(function () {
+  var panel = document.getElementById('panel')
+  if (!panel) return
+  var token = panel.dataset.token
+  var toast = document.getElementById('toast')
+  var shown = ''
+  function headers(json) {
+    var h = { Authorization: 'Bearer ' + token }
+    if (json) h['Content-Type'] = 'application/json'
+    return h
+  }
+  function busy() {
+    var active = document.activeElement
+    return active && panel.contains(active) && active.tagName === 'INPUT' ||
+      panel.querySelector('details[open]') !== null
+  }
+  function refresh(force) {
+    if (!force && busy()) return Promise.resolve()
+    return fetch('/__sandbox/ui/panel', { headers: headers(false), cache: 'no-store' })
+      .then(function (res) { return res.text() })
+      .then(function (text) {
+        if (text !== shown) { shown = text; panel.innerHTML = text }
+        panel.dataset.loaded = String(Date.now())
+      })
+      .catch(function () {})
+  }
+  function say(message, failed) {
+    toast.textContent = message
+    toast.className = failed ? 'error' : ''
+    toast.hidden = false
+    clearTimeout(say.timer)
+    say.timer = setTimeout(function () { toast.hidden = true }, 4000)
+  }
+  function send(route, body) {
+    var parts = route.split(' ')
+    return fetch(parts[1], { method: parts[0], headers: headers(body !== undefined),
+      body: body === undefined ? undefined : JSON.stringify(body) })
+      .then(function (res) { return res.json().then(function (json) { return { ok: res.ok, json: json } }) })
+      .then(function (answer) {
+        var errors = answer.json.errors ? ' ' + JSON.stringify(answer.json.errors) : ''
+        say(answer.json.message + errors, !answer.ok)
+        return refresh(true)
+      })
+  }
+  panel.addEventListener('click', function (event) {
+    var button = event.target.closest('button[data-call]')
+    if (!button) return
+    button.disabled = true
+    send(button.dataset.call, button.dataset.body ? JSON.parse(button.dataset.body) : undefined)
+  })
+  panel.addEventListener('submit', function (event) {
+    var form = event.target.closest('form[data-call]')
+    if (!form) return
+    event.preventDefault()
+    var body = {}
+    Array.prototype.forEach.call(form.elements, function (field) {
+      if (!field.name) return
+      body[field.name] = field.type === 'number' ? Number(field.value) : field.value
+    })
+    document.activeElement && document.activeElement.blur()
+    send(form.dataset.call, body)
+  })
+  refresh(true)
+  setInterval(refresh, 1000)
+})()
+`

@@ -1,0 +1,151 @@
+/**
+ * The hosted pages' endpoints in-process: what the widget's and the checkout's buttons send.
+ * The same pages are clicked through in a real browser in test/ui/browser.test.ts.
+ */
+import { describe, expect, it } from 'vitest'
+import { newSandbox } from '../helpers.js'
+
+type Sandbox = ReturnType<typeof newSandbox>
+
+async function widgetUser(s: Sandbox) {
+  const res = await s.call('POST', '/v1/card-users/create', { phone: '+221770000009' })
+  return res.body.userCard.reference as string
+}
+
+async function payment(s: Sandbox, amount = 5000) {
+  const res = await s.call('POST', '/v1/payments/create', {
+    amount,
+    partner_reference: 'order-7',
+    network: 'wave-sn',
+    customer: { full_name: 'Awa Diop', email: 'awa@example.com', phone: '+221770000001' },
+  })
+  return res.body.data.payment
+}
+
+const identity = { first_name: 'Awa', last_name: 'Diop', address: '1 Rue A, Dakar', id_no: 'SN123' }
+
+describe('the verification widget', () => {
+  it('serves widget.js defining CardSandboxWidget.mount', async () => {
+    const s = newSandbox()
+    const res = await s.app.request('/__sandbox/widget.js')
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toMatch(/^application\/javascript/)
+    const script = await res.text()
+    expect(script).toContain('window.CardSandboxWidget = { mount: mount }')
+    for (const option of ['onNavigationUpdate', 'onExit', 'onError', 'onComplete'])
+      expect(script).toContain(`options.${option}`)
+  })
+
+  it('keeps what the person typed, passes the user and writes the webhook', async () => {
+    const s = newSandbox()
+    const reference = await widgetUser(s)
+    const page = await s.app.request(`/__sandbox/verify/${reference}?color=%23ff0066`)
+    expect(page.status).toBe(200)
+    const text = await page.text()
+    expect(text).toContain('--accent: #ff0066')
+    expect(text).toContain('+221770000009')
+
+    const done = await s.call('POST', `/__sandbox/verify/${reference}`, {
+      ...identity,
+      outcome: 'passed',
+    })
+    expect(done.status, JSON.stringify(done.body)).toBe(200)
+    expect(done.body.data).toMatchObject({ reference, status: 'passed' })
+
+    const users = await s.call('GET', '/v1/card-users')
+    const user = users.body.data[0].data.find((u: any) => u.reference === reference)
+    expect(user).toMatchObject({ first_name: 'Awa', last_name: 'Diop', id_no: 'SN123' })
+    const hooks = await s.call('GET', '/__sandbox/webhooks')
+    expect(hooks.body.data.map((e: any) => e.type)).toContain('card_user_verification.successful')
+    const journal = await s.call('GET', '/__sandbox/requests?method=POST&path=/__sandbox/verify/*')
+    expect(journal.body.data).toHaveLength(1)
+  })
+
+  it('fails the user when the person chooses to, and refuses a second completion (409)', async () => {
+    const s = newSandbox()
+    const reference = await widgetUser(s)
+    const failed = await s.call('POST', `/__sandbox/verify/${reference}`, {
+      ...identity,
+      outcome: 'failed',
+    })
+    expect(failed.body.data.status).toBe('failed')
+    const again = await s.call('POST', `/__sandbox/verify/${reference}`, {
+      ...identity,
+      outcome: 'passed',
+    })
+    expect(again.status).toBe(409)
+  })
+
+  it('names missing fields (422) and unknown references (404)', async () => {
+    const s = newSandbox()
+    const reference = await widgetUser(s)
+    const missing = await s.call('POST', `/__sandbox/verify/${reference}`, { outcome: 'passed' })
+    expect(missing.status).toBe(422)
+    expect(Object.keys(missing.body.errors).sort()).toEqual([
+      'address',
+      'first_name',
+      'id_no',
+      'last_name',
+    ])
+    const unknown = '6f1c2a7e-1111-4222-8333-944444444444'
+    expect(
+      (await s.call('POST', `/__sandbox/verify/${unknown}`, { ...identity, outcome: 'passed' }))
+        .status,
+    ).toBe(404)
+    expect((await s.app.request(`/__sandbox/verify/${unknown}`)).status).toBe(404)
+    expect((await s.app.request('/__sandbox/verify/not-a-uuid')).status).toBe(404)
+  })
+})
+
+describe('the checkout page', () => {
+  it('shows the payment and pays it: the payment succeeds and credits the float', async () => {
+    const s = newSandbox()
+    const created = await payment(s, 7500)
+    const page = await s.app.request(`/__sandbox/checkout/${created.reference}`)
+    expect(page.status).toBe(200)
+    expect(await page.text()).toContain('7 500 F CFA')
+    const paid = await s.call('POST', `/__sandbox/checkout/${created.reference}`, { answer: 'pay' })
+    expect(paid.status, JSON.stringify(paid.body)).toBe(200)
+    expect(paid.body.data.status).toBe('success')
+    const operations = await s.call('GET', '/v1/business/operations')
+    expect(operations.body.data).toMatchObject([
+      { amount: 7500, kind: 'float_credit', status: 'success' },
+    ])
+    const again = await s.call('POST', `/__sandbox/checkout/${created.reference}`, {
+      answer: 'pay',
+    })
+    expect(again.status).toBe(409)
+  })
+
+  it('declines: the payment fails', async () => {
+    const s = newSandbox()
+    const created = await payment(s)
+    const declined = await s.call('POST', `/__sandbox/checkout/${created.reference}`, {
+      answer: 'decline',
+    })
+    expect(declined.body.data.status).toBe('failed')
+    const bad = await s.call('POST', `/__sandbox/checkout/${created.reference}`, {
+      answer: 'maybe',
+    })
+    expect(bad.status).toBe(422)
+  })
+})
+
+describe('the dashboard panel', () => {
+  it('renders the tenant with a button for each allowed move', async () => {
+    const s = newSandbox()
+    const reference = await widgetUser(s)
+    const res = await s.app.request('/__sandbox/ui/panel', {
+      headers: { Authorization: 'Bearer test-token' },
+    })
+    expect(res.status).toBe(200)
+    const html = await res.text()
+    expect(html).toContain(`data-reference="${reference}"`)
+    expect(html).toContain(`data-call="POST /__sandbox/card-users/${reference}/transition"`)
+    expect(html).toContain('→ passed')
+    expect(html).toContain('POST /__sandbox/clock/advance')
+    expect((await s.app.request('/__sandbox/ui/panel')).status).toBe(401)
+    const shell = await s.app.request('/__sandbox/ui?token=test-token')
+    expect(await shell.text()).toContain('data-token="test-token"')
+  })
+})
