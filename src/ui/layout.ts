@@ -10,6 +10,7 @@ export type Html = ReturnType<typeof html>
 const BASE_STYLE = `
 :root { --accent: #0f6e5a; --bg: #f6f7f9; --fg: #1d2330; --muted: #667085; --line: #e4e7ec; }
 * { box-sizing: border-box; }
+[hidden] { display: none !important; }
 body { margin: 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
   background: var(--bg); color: var(--fg); }
 h1 { font-size: 20px; margin: 0 0 4px; } h2 { font-size: 15px; margin: 0 0 8px; }

@@ -1,0 +1,232 @@
+/**
+ * The dashboard, the verification widget and the checkout page in a real browser: Debian's
+ * chromium driven by playwright-core, against a sandbox on a real port. `.ci/run` installs
+ * chromium when it is missing; set CHROMIUM_PATH to use another build. Screenshots go to
+ * test/artifacts/ (git-ignored).
+ */
+import { existsSync, mkdirSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { fileURLToPath } from 'node:url'
+import { chromium, type Browser, type Page } from 'playwright-core'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { startSandbox, type RunningSandbox } from '../../src/sandbox.js'
+import { fullIdentity } from '../helpers.js'
+import { startReceiver, until } from '../webhooks/receiver.js'
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+const ARTIFACTS = fileURLToPath(new URL('../artifacts/', import.meta.url))
+const TOKEN = 'browser-token'
+
+let browser: Browser
+let sandbox: RunningSandbox
+let page: Page
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`No chromium at ${CHROMIUM}: apt-get install chromium (or set CHROMIUM_PATH)`)
+  }
+  mkdirSync(ARTIFACTS, { recursive: true })
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  })
+}, 30_000)
+
+afterAll(async () => {
+  await browser?.close()
+})
+
+beforeEach(async () => {
+  sandbox = await startSandbox({ port: 0, clock: 'manual', seed: 7 })
+  page = await browser.newPage({ viewport: { width: 1400, height: 1000 } })
+})
+
+afterEach(async () => {
+  await page.close()
+  await sandbox.close()
+})
+
+async function api(method: string, path: string, body?: unknown) {
+  const res = await fetch(`${sandbox.url}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  return { status: res.status, body: (await res.json()) as any }
+}
+
+/** The status badge of the dashboard row of `reference`. */
+function statusIn(reference: string) {
+  return page.locator(`tr[data-reference="${reference}"] .status`).first()
+}
+
+describe('the dashboard', () => {
+  it('verifies a user, issues a card and replays a webhook with clicks', async () => {
+    const receiver = await startReceiver([500, 200])
+    try {
+      await api('PUT', '/__sandbox/webhook', { url: receiver.url })
+      const created = await api('POST', '/v1/card-users/create', fullIdentity())
+      const user: string = created.body.data.userCard.reference
+
+      await page.goto(`${sandbox.url}/__sandbox/ui?token=${TOKEN}`)
+      await expect.poll(() => statusIn(user).textContent()).toBe('pending')
+      await page.locator(`tr[data-reference="${user}"] button`, { hasText: '→ passed' }).click()
+      await expect.poll(() => statusIn(user).textContent()).toBe('passed')
+
+      // the app under test issues a card while the dashboard is open: it shows up by itself
+      const card = await api('POST', '/v1/cards/create', {
+        card_user_reference: user,
+        card_brand: 'visa',
+        card_type: 'virtual',
+      })
+      const cardReference: string = card.body.data.card.reference
+      await expect.poll(() => statusIn(cardReference).textContent()).toBe('issuing')
+      await page
+        .locator(`tr[data-reference="${cardReference}"] button`, { hasText: '→ issued' })
+        .click()
+      await expect.poll(() => statusIn(cardReference).textContent()).toBe('issued')
+
+      // the verification webhook was answered 500 once; replay it from its row
+      await until(() => receiver.requests.length >= 1, 5_000, 'first delivery')
+      const event = page.locator('tr[data-event]', { hasText: 'card_user_verification' })
+      await expect.poll(() => event.locator('.attempts li').count()).toBeGreaterThanOrEqual(1)
+      const delivered = receiver.requests.length
+      await event.locator('button', { hasText: 'Replay' }).click()
+      await until(() => receiver.requests.length > delivered, 5_000, 'replayed delivery')
+      const ids = receiver.requests.map((r) => r.headers['x-alal-event-id'])
+      expect(ids.at(-1)).toBe(ids[0])
+      await expect.poll(() => event.locator('.status').textContent()).toBe('delivered')
+
+      await page.screenshot({ path: `${ARTIFACTS}dashboard.png`, fullPage: true })
+      const users = await api('GET', '/v1/card-users')
+      expect(users.body.data[0].data[0]).toMatchObject({ reference: user, status: 'passed' })
+    } finally {
+      await receiver.close()
+    }
+  })
+})
+
+describe('the verification widget', () => {
+  it('mounts from a page of another origin, walks the steps and calls onComplete', async () => {
+    const created = await api('POST', '/v1/card-users/create', { phone: '+221770000123' })
+    const reference: string = created.body.userCard.reference
+    const host = await serveHostPage(
+      `<!doctype html><html><body><h1>My wallet app</h1>
+      <script src="${sandbox.url}/__sandbox/widget.js"></script>
+      <script>
+        window.calls = []
+        window.start = (reference) => CardSandboxWidget.mount({
+          reference, color: '#7a3cff',
+          onNavigationUpdate: (p) => calls.push(['navigation', p]),
+          onExit: (p) => calls.push(['exit', p]),
+          onError: (p) => calls.push(['error', p]),
+          onComplete: (p) => calls.push(['complete', p]),
+        })
+      </script></body></html>`,
+    )
+    try {
+      await page.goto(host.url)
+      await page.evaluate((ref) => (window as any).start(ref), reference)
+      const widget = page.frameLocator('iframe[title="Identity verification"]')
+      await widget.locator('input[name=first_name]').fill('Fatou')
+      await widget.locator('input[name=last_name]').fill('Sow')
+      await widget.locator('input[name=address]').fill('3 Avenue Cheikh Anta Diop, Dakar')
+      await widget.locator('input[name=id_no]').fill('SN-998877')
+      await widget.locator('button', { hasText: 'Continue' }).click()
+      await expect.poll(() => widget.locator('form[data-step=identity]').isVisible()).toBe(false)
+      await widget.locator('input[value=passed]').check()
+      await page.screenshot({ path: `${ARTIFACTS}widget.png` })
+      await widget.locator('button', { hasText: 'Submit' }).click()
+
+      await expect
+        .poll(() => page.evaluate(() => (window as any).calls.map((c: any) => c[0])))
+        .toContain('complete')
+      const calls: [string, any][] = await page.evaluate(() => (window as any).calls)
+      expect(calls.filter(([type]) => type === 'navigation').map(([, p]) => p.step)).toEqual([
+        'identity',
+        'review',
+        'result',
+      ])
+      const complete = calls.find(([type]) => type === 'complete')![1]
+      expect(complete).toMatchObject({
+        reference,
+        status: 'passed',
+        userCard: { first_name: 'Fatou', last_name: 'Sow', id_no: 'SN-998877' },
+      })
+      expect(await page.locator('[data-card-sandbox-widget]').count()).toBe(0)
+
+      const hooks = await api('GET', '/__sandbox/webhooks')
+      expect(hooks.body.data[0]).toMatchObject({ type: 'card_user_verification.successful' })
+    } finally {
+      await host.close()
+    }
+  })
+
+  it('calls onExit when the person closes it, and onError for an unknown reference', async () => {
+    const host = await serveHostPage(
+      `<!doctype html><html><body><script src="${sandbox.url}/__sandbox/widget.js"></script>
+      <script>
+        window.calls = []
+        window.start = (reference) => CardSandboxWidget.mount({ reference,
+          onExit: (p) => calls.push(['exit', p]), onError: (p) => calls.push(['error', p]) })
+      </script></body></html>`,
+    )
+    try {
+      await page.goto(host.url)
+      await page.evaluate(() => (window as any).start('6f1c2a7e-1111-4222-8333-944444444444'))
+      await expect
+        .poll(() => page.evaluate(() => (window as any).calls[0]?.[1]?.code))
+        .toBe('not_found')
+      await page.frameLocator('iframe').locator('[data-exit]').click()
+      await expect
+        .poll(() => page.evaluate(() => (window as any).calls.map((c: any) => c[0])))
+        .toEqual(['error', 'exit'])
+    } finally {
+      await host.close()
+    }
+  })
+})
+
+describe('the checkout page', () => {
+  it("opens from the payment's wallet_url and pays", async () => {
+    const created = await api('POST', '/v1/payments/create', {
+      amount: 12500,
+      partner_reference: 'order-42',
+      network: 'orange-money-sn',
+      customer: { full_name: 'Moussa Ba', email: 'moussa@example.com', phone: '+221770000042' },
+    })
+    const payment = created.body.data.payment
+    await page.goto(payment.meta.wallet_url)
+    await expect.poll(() => page.locator('.amount').textContent()).toBe('12 500 F CFA')
+    await page.locator('button[data-answer=pay]').click()
+    await expect.poll(() => page.locator('[data-status] .status').textContent()).toBe('success')
+    await page.screenshot({ path: `${ARTIFACTS}checkout.png` })
+
+    const shown = await api('GET', `/v1/payments/${payment.reference}`)
+    expect(JSON.stringify(shown.body)).toContain('"status":"success"')
+  })
+})
+
+/** A page of "the client's app", on an origin other than the sandbox's. */
+async function serveHostPage(body: string) {
+  const server: Server = createServer((_, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/html' }).end(body)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    // localhost, not 127.0.0.1: another origin than the sandbox's
+    url: `http://localhost:${port}/`,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  }
+}
