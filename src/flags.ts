@@ -60,7 +60,7 @@ export const FLAGS: readonly Flag[] = [
     name: 'log',
     value: '<pretty|json|silent>',
     default: 'pretty',
-    help: 'one line per request on stdout',
+    help: 'one line per request on stdout (tenant, method, path, status, latency); json: JSON lines',
   },
   {
     name: 'scenario',
