@@ -48,6 +48,13 @@ try {
   if (res.status !== 200 || body.statusCode !== 200)
     throw new Error(`GET /v1/cards answered ${res.status}`)
   console.log(`npx card-sandbox answered GET ${baseUrl}/cards with 200`)
+  const clientCall =
+    "import { createSandboxClient } from 'card-sandbox/client'\n" +
+    `const client = createSandboxClient({ baseUrl: '${baseUrl}', token: 'pack' })\n` +
+    'console.log((await client.clock()).mode)'
+  const mode = run(process.execPath, ['--input-type=module', '-e', clientCall], dir).trim()
+  if (mode !== 'real') throw new Error(`card-sandbox/client read the clock mode as ${mode}`)
+  console.log('the installed card-sandbox/client read the clock')
   process.kill(-child.pid, 'SIGTERM')
   await exited
   child.stdout.destroy()
@@ -56,7 +63,11 @@ try {
     join(dir, 'consumer.ts'),
     "import { startSandbox, createSandbox, type SandboxOptions } from 'card-sandbox'\n" +
       'const options: SandboxOptions = { port: 0, quirks: false }\n' +
-      'const sandbox = await startSandbox(options)\nconst url: string = sandbox.baseUrl\nawait sandbox.close()\nvoid createSandbox\nvoid url\n',
+      'const sandbox = await startSandbox(options)\nconst url: string = sandbox.baseUrl\nawait sandbox.close()\nvoid createSandbox\nvoid url\n' +
+      "import { createSandboxClient, SandboxClientError } from 'card-sandbox/client'\n" +
+      "const client = createSandboxClient({ baseUrl: url, token: 'pack' })\n" +
+      "const moved: Promise<{ to: 'passed' | 'pending' | 'failed' }> = client.transition('card-users', '', 'passed')\n" +
+      'void moved\nvoid SandboxClientError\n',
   )
   writeFileSync(
     join(dir, 'tsconfig.json'),
@@ -74,7 +85,7 @@ try {
     }),
   )
   run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', dir], dir)
-  console.log('the installed package type-checks: import { startSandbox } from "card-sandbox"')
+  console.log('the installed package type-checks: card-sandbox and card-sandbox/client')
   console.log('pack check passed')
 } finally {
   rmSync(dir, { recursive: true, force: true })
