@@ -343,27 +343,27 @@ function withReferences<T>(value: T, rename: (ref: string) => string): T {
 // ---------------------------------------------------------------------------------------------
 // Responses
 
-/** What a route answers with, by path: JSON but for the pages and scripts of the sandbox. */
-export function responseMediaType(path: string): string {
+/** What a route answers with: JSON but for the pages (GET) and scripts of the sandbox. */
+export function responseMediaType(method: string, path: string): string {
   if (path.endsWith('.js')) return 'application/javascript'
-  if (path.endsWith('.json')) return 'application/json'
+  if (path.endsWith('.json') || method !== 'GET') return 'application/json'
   const isPage = HTML_PAGES.some((page) => path === page || path.startsWith(page + '/'))
   return isPage ? 'text/html' : 'application/json'
 }
 
-const HTML_PAGES = ['/__sandbox/docs', '/__sandbox/ui', '/__sandbox/checkout']
+const HTML_PAGES = ['/__sandbox/docs', '/__sandbox/ui', '/__sandbox/checkout', '/__sandbox/verify']
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
 function responsesOf(route: DocumentedRoute, hasBody: boolean): Operation['responses'] {
-  const isApi = route.secured && responseMediaType(route.path) === 'application/json'
+  const isApi = responseMediaType(route.method, route.path) === 'application/json'
   const hasPathParameters = route.path
     .split('/')
     .some((segment) => parameterName(segment) !== undefined)
   // an illegal state change (409) or a business rule (422) refuses what a request asks of a resource
   const changesState = isApi && MUTATING.has(route.method) && (hasBody || hasPathParameters)
   const validated = route.validations.some((v) => v.target !== 'param')
-  const responses: Operation['responses'] = { '200': successOf(route.path) }
+  const responses: Operation['responses'] = { '200': successOf(route.method, route.path) }
   if (hasBody) {
     responses['400'] = ref('MalformedJson')
     responses['413'] = ref('PayloadTooLarge')
@@ -381,8 +381,8 @@ function ref(name: string): Reference {
   return { $ref: `#/components/responses/${name}` }
 }
 
-function successOf(path: string): Response | Reference {
-  const mediaType = responseMediaType(path)
+function successOf(method: string, path: string): Response | Reference {
+  const mediaType = responseMediaType(method, path)
   if (mediaType === 'text/html')
     return {
       description: 'An HTML page.',
@@ -530,7 +530,12 @@ const SUMMARIES: Record<string, string> = {
   'POST /__sandbox/:resource/:reference/transition': 'Move a resource to another state',
   'GET /__sandbox/ui': 'Dashboard',
   'GET /__sandbox/widget.js': 'Hosted verification widget',
+  'GET /__sandbox/ui/panel': "Dashboard panel of the token's tenant (HTML)",
+  'GET /__sandbox/verify/:reference': 'Verification page the widget opens',
+  'POST /__sandbox/verify/:reference': 'Complete a widget verification (pass or fail)',
   'GET /__sandbox/checkout/:reference': 'Payment page',
+  'POST /__sandbox/checkout/:reference': 'Pay or decline on the checkout page',
+  'DELETE /__sandbox/requests': 'Empty the request journal',
 }
 
 function summaryOf(method: string, path: string): string {

@@ -136,7 +136,7 @@ describe('the verification widget', () => {
     )
     try {
       await page.goto(host.url)
-      await page.evaluate((ref) => (window as any).start(ref), reference)
+      await page.evaluate((ref) => (globalThis as any).start(ref), reference)
       const widget = page.frameLocator('iframe[title="Identity verification"]')
       await widget.locator('input[name=first_name]').fill('Fatou')
       await widget.locator('input[name=last_name]').fill('Sow')
@@ -149,9 +149,9 @@ describe('the verification widget', () => {
       await widget.locator('button', { hasText: 'Submit' }).click()
 
       await expect
-        .poll(() => page.evaluate(() => (window as any).calls.map((c: any) => c[0])))
+        .poll(() => page.evaluate(() => (globalThis as any).calls.map((c: any) => c[0])))
         .toContain('complete')
-      const calls: [string, any][] = await page.evaluate(() => (window as any).calls)
+      const calls: [string, any][] = await page.evaluate(() => (globalThis as any).calls)
       expect(calls.filter(([type]) => type === 'navigation').map(([, p]) => p.step)).toEqual([
         'identity',
         'review',
@@ -183,13 +183,13 @@ describe('the verification widget', () => {
     )
     try {
       await page.goto(host.url)
-      await page.evaluate(() => (window as any).start('6f1c2a7e-1111-4222-8333-944444444444'))
+      await page.evaluate(() => (globalThis as any).start('6f1c2a7e-1111-4222-8333-944444444444'))
       await expect
-        .poll(() => page.evaluate(() => (window as any).calls[0]?.[1]?.code))
+        .poll(() => page.evaluate(() => (globalThis as any).calls[0]?.[1]?.code))
         .toBe('not_found')
       await page.frameLocator('iframe').locator('[data-exit]').click()
       await expect
-        .poll(() => page.evaluate(() => (window as any).calls.map((c: any) => c[0])))
+        .poll(() => page.evaluate(() => (globalThis as any).calls.map((c: any) => c[0])))
         .toEqual(['error', 'exit'])
     } finally {
       await host.close()
