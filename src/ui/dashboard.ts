@@ -14,10 +14,11 @@ import { cardBalance, listCards } from '../domain/cards.js'
 import { listCardUsers } from '../domain/card-users.js'
 import { listPage, type DomainContext } from '../domain/context.js'
 import { listDisburses } from '../domain/disburses.js'
-import { allowedMoves, type Resource } from '../domain/lifecycles.js'
+import { allowedMoves } from '../domain/lifecycles.js'
 import { FLOAT, balanceOf } from '../domain/ledger.js'
 import { listPayments } from '../domain/payments.js'
 import { listTransactions } from '../domain/transactions.js'
+import { TRANSITION_RESOURCES, type TransitionResource } from '../domain/transitions.js'
 import { disputes } from '../db/schema.js'
 import type { AppEnv } from '../env.js'
 import { webhookLog } from '../http/control/webhooks.js'
@@ -250,13 +251,13 @@ function section(title: string, columns: string[], rows: Html[]) {
 
 /** A resource row: its cells, its status, and one button per move its state machine allows. */
 function row(
-  segment: 'card-users' | 'cards' | 'transactions' | 'payments' | 'disburses' | 'disputes',
+  segment: TransitionResource,
   key: string,
   status: string,
   cells: (string | Html)[],
   extra: Html | string = '',
 ) {
-  const moves = allowedMoves(MACHINES[segment], status)
+  const moves = allowedMoves(TRANSITION_RESOURCES[segment], status)
   return html`<tr data-reference="${key}">
     ${cells.map((cell) => html`<td>${cell}</td>`)}
     <td>${statusBadge(status)}</td>
@@ -267,15 +268,6 @@ function row(
       ${extra}
     </td>
   </tr>`
-}
-
-const MACHINES: Record<Parameters<typeof row>[0], Resource> = {
-  'card-users': 'card_user',
-  cards: 'card',
-  transactions: 'transaction',
-  payments: 'payment',
-  disburses: 'disburse',
-  disputes: 'dispute',
 }
 
 function webhooksSection(ctx: DomainContext) {

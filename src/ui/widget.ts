@@ -15,6 +15,7 @@ import { notFound } from '../domain/errors.js'
 import { completeVerification } from '../domain/hosted-pages.js'
 import type { AppEnv } from '../env.js'
 import { ok } from '../http/envelope.js'
+import { cardUserJson } from '../http/v1/card-users.js'
 import { validate } from '../http/validate.js'
 import { page, statusBadge } from './layout.js'
 import { actAsOwner } from './owner.js'
@@ -65,22 +66,10 @@ export const widgetApi = new Hono<AppEnv>()
       const user = completeVerification(ctx, reference, identity, outcome)
       c.get('deps').deliverer.kick()
       return ok(c, `Verification ${user.status}`, {
-        data: { reference, status: user.status, userCard: userCardJson(user) },
+        data: { reference, status: user.status, userCard: cardUserJson(user) },
       })
     },
   )
-
-function userCardJson(user: CardUser) {
-  return {
-    reference: user.reference,
-    first_name: user.firstName,
-    last_name: user.lastName,
-    address: user.address,
-    phone: user.phone,
-    email: user.email,
-    id_no: user.idNo,
-  }
-}
 
 function verificationPage(reference: string, user: CardUser | undefined, accent: string) {
   const body = html`<main

@@ -86,7 +86,7 @@ function userCardJson(user: CardUser, p: Presenting) {
 }
 
 /** The full record of SPEC §2.3. */
-function cardUserJson(user: CardUser) {
+export function cardUserJson(user: CardUser) {
   return {
     reference: user.reference,
     first_name: user.firstName,
