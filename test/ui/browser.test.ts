@@ -65,6 +65,11 @@ async function api(method: string, path: string, body?: unknown) {
   return { status: res.status, body: (await res.json()) as any }
 }
 
+/** expect.poll with room for a loaded machine (the whole suite runs beside the browser). */
+function eventually<T>(read: () => Promise<T> | T) {
+  return expect.poll(read, { timeout: 10_000, interval: 50 })
+}
+
 /** The status badge of the dashboard row of `reference`. */
 function statusIn(reference: string) {
   return page.locator(`tr[data-reference="${reference}"] .status`).first()
@@ -79,9 +84,9 @@ describe('the dashboard', () => {
       const user: string = created.body.data.userCard.reference
 
       await page.goto(`${sandbox.url}/__sandbox/ui?token=${TOKEN}`)
-      await expect.poll(() => statusIn(user).textContent()).toBe('pending')
+      await eventually(() => statusIn(user).textContent()).toBe('pending')
       await page.locator(`tr[data-reference="${user}"] button`, { hasText: '→ passed' }).click()
-      await expect.poll(() => statusIn(user).textContent()).toBe('passed')
+      await eventually(() => statusIn(user).textContent()).toBe('passed')
 
       // the app under test issues a card while the dashboard is open: it shows up by itself
       const card = await api('POST', '/v1/cards/create', {
@@ -90,22 +95,22 @@ describe('the dashboard', () => {
         card_type: 'virtual',
       })
       const cardReference: string = card.body.data.card.reference
-      await expect.poll(() => statusIn(cardReference).textContent()).toBe('issuing')
+      await eventually(() => statusIn(cardReference).textContent()).toBe('issuing')
       await page
         .locator(`tr[data-reference="${cardReference}"] button`, { hasText: '→ issued' })
         .click()
-      await expect.poll(() => statusIn(cardReference).textContent()).toBe('issued')
+      await eventually(() => statusIn(cardReference).textContent()).toBe('issued')
 
       // the verification webhook was answered 500 once; replay it from its row
-      await until(() => receiver.requests.length >= 1, 5_000, 'first delivery')
+      await until(() => receiver.requests.length >= 1, 10_000, 'first delivery')
       const event = page.locator('tr[data-event]', { hasText: 'card_user_verification' })
-      await expect.poll(() => event.locator('.attempts li').count()).toBeGreaterThanOrEqual(1)
+      await eventually(() => event.locator('.attempts li').count()).toBeGreaterThanOrEqual(1)
       const delivered = receiver.requests.length
       await event.locator('button', { hasText: 'Replay' }).click()
-      await until(() => receiver.requests.length > delivered, 5_000, 'replayed delivery')
+      await until(() => receiver.requests.length > delivered, 10_000, 'replayed delivery')
       const ids = receiver.requests.map((r) => r.headers['x-alal-event-id'])
       expect(ids.at(-1)).toBe(ids[0])
-      await expect.poll(() => event.locator('.status').textContent()).toBe('delivered')
+      await eventually(() => event.locator('.status').textContent()).toBe('delivered')
 
       await page.screenshot({ path: `${ARTIFACTS}dashboard.png`, fullPage: true })
       const users = await api('GET', '/v1/card-users')
@@ -143,14 +148,14 @@ describe('the verification widget', () => {
       await widget.locator('input[name=address]').fill('3 Avenue Cheikh Anta Diop, Dakar')
       await widget.locator('input[name=id_no]').fill('SN-998877')
       await widget.locator('button', { hasText: 'Continue' }).click()
-      await expect.poll(() => widget.locator('form[data-step=identity]').isVisible()).toBe(false)
+      await eventually(() => widget.locator('form[data-step=identity]').isVisible()).toBe(false)
       await widget.locator('input[value=passed]').check()
       await page.screenshot({ path: `${ARTIFACTS}widget.png` })
       await widget.locator('button', { hasText: 'Submit' }).click()
 
-      await expect
-        .poll(() => page.evaluate(() => (globalThis as any).calls.map((c: any) => c[0])))
-        .toContain('complete')
+      await eventually(() =>
+        page.evaluate(() => (globalThis as any).calls.map((c: any) => c[0])),
+      ).toContain('complete')
       const calls: [string, any][] = await page.evaluate(() => (globalThis as any).calls)
       expect(calls.filter(([type]) => type === 'navigation').map(([, p]) => p.step)).toEqual([
         'identity',
@@ -184,13 +189,13 @@ describe('the verification widget', () => {
     try {
       await page.goto(host.url)
       await page.evaluate(() => (globalThis as any).start('6f1c2a7e-1111-4222-8333-944444444444'))
-      await expect
-        .poll(() => page.evaluate(() => (globalThis as any).calls[0]?.[1]?.code))
-        .toBe('not_found')
+      await eventually(() => page.evaluate(() => (globalThis as any).calls[0]?.[1]?.code)).toBe(
+        'not_found',
+      )
       await page.frameLocator('iframe').locator('[data-exit]').click()
-      await expect
-        .poll(() => page.evaluate(() => (globalThis as any).calls.map((c: any) => c[0])))
-        .toEqual(['error', 'exit'])
+      await eventually(() =>
+        page.evaluate(() => (globalThis as any).calls.map((c: any) => c[0])),
+      ).toEqual(['error', 'exit'])
     } finally {
       await host.close()
     }
@@ -207,9 +212,9 @@ describe('the checkout page', () => {
     })
     const payment = created.body.data.payment
     await page.goto(payment.meta.wallet_url)
-    await expect.poll(() => page.locator('.amount').textContent()).toBe('12 500 F CFA')
+    await eventually(() => page.locator('.amount').textContent()).toBe('12 500 F CFA')
     await page.locator('button[data-answer=pay]').click()
-    await expect.poll(() => page.locator('[data-status] .status').textContent()).toBe('success')
+    await eventually(() => page.locator('[data-status] .status').textContent()).toBe('success')
     await page.screenshot({ path: `${ARTIFACTS}checkout.png` })
 
     const shown = await api('GET', `/v1/payments/${payment.reference}`)
