@@ -4,7 +4,7 @@
  * float itself is the ledger's `float` account.
  */
 import { businessOperations, type BusinessOperation } from '../db/schema.js'
-import { listPage, type DomainContext, type Page, type PageOf } from './context.js'
+import { insertReturning, listPage, type DomainContext, type Page, type PageOf } from './context.js'
 import { FLOAT, OPENING_FLOAT, WORLD, balanceOf, move } from './ledger.js'
 import { LIFECYCLES } from './lifecycles.js'
 
@@ -24,20 +24,16 @@ export function recordOperation(
     status?: BusinessOperation['status']
   },
 ): BusinessOperation {
-  return ctx.db
-    .insert(businessOperations)
-    .values({
-      status: LIFECYCLES.business_operation.initial,
-      ...input,
-      reference: ctx.ids.uuid(),
-      tenantId: ctx.tenant.id,
-      fees: 0,
-      type: OPERATION_TYPE,
-      createdAt: ctx.now,
-      updatedAt: ctx.now,
-    })
-    .returning()
-    .get()
+  return insertReturning(ctx.db, businessOperations, {
+    status: LIFECYCLES.business_operation.initial,
+    ...input,
+    reference: ctx.ids.uuid(),
+    tenantId: ctx.tenant.id,
+    fees: 0,
+    type: OPERATION_TYPE,
+    createdAt: ctx.now,
+    updatedAt: ctx.now,
+  })
 }
 
 export function listOperations(ctx: DomainContext, page: Page): PageOf<BusinessOperation> {

@@ -3,9 +3,16 @@
  * identity data and image links follows the full-data flow; one sent with only a phone (and
  * maybe an email) follows the hosted-widget flow. Both start `pending`.
  */
-import { eq } from 'drizzle-orm'
 import { cardUsers, type CardUser } from '../db/schema.js'
-import { findOwned, listPage, type DomainContext, type Page, type PageOf } from './context.js'
+import {
+  findOwned,
+  insertReturning,
+  listPage,
+  updateReturning,
+  type DomainContext,
+  type Page,
+  type PageOf,
+} from './context.js'
 import { notFound } from './errors.js'
 import { LIFECYCLES, assertMove } from './lifecycles.js'
 import { magicVerification } from '../engine/magic-values.js'
@@ -57,20 +64,16 @@ export function registerCardUser(
   input: CardUserInput & { phone: string },
 ): CardUser {
   return ctx.db.transaction(() => {
-    const user = ctx.db
-      .insert(cardUsers)
-      .values({
-        ...columnsOf(input),
-        phone: input.phone,
-        reference: ctx.ids.uuid(),
-        tenantId: ctx.tenant.id,
-        flow: hasIdentityData(input) ? 'full_data' : 'widget',
-        status: LIFECYCLES.card_user.initial,
-        createdAt: ctx.now,
-        updatedAt: ctx.now,
-      })
-      .returning()
-      .get()
+    const user = insertReturning(ctx.db, cardUsers, {
+      ...columnsOf(input),
+      phone: input.phone,
+      reference: ctx.ids.uuid(),
+      tenantId: ctx.tenant.id,
+      flow: hasIdentityData(input) ? 'full_data' : 'widget',
+      status: LIFECYCLES.card_user.initial,
+      createdAt: ctx.now,
+      updatedAt: ctx.now,
+    })
     scheduleVerification(ctx, user)
     return user
   })
@@ -106,17 +109,12 @@ export function resubmitCardUser(
     const changes = Object.fromEntries(
       Object.entries(columnsOf(input)).filter(([, value]) => value !== undefined),
     )
-    const updated = ctx.db
-      .update(cardUsers)
-      .set({
-        ...changes,
-        flow: hasIdentityData(input) ? 'full_data' : user.flow,
-        status: 'pending',
-        updatedAt: ctx.now,
-      })
-      .where(eq(cardUsers.seq, user.seq))
-      .returning()
-      .get()
+    const updated = updateReturning(ctx.db, cardUsers, user.seq, {
+      ...changes,
+      flow: hasIdentityData(input) ? 'full_data' : user.flow,
+      status: 'pending',
+      updatedAt: ctx.now,
+    })
     scheduleVerification(ctx, updated)
     return updated
   })

@@ -7,9 +7,17 @@
 import { and, eq } from 'drizzle-orm'
 import { cards, type Card, type CardBrand, type CardType, type CardUser } from '../db/schema.js'
 import { findCardUser } from './card-users.js'
-import { listPage, type DomainContext, type Page, type PageOf, findOwned } from './context.js'
+import {
+  findOwned,
+  insertReturning,
+  listPage,
+  updateReturning,
+  type DomainContext,
+  type Page,
+  type PageOf,
+} from './context.js'
 import { SandboxError, notFound, refused } from './errors.js'
-import { balanceOf, cardAccount } from './ledger.js'
+import { balanceOf, balancesOf, cardAccount } from './ledger.js'
 import { LIFECYCLES, allowedMoves, assertMove } from './lifecycles.js'
 import { magicCard } from '../engine/magic-values.js'
 import { scheduleAfter, scheduleOutcome } from './schedule.js'
@@ -39,20 +47,16 @@ export function createCard(
 ): Card {
   return ctx.db.transaction(() => {
     const holder = assertVerified(ctx, input.cardUserReference)
-    const card = ctx.db
-      .insert(cards)
-      .values({
-        reference: ctx.ids.uuid(),
-        tenantId: ctx.tenant.id,
-        cardUserReference: input.cardUserReference,
-        brand: input.brand,
-        type: input.type,
-        status: LIFECYCLES.card.initial,
-        createdAt: ctx.now,
-        updatedAt: ctx.now,
-      })
-      .returning()
-      .get()
+    const card = insertReturning(ctx.db, cards, {
+      reference: ctx.ids.uuid(),
+      tenantId: ctx.tenant.id,
+      cardUserReference: input.cardUserReference,
+      brand: input.brand,
+      type: input.type,
+      status: LIFECYCLES.card.initial,
+      createdAt: ctx.now,
+      updatedAt: ctx.now,
+    })
     scheduleOutcome(
       ctx,
       'card_issuing',
@@ -75,21 +79,17 @@ export function linkCard(
       .where(and(eq(cards.tenantId, ctx.tenant.id), eq(cards.identifier, input.identifier)))
       .get()
     if (taken) throw refused('identifier', 'A card with this identifier is already linked.')
-    const card = ctx.db
-      .insert(cards)
-      .values({
-        reference: ctx.ids.uuid(),
-        tenantId: ctx.tenant.id,
-        cardUserReference: input.cardUserReference,
-        identifier: input.identifier,
-        brand: LINKED_CARD_BRAND,
-        type: LINKED_CARD_TYPE,
-        status: 'issued',
-        createdAt: ctx.now,
-        updatedAt: ctx.now,
-      })
-      .returning()
-      .get()
+    const card = insertReturning(ctx.db, cards, {
+      reference: ctx.ids.uuid(),
+      tenantId: ctx.tenant.id,
+      cardUserReference: input.cardUserReference,
+      identifier: input.identifier,
+      brand: LINKED_CARD_BRAND,
+      type: LINKED_CARD_TYPE,
+      status: 'issued',
+      createdAt: ctx.now,
+      updatedAt: ctx.now,
+    })
     // SPEC §3: a linked card answers `issued` with null details, filled after a delay.
     scheduleAfter(ctx, 'card_link_details', {
       resource: 'cards',
@@ -109,24 +109,17 @@ export function findCard(ctx: DomainContext, reference: string, field = 'card_re
 export function setCardStatus(ctx: DomainContext, card: Card, to: Card['status']): Card {
   assertMove('card', card.status, to)
   const details = to === 'issued' && card.cardNumber === null ? cardDetails(ctx, card) : {}
-  return ctx.db
-    .update(cards)
-    .set({ ...details, status: to, updatedAt: ctx.now })
-    .where(eq(cards.seq, card.seq))
-    .returning()
-    .get()
+  return updateReturning(ctx.db, cards, card.seq, { ...details, status: to, updatedAt: ctx.now })
 }
 
 /** A linked card's number, cvv2 and expiry arrive after its delay; its status does not change. */
 export function fillLinkedCardDetails(ctx: DomainContext, reference: string): void {
   const card = findCard(ctx, reference, 'reference')
   if (card.cardNumber !== null) return
-  const filled = ctx.db
-    .update(cards)
-    .set({ ...cardDetails(ctx, card), updatedAt: ctx.now })
-    .where(eq(cards.seq, card.seq))
-    .returning()
-    .get()
+  const filled = updateReturning(ctx.db, cards, card.seq, {
+    ...cardDetails(ctx, card),
+    updatedAt: ctx.now,
+  })
   // the linked card now has what a created card has when it is issued
   enqueueEvent(ctx, cardCreationEvent({ ...filled, status: 'issued' }, cardBalance(ctx, filled)))
 }
@@ -170,4 +163,13 @@ export function listCards(ctx: DomainContext, page: Page): PageOf<Card> {
 /** What the card can spend: its ledger account (held amounts are already out of it). */
 export function cardBalance(ctx: DomainContext, card: Card): number {
   return balanceOf(ctx, cardAccount(card.reference))
+}
+
+/** The balances of a page of cards, in one query. */
+export function cardBalances(ctx: DomainContext, page: Card[]): Map<string, number> {
+  const balances = balancesOf(
+    ctx,
+    page.map((card) => cardAccount(card.reference)),
+  )
+  return new Map(page.map((card) => [card.reference, balances.get(cardAccount(card.reference))!]))
 }

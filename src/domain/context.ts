@@ -105,11 +105,90 @@ export function writeStatus(
   status: string,
   changes: Record<string, unknown> = {},
 ): void {
-  ctx.db
-    .update(table as SQLiteTable)
-    .set({ ...changes, status, updatedAt: ctx.now } as Record<string, unknown>)
-    .where(eq(table.seq, seq))
-    .run()
+  updateBySeq(ctx.db, table, seq, { ...changes, status, updatedAt: ctx.now })
+}
+
+type Values = Record<string, unknown>
+
+/** The keys whose value is given: an undefined value leaves the column to its default. */
+const givenKeys = (values: Values) => Object.keys(values).filter((k) => values[k] !== undefined)
+/** What a statement depends on: the given columns, and which of them are null. */
+const shapeOf = (values: Values) =>
+  givenKeys(values)
+    .map((key) => (values[key] === null ? `${key}=null` : key))
+    .join(',')
+/**
+ * A placeholder per given column; a null is written as SQL NULL, as drizzle does, since a
+ * placeholder would pass it through the column's encoder (a JSON column would store 'null').
+ */
+const placeholders = (values: Values) =>
+  Object.fromEntries(
+    givenKeys(values).map((key) => [key, values[key] === null ? sql`null` : sql.placeholder(key)]),
+  )
+
+/** One prepared INSERT per table and set of given columns: drizzle builds its SQL only once. */
+function insertStatement(db: Db, table: SQLiteTable, values: Values, returning: boolean) {
+  const key = `insert:${getTableName(table)}:${shapeOf(values)}:${returning}`
+  return prepared(db, key, () => {
+    const insert = db.insert(table).values(placeholders(values))
+    return returning ? insert.returning().prepare() : insert.prepare()
+  })
+}
+
+/** Inserts one row of `table` (a prepared statement per set of columns). */
+export function insertRow<T extends SQLiteTable>(
+  db: Db,
+  table: T,
+  values: T['$inferInsert'],
+): void {
+  insertStatement(db, table, values as Values, false).run(values as Values)
+}
+
+/** Inserts one row of `table` and returns it as stored (defaults and `seq` filled). */
+export function insertReturning<T extends SQLiteTable>(
+  db: Db,
+  table: T,
+  values: T['$inferInsert'],
+): T['$inferSelect'] {
+  const statement = insertStatement(db, table, values as Values, true)
+  return statement.get(values as Values) as T['$inferSelect']
+}
+
+type SeqTable = SQLiteTable & { seq: SQLiteColumn }
+
+/** The placeholder of the row's `seq`; column keys never start with `$`. */
+const WHERE_SEQ = '$seq'
+
+function updateStatement(db: Db, table: SeqTable, changes: Values, returning: boolean) {
+  const key = `update:${getTableName(table)}:${shapeOf(changes)}:${returning}`
+  return prepared(db, key, () => {
+    const update = db
+      .update(table as SQLiteTable)
+      .set(placeholders(changes))
+      .where(eq(table.seq, sql.placeholder(WHERE_SEQ)))
+    return returning ? update.returning().prepare() : update.prepare()
+  })
+}
+
+/** Updates the row `seq` of `table` (a prepared statement per set of changed columns). */
+export function updateBySeq<T extends SeqTable>(
+  db: Db,
+  table: T,
+  seq: number,
+  changes: Partial<T['$inferSelect']>,
+): void {
+  updateStatement(db, table, changes as Values, false).run({ ...changes, [WHERE_SEQ]: seq })
+}
+
+/** Updates the row `seq` of `table` and returns it as stored. */
+export function updateReturning<T extends SeqTable>(
+  db: Db,
+  table: T,
+  seq: number,
+  changes: Partial<T['$inferSelect']>,
+): T['$inferSelect'] {
+  const statement = updateStatement(db, table, changes as Values, true)
+  return statement.get({ ...changes, [WHERE_SEQ]: seq }) as T['$inferSelect']
 }
 
 /** The tenant's row of `table` whose `column` equals `value` (a reference lookup), prepared once. */

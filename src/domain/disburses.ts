@@ -7,7 +7,14 @@
 import { and, eq } from 'drizzle-orm'
 import { businessOperations, disburses, type Disburse } from '../db/schema.js'
 import { recordOperation } from './business.js'
-import { findOwned, listPage, type DomainContext, type Page, type PageOf } from './context.js'
+import {
+  findOwned,
+  insertReturning,
+  listPage,
+  type DomainContext,
+  type Page,
+  type PageOf,
+} from './context.js'
 import { moneyRequestValues, type MoneyRequestInput } from './customer.js'
 import { notFound } from './errors.js'
 import { FLOAT, HOLDS, WORLD, assertFunds, move } from './ledger.js'
@@ -21,11 +28,10 @@ export const DISBURSE_NETWORKS = ['bank', ...WALLET_NETWORKS] as const
 export function createDisburse(ctx: DomainContext, input: MoneyRequestInput): Disburse {
   return ctx.db.transaction(() => {
     assertFunds(ctx, FLOAT, input.amount, 'amount')
-    const disburse = ctx.db
-      .insert(disburses)
-      .values({ ...moneyRequestValues(ctx, input), status: LIFECYCLES.disburse.initial })
-      .returning()
-      .get()
+    const disburse = insertReturning(ctx.db, disburses, {
+      ...moneyRequestValues(ctx, input),
+      status: LIFECYCLES.disburse.initial,
+    })
     recordOperation(ctx, {
       kind: 'float_debit',
       sourceReference: disburse.reference,

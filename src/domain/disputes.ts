@@ -2,9 +2,8 @@
  * Disputes (SPEC §2.8, §4.5; PRODUCT §5): opened on a transaction through the control plane,
  * submitted by the update endpoint with the business's explanation, resolved won or lost.
  */
-import { eq } from 'drizzle-orm'
 import { disputes, type Dispute } from '../db/schema.js'
-import { findOwned, type DomainContext } from './context.js'
+import { findOwned, insertReturning, updateReturning, type DomainContext } from './context.js'
 import { notFound, refused } from './errors.js'
 import { LIFECYCLES, assertMove } from './lifecycles.js'
 import { findTransaction } from './transactions.js'
@@ -28,19 +27,15 @@ export function openDispute(
 ): Dispute {
   return ctx.db.transaction(() => {
     findTransaction(ctx, input.transactionSlug)
-    return ctx.db
-      .insert(disputes)
-      .values({
-        reference: ctx.ids.uuid(),
-        tenantId: ctx.tenant.id,
-        transactionSlug: input.transactionSlug,
-        reason: input.reason,
-        status: LIFECYCLES.dispute.initial,
-        createdAt: ctx.now,
-        updatedAt: ctx.now,
-      })
-      .returning()
-      .get()
+    return insertReturning(ctx.db, disputes, {
+      reference: ctx.ids.uuid(),
+      tenantId: ctx.tenant.id,
+      transactionSlug: input.transactionSlug,
+      reason: input.reason,
+      status: LIFECYCLES.dispute.initial,
+      createdAt: ctx.now,
+      updatedAt: ctx.now,
+    })
   })
 }
 
@@ -80,10 +75,5 @@ export function setDisputeStatus(
 }
 
 function setDispute(ctx: DomainContext, dispute: Dispute, changes: Partial<Dispute>): Dispute {
-  return ctx.db
-    .update(disputes)
-    .set({ ...changes, updatedAt: ctx.now })
-    .where(eq(disputes.seq, dispute.seq))
-    .returning()
-    .get()
+  return updateReturning(ctx.db, disputes, dispute.seq, { ...changes, updatedAt: ctx.now })
 }

@@ -36,6 +36,29 @@ export function balanceOf(ctx: Pick<DomainContext, 'db' | 'tenant'>, account: st
   return query.get({ tenant: ctx.tenant.id, account })?.balance ?? 0
 }
 
+/** The balances of several accounts in one query (a page of cards); absent accounts hold 0. */
+export function balancesOf(
+  ctx: Pick<DomainContext, 'db' | 'tenant'>,
+  names: string[],
+): Map<string, number> {
+  const query = prepared(ctx.db, 'balances', () =>
+    ctx.db
+      .select({ name: accounts.name, balance: accounts.balance })
+      .from(accounts)
+      .where(
+        and(
+          eq(accounts.tenantId, sql.placeholder('tenant')),
+          sql`${accounts.name} IN (SELECT value FROM json_each(${sql.placeholder('names')}))`,
+        ),
+      )
+      .prepare(),
+  )
+  const rows = query.all({ tenant: ctx.tenant.id, names: JSON.stringify(names) })
+  const balances = new Map(names.map((name) => [name, 0]))
+  for (const row of rows) balances.set(row.name, row.balance)
+  return balances
+}
+
 /** Refuses (422 naming `field`) when `account` holds less than `amount`. */
 export function assertFunds(
   ctx: DomainContext,
@@ -54,25 +77,37 @@ export function move(
   movement: { from: string; to: string; amount: number; source: string; memo: string },
 ): void {
   const { from, to, amount, source, memo } = movement
-  const tenantId = ctx.tenant.id
-  ctx.db
-    .insert(postings)
-    .values([
-      { tenantId, account: from, amount: -amount, source, memo, createdAt: ctx.now },
-      { tenantId, account: to, amount, source, memo, createdAt: ctx.now },
-    ])
-    .run()
-  for (const [name, delta] of [
-    [from, -amount],
-    [to, amount],
-  ] as const) {
+  const tenant = ctx.tenant.id
+  const post = prepared(ctx.db, 'post', () =>
+    ctx.db
+      .insert(postings)
+      .values(
+        (['from', 'to'] as const).map((side) => ({
+          tenantId: sql.placeholder('tenant'),
+          account: sql.placeholder(side),
+          amount: sql.placeholder(`${side}Amount`),
+          source: sql.placeholder('source'),
+          memo: sql.placeholder('memo'),
+          createdAt: sql.placeholder('now'),
+        })),
+      )
+      .prepare(),
+  )
+  post.run({ tenant, from, to, fromAmount: -amount, toAmount: amount, source, memo, now: ctx.now })
+  const credit = prepared(ctx.db, 'credit', () =>
     ctx.db
       .insert(accounts)
-      .values({ tenantId, name, balance: delta })
+      .values({
+        tenantId: sql.placeholder('tenant'),
+        name: sql.placeholder('account'),
+        balance: sql.placeholder('delta'),
+      })
       .onConflictDoUpdate({
         target: [accounts.tenantId, accounts.name],
-        set: { balance: sql`${accounts.balance} + ${delta}` },
+        set: { balance: sql`${accounts.balance} + ${sql.placeholder('delta')}` },
       })
-      .run()
-  }
+      .prepare(),
+  )
+  credit.run({ tenant, account: from, delta: -amount })
+  credit.run({ tenant, account: to, delta: amount })
 }

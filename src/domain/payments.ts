@@ -3,9 +3,15 @@
  * payment starts `pending` and waits for its payer (checkout page, control plane); it becomes
  * `expired` when the sandbox clock passes `expired_at`. A successful payment credits the float.
  */
-import { and, eq } from 'drizzle-orm'
 import { payments, type Payment } from '../db/schema.js'
-import { listPage, type DomainContext, type Page, type PageOf, findOwned } from './context.js'
+import {
+  findOwned,
+  insertReturning,
+  listPage,
+  type DomainContext,
+  type Page,
+  type PageOf,
+} from './context.js'
 import { moneyRequestValues, type MoneyRequestInput } from './customer.js'
 import { notFound, refused } from './errors.js'
 import { recordOperation } from './business.js'
@@ -17,11 +23,10 @@ import { scheduleAt, scheduleOutcome } from './schedule.js'
 export function createPayment(ctx: DomainContext, input: MoneyRequestInput): Payment {
   return ctx.db.transaction(() => {
     assertNewPartnerReference(ctx, input.partnerReference)
-    const payment = ctx.db
-      .insert(payments)
-      .values({ ...moneyRequestValues(ctx, input), status: LIFECYCLES.payment.initial })
-      .returning()
-      .get()
+    const payment = insertReturning(ctx.db, payments, {
+      ...moneyRequestValues(ctx, input),
+      status: LIFECYCLES.payment.initial,
+    })
     // "passes expired_at": due one millisecond after it
     scheduleAt(ctx, payment.expiredAt + 1, {
       resource: 'payments',
@@ -73,13 +78,7 @@ export function listPayments(ctx: DomainContext, page: Page): PageOf<Payment> {
 /** A payment repeating a client `partner_reference` is refused (422), not collected twice. */
 function assertNewPartnerReference(ctx: DomainContext, partnerReference: string | undefined): void {
   if (partnerReference === undefined) return
-  const used = ctx.db
-    .select({ reference: payments.reference })
-    .from(payments)
-    .where(
-      and(eq(payments.tenantId, ctx.tenant.id), eq(payments.partnerReference, partnerReference)),
-    )
-    .get()
+  const used = findOwned(ctx, payments, payments.partnerReference, partnerReference)
   if (used) {
     throw refused(
       'partner_reference',

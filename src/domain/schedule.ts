@@ -6,7 +6,7 @@
  */
 import { jobs } from '../db/schema.js'
 import type { ForcedOutcome } from '../engine/magic-values.js'
-import type { DomainContext } from './context.js'
+import { insertRow, type DomainContext } from './context.js'
 import type { TransitionResource } from './transitions.js'
 
 export const DEFAULT_DELAYS_MS = {
@@ -54,10 +54,7 @@ export function scheduleAt(
   dueAt: number,
   job: { resource: JobResource; key: string; action: string },
 ): void {
-  ctx.db
-    .insert(jobs)
-    .values({ ...job, tenantId: ctx.tenant.id, dueAt })
-    .run()
+  insertRow(ctx.db, jobs, { ...job, tenantId: ctx.tenant.id, dueAt })
 }
 
 /**

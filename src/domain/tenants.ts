@@ -38,6 +38,11 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
     .from(tenants)
     .where(eq(tenants.token, sql.placeholder('token')))
     .prepare()
+  const selectById = db
+    .select()
+    .from(tenants)
+    .where(eq(tenants.id, sql.placeholder('id')))
+    .prepare()
 
   function clockOf(tenant: Tenant): ClockState {
     return { mode: tenant.clockMode, anchorMs: tenant.clockAnchorMs, wallMs: tenant.clockWallMs }
@@ -103,7 +108,7 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
     },
 
     byId(id: string): Tenant | undefined {
-      return db.select().from(tenants).where(eq(tenants.id, id)).get()
+      return selectById.get({ id })
     },
 
     now(tenant: Tenant): number {

@@ -9,7 +9,14 @@ import { and, eq } from 'drizzle-orm'
 import { transactions, type Card, type Transaction } from '../db/schema.js'
 import { findCard } from './cards.js'
 import { findCardUser } from './card-users.js'
-import { listPage, type DomainContext, type Page, type PageOf, findOwned } from './context.js'
+import {
+  findOwned,
+  insertReturning,
+  listPage,
+  type DomainContext,
+  type Page,
+  type PageOf,
+} from './context.js'
 import { notFound, refused } from './errors.js'
 import { HOLDS, WORLD, assertFunds, cardAccount, move } from './ledger.js'
 import { LIFECYCLES } from './lifecycles.js'
@@ -66,20 +73,16 @@ type TransactionValues = Omit<
 > & { reference?: string; status?: Transaction['status'] }
 
 function insertTransaction(ctx: DomainContext, card: Card, values: TransactionValues): Transaction {
-  return ctx.db
-    .insert(transactions)
-    .values({
-      status: LIFECYCLES.transaction.initial,
-      ...values,
-      reference: values.reference ?? ctx.ids.uuid(),
-      slug: ctx.ids.uuid(),
-      tenantId: ctx.tenant.id,
-      cardReference: card.reference,
-      createdAt: ctx.now,
-      updatedAt: ctx.now,
-    })
-    .returning()
-    .get()
+  return insertReturning(ctx.db, transactions, {
+    status: LIFECYCLES.transaction.initial,
+    ...values,
+    reference: values.reference ?? ctx.ids.uuid(),
+    slug: ctx.ids.uuid(),
+    tenantId: ctx.tenant.id,
+    cardReference: card.reference,
+    createdAt: ctx.now,
+    updatedAt: ctx.now,
+  })
 }
 
 /**

@@ -3,11 +3,11 @@
  * plane, the scheduler running due jobs, and through it scenario and magic outcomes). Refuses illegal moves with the allowed next states
  * (PRODUCT §8) and applies each move's side effects in the same SQLite transaction.
  */
-import { and, eq, ne } from 'drizzle-orm'
+import { and, eq, ne, sql } from 'drizzle-orm'
 import { cardUsers, disburses, jobs, payments, transactions, type CardUser } from '../db/schema.js'
 import { findCardUser } from './card-users.js'
 import { cardBalance, findCard, setCardStatus } from './cards.js'
-import { writeStatus, type DomainContext } from './context.js'
+import { prepared, writeStatus, type DomainContext } from './context.js'
 import { findDisburse, settleDisburse } from './disburses.js'
 import { findDispute, setDisputeStatus } from './disputes.js'
 import { assertMove, type Resource } from './lifecycles.js'
@@ -39,19 +39,26 @@ export function transition(
   return ctx.db.transaction(() => {
     const from = MOVERS[resource](ctx, key, to)
     // the moves scheduled from the old state have nothing left to do (details still arrive)
+    cancelJobs(ctx, resource, key)
+    return { resource: TRANSITION_RESOURCES[resource], key, from, to }
+  })
+}
+
+function cancelJobs(ctx: DomainContext, resource: TransitionResource, key: string): void {
+  const statement = prepared(ctx.db, 'cancel-jobs', () =>
     ctx.db
       .delete(jobs)
       .where(
         and(
-          eq(jobs.tenantId, ctx.tenant.id),
-          eq(jobs.resource, resource),
-          eq(jobs.key, key),
+          eq(jobs.tenantId, sql.placeholder('tenant')),
+          eq(jobs.resource, sql.placeholder('resource')),
+          eq(jobs.key, sql.placeholder('key')),
           ne(jobs.action, 'fill_details'),
         ),
       )
-      .run()
-    return { resource: TRANSITION_RESOURCES[resource], key, from, to }
-  })
+      .prepare(),
+  )
+  statement.run({ tenant: ctx.tenant.id, resource, key })
 }
 
 type Mover = (ctx: DomainContext, key: string, to: string) => string

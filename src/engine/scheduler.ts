@@ -9,7 +9,7 @@ import { and, asc, eq, lte, sql } from 'drizzle-orm'
 import type { Db } from '../db/open.js'
 import { jobs, tenants, type Job, type Tenant } from '../db/schema.js'
 import { fillLinkedCardDetails } from '../domain/cards.js'
-import type { DomainContext } from '../domain/context.js'
+import { prepared, type DomainContext } from '../domain/context.js'
 import { SandboxError } from '../domain/errors.js'
 import type { Ids } from '../domain/ids.js'
 import { tenantNowSql } from '../domain/tenants.js'
@@ -23,13 +23,7 @@ export type SchedulerDeps = { db: Db; ids: Ids; options: { webhookExtensions: bo
 export function runDue(deps: SchedulerDeps, tenant: Tenant, until: number): number {
   let ran = 0
   for (;;) {
-    const due = deps.db
-      .select()
-      .from(jobs)
-      .where(and(eq(jobs.tenantId, tenant.id), lte(jobs.dueAt, until)))
-      .orderBy(asc(jobs.dueAt), asc(jobs.seq))
-      .limit(BATCH)
-      .all()
+    const due = dueJobs(deps.db).all({ tenant: tenant.id, until, limit: BATCH })
     if (due.length === 0) return ran
     deps.db.transaction(() => {
       for (const job of due) {
@@ -41,8 +35,30 @@ export function runDue(deps: SchedulerDeps, tenant: Tenant, until: number): numb
   }
 }
 
+const dueJobs = (db: Db) =>
+  prepared(db, 'due-jobs', () =>
+    db
+      .select()
+      .from(jobs)
+      .where(
+        and(
+          eq(jobs.tenantId, sql.placeholder('tenant')),
+          lte(jobs.dueAt, sql.placeholder('until')),
+        ),
+      )
+      .orderBy(asc(jobs.dueAt), asc(jobs.seq))
+      .limit(sql.placeholder('limit'))
+      .prepare(),
+  )
+
 function runJob(ctx: DomainContext, job: Job): void {
-  ctx.db.delete(jobs).where(eq(jobs.seq, job.seq)).run()
+  const remove = prepared(ctx.db, 'delete-job', () =>
+    ctx.db
+      .delete(jobs)
+      .where(eq(jobs.seq, sql.placeholder('seq')))
+      .prepare(),
+  )
+  remove.run({ seq: job.seq })
   try {
     ctx.db.transaction(() => {
       if (job.action === 'fill_details') fillLinkedCardDetails(ctx, job.key)
@@ -66,14 +82,7 @@ export function catchUp(deps: SchedulerDeps, tenant: Tenant, now: number): void 
 
 /** True when the tenant has a job due at or before `until` (an indexed probe, cheap per request). */
 export function hasDue(db: Db, tenantId: string, until: number): boolean {
-  return (
-    db
-      .select({ one: sql<number>`1` })
-      .from(jobs)
-      .where(and(eq(jobs.tenantId, tenantId), lte(jobs.dueAt, until)))
-      .limit(1)
-      .get() !== undefined
-  )
+  return dueJobs(db).all({ tenant: tenantId, until, limit: 1 }).length > 0
 }
 
 /** Tenants on a real clock with something due now (their clocks computed in SQL). */

@@ -3,9 +3,9 @@
  * change that causes it, so no event is lost and none is sent for a change that rolled back.
  * The first attempt is due at once; delivery.ts sends it after the request has answered.
  */
-import { and, desc, eq, inArray, lt, ne } from 'drizzle-orm'
+import { and, desc, eq, inArray, lt, ne, sql } from 'drizzle-orm'
 import { webhookAttempts, webhookEvents } from '../db/schema.js'
-import type { DomainContext } from '../domain/context.js'
+import { insertRow, prepared, type DomainContext } from '../domain/context.js'
 import type { EventPayload } from './events.js'
 
 /** PRODUCT §10: after a failed attempt, the next one waits this long on the sandbox clock. */
@@ -28,34 +28,33 @@ export function enqueueEvent(
 ) {
   const extension = options.extension ?? false
   if (extension && !ctx.webhookExtensions) return
-  ctx.db
-    .insert(webhookEvents)
-    .values({
-      id: ctx.ids.internal('evt'),
-      tenantId: ctx.tenant.id,
-      type: payload.event,
-      extension,
-      body: JSON.stringify(payload),
-      status: 'pending',
-      attempts: 0,
-      nextAttemptAt: ctx.now,
-      createdAt: ctx.now,
-    })
-    .run()
+  insertRow(ctx.db, webhookEvents, {
+    id: ctx.ids.internal('evt'),
+    tenantId: ctx.tenant.id,
+    type: payload.event,
+    extension,
+    body: JSON.stringify(payload),
+    status: 'pending',
+    attempts: 0,
+    nextAttemptAt: ctx.now,
+    createdAt: ctx.now,
+  })
   eventsWrittenByDb.set(ctx.db, eventsWritten(ctx.db) + 1)
   pruneEventLog(ctx)
 }
 
 /** Keeps the event log bounded; pending events are never dropped. */
 function pruneEventLog(ctx: DomainContext): void {
-  const oldestKept = ctx.db
-    .select({ seq: webhookEvents.seq })
-    .from(webhookEvents)
-    .where(eq(webhookEvents.tenantId, ctx.tenant.id))
-    .orderBy(desc(webhookEvents.seq))
-    .limit(1)
-    .offset(EVENT_LOG_LIMIT - 1)
-    .get()
+  const oldestKept = prepared(ctx.db, 'oldest-kept-event', () =>
+    ctx.db
+      .select({ seq: webhookEvents.seq })
+      .from(webhookEvents)
+      .where(eq(webhookEvents.tenantId, sql.placeholder('tenant')))
+      .orderBy(desc(webhookEvents.seq))
+      .limit(1)
+      .offset(EVENT_LOG_LIMIT - 1)
+      .prepare(),
+  ).get({ tenant: ctx.tenant.id })
   if (!oldestKept) return
   const old = and(
     eq(webhookEvents.tenantId, ctx.tenant.id),

@@ -8,6 +8,7 @@ import { z } from 'zod'
 import { CARD_BRANDS, CARD_TYPES, type Card } from '../../db/schema.js'
 import {
   cardBalance,
+  cardBalances,
   createCard,
   freezeCard,
   linkCard,
@@ -55,11 +56,11 @@ export function cardJson(ctx: DomainContext, card: Card, p: Presenting) {
   }
 }
 
-function cardListJson(ctx: DomainContext, card: Card, p: Presenting) {
+function cardListJson(card: Card, balance: number, p: Presenting) {
   const brand = brandJson(card.brand, p)
   return {
     reference: card.reference,
-    balance: cardBalance(ctx, card),
+    balance,
     last_four: card.cardNumber ? card.cardNumber.slice(-4) : null,
     status: card.status,
     // SPEC §2.4: the list example shows the brand under card_type and the type under card_brand.
@@ -103,8 +104,9 @@ export const cardsApi = new Hono<AppEnv>()
   .get('/', validate('query', pageQuery), (c) => {
     const p = presenting(c)
     const page = listCards(c.get('ctx'), toPage(c.req.valid('query')))
+    const balances = cardBalances(c.get('ctx'), page.rows)
     return ok(c, 'Cards fetched successfully', {
-      data: page.rows.map((card) => cardListJson(c.get('ctx'), card, p)),
+      data: page.rows.map((card) => cardListJson(card, balances.get(card.reference)!, p)),
       meta: pageMeta(page),
     })
   })
