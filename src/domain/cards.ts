@@ -11,6 +11,7 @@ import {
   findOwned,
   insertReturning,
   listPage,
+  readThrough,
   updateReturning,
   type DomainContext,
   type Page,
@@ -167,9 +168,11 @@ export function cardBalance(ctx: DomainContext, card: Card): number {
 
 /** The balances of a page of cards, in one query. */
 export function cardBalances(ctx: DomainContext, page: Card[]): Map<string, number> {
-  const balances = balancesOf(
-    ctx,
-    page.map((card) => cardAccount(card.reference)),
-  )
-  return new Map(page.map((card) => [card.reference, balances.get(cardAccount(card.reference))!]))
+  const references = page.map((card) => card.reference)
+  return readThrough(ctx.db, `balances:${ctx.tenant.id}:${references.join()}`, () => {
+    const balances = balancesOf(ctx, references.map(cardAccount))
+    return new Map(
+      references.map((reference) => [reference, balances.get(cardAccount(reference))!]),
+    )
+  })
 }
