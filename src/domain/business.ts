@@ -4,7 +4,14 @@
  * float itself is the ledger's `float` account.
  */
 import { businessOperations, type BusinessOperation } from '../db/schema.js'
-import { insertReturning, listPage, type DomainContext, type Page, type PageOf } from './context.js'
+import {
+  atomically,
+  insertReturning,
+  listPage,
+  type DomainContext,
+  type Page,
+  type PageOf,
+} from './context.js'
 import { FLOAT, OPENING_FLOAT, WORLD, balanceOf, move } from './ledger.js'
 import { LIFECYCLES } from './lifecycles.js'
 
@@ -53,7 +60,7 @@ export function openFloat(ctx: Pick<DomainContext, 'db' | 'tenant' | 'now'>): vo
 
 /** The control plane's top-up of the float. */
 export function fundFloat(ctx: DomainContext, amount: number): number {
-  return ctx.db.transaction(() => {
+  return atomically(ctx.db, () => {
     move(ctx, { from: WORLD, to: FLOAT, amount, source: 'funding', memo: 'float top-up' })
     return balanceOf(ctx, FLOAT)
   })

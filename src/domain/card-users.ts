@@ -5,6 +5,7 @@
  */
 import { cardUsers, type CardUser } from '../db/schema.js'
 import {
+  atomically,
   findOwned,
   insertReturning,
   listPage,
@@ -63,7 +64,7 @@ export function registerCardUser(
   ctx: DomainContext,
   input: CardUserInput & { phone: string },
 ): CardUser {
-  return ctx.db.transaction(() => {
+  return atomically(ctx.db, () => {
     const user = insertReturning(ctx.db, cardUsers, {
       ...columnsOf(input),
       phone: input.phone,
@@ -103,7 +104,7 @@ export function resubmitCardUser(
   reference: string,
   input: CardUserInput,
 ): CardUser {
-  return ctx.db.transaction(() => {
+  return atomically(ctx.db, () => {
     const user = findCardUser(ctx, reference)
     if (user.status !== 'pending') assertMove('card_user', user.status, 'pending')
     const changes = Object.fromEntries(

@@ -8,6 +8,7 @@ import { and, eq } from 'drizzle-orm'
 import { cards, type Card, type CardBrand, type CardType, type CardUser } from '../db/schema.js'
 import { findCardUser } from './card-users.js'
 import {
+  atomically,
   findOwned,
   insertReturning,
   listPage,
@@ -46,7 +47,7 @@ export function createCard(
   ctx: DomainContext,
   input: { cardUserReference: string; brand: CardBrand; type: CardType },
 ): Card {
-  return ctx.db.transaction(() => {
+  return atomically(ctx.db, () => {
     const holder = assertVerified(ctx, input.cardUserReference)
     const card = insertReturning(ctx.db, cards, {
       reference: ctx.ids.uuid(),
@@ -72,7 +73,7 @@ export function linkCard(
   ctx: DomainContext,
   input: { identifier: number; cardUserReference: string },
 ): Card {
-  return ctx.db.transaction(() => {
+  return atomically(ctx.db, () => {
     assertVerified(ctx, input.cardUserReference)
     const taken = ctx.db
       .select({ seq: cards.seq })
@@ -133,14 +134,14 @@ function cardDetails(ctx: DomainContext, card: Card) {
 }
 
 export function freezeCard(ctx: DomainContext, reference: string): Card {
-  return ctx.db.transaction(() =>
+  return atomically(ctx.db, () =>
     setCardStatus(ctx, findCard(ctx, reference, 'reference'), 'frozen'),
   )
 }
 
 /** Only a frozen card unfreezes: an issuing card must not be issued by an unfreeze. */
 export function unfreezeCard(ctx: DomainContext, reference: string): Card {
-  return ctx.db.transaction(() => {
+  return atomically(ctx.db, () => {
     const card = findCard(ctx, reference, 'reference')
     if (card.status !== 'frozen') {
       throw new SandboxError(

@@ -53,6 +53,18 @@ export function prepared<T>(db: Db, key: string, build: () => T): T {
 }
 
 /**
+ * Runs `fn` in one SQLite transaction (in a savepoint when already inside one, so that a refusal
+ * undoes only its own writes). better-sqlite3's wrapper, made once per database: drizzle's
+ * `db.transaction` builds a new wrapper and a transaction object on every call.
+ */
+export function atomically<T>(db: Db, fn: () => T): T {
+  const run = prepared(db, 'transaction', () =>
+    db.$client.transaction((body: () => unknown) => body()),
+  )
+  return run(fn) as T
+}
+
+/**
  * One page of a tenant's rows, newest first (SPEC §2.2), with the total for the meta;
  * optionally only the rows whose `by` column equals a value.
  */

@@ -8,6 +8,7 @@ import { and, eq } from 'drizzle-orm'
 import { businessOperations, disburses, type Disburse } from '../db/schema.js'
 import { recordOperation } from './business.js'
 import {
+  atomically,
   findOwned,
   insertReturning,
   listPage,
@@ -26,7 +27,7 @@ import { WALLET_NETWORKS } from './transactions.js'
 export const DISBURSE_NETWORKS = ['bank', ...WALLET_NETWORKS] as const
 
 export function createDisburse(ctx: DomainContext, input: MoneyRequestInput): Disburse {
-  return ctx.db.transaction(() => {
+  return atomically(ctx.db, () => {
     assertFunds(ctx, FLOAT, input.amount, 'amount')
     const disburse = insertReturning(ctx.db, disburses, {
       ...moneyRequestValues(ctx, input),

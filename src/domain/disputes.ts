@@ -3,7 +3,13 @@
  * submitted by the update endpoint with the business's explanation, resolved won or lost.
  */
 import { disputes, type Dispute } from '../db/schema.js'
-import { findOwned, insertReturning, updateReturning, type DomainContext } from './context.js'
+import {
+  atomically,
+  findOwned,
+  insertReturning,
+  updateReturning,
+  type DomainContext,
+} from './context.js'
 import { notFound, refused } from './errors.js'
 import { LIFECYCLES, assertMove } from './lifecycles.js'
 import { findTransaction } from './transactions.js'
@@ -25,7 +31,7 @@ export function openDispute(
   ctx: DomainContext,
   input: { transactionSlug: string; reason: DisputeReason },
 ): Dispute {
-  return ctx.db.transaction(() => {
+  return atomically(ctx.db, () => {
     findTransaction(ctx, input.transactionSlug)
     return insertReturning(ctx.db, disputes, {
       reference: ctx.ids.uuid(),
@@ -54,7 +60,7 @@ export function updateDispute(
   reference: string,
   input: { transactionSlug: string; explanation: string },
 ): Dispute {
-  return ctx.db.transaction(() => {
+  return atomically(ctx.db, () => {
     const dispute = findDispute(ctx, reference)
     findTransaction(ctx, input.transactionSlug)
     if (dispute.transactionSlug !== input.transactionSlug) {

@@ -5,6 +5,7 @@
  */
 import { payments, type Payment } from '../db/schema.js'
 import {
+  atomically,
   findOwned,
   insertReturning,
   listPage,
@@ -21,7 +22,7 @@ import { magicAmount } from '../engine/magic-values.js'
 import { scheduleAt, scheduleOutcome } from './schedule.js'
 
 export function createPayment(ctx: DomainContext, input: MoneyRequestInput): Payment {
-  return ctx.db.transaction(() => {
+  return atomically(ctx.db, () => {
     assertNewPartnerReference(ctx, input.partnerReference)
     const payment = insertReturning(ctx.db, payments, {
       ...moneyRequestValues(ctx, input),

@@ -6,6 +6,7 @@
  */
 import { eq } from 'drizzle-orm'
 import type { Db } from '../db/open.js'
+import { atomically } from './context.js'
 import {
   businessOperations,
   cardUsers,
@@ -41,7 +42,7 @@ const TENANT_TABLES = [
 ]
 
 export function resetTenantData(db: Db, tenantId: string): void {
-  db.transaction(() => {
+  atomically(db, () => {
     for (const table of TENANT_TABLES) db.delete(table).where(eq(table.tenantId, tenantId)).run()
   })
 }

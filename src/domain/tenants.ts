@@ -16,6 +16,7 @@ import {
   type WallClock,
 } from '../engine/clock.js'
 import { openFloat } from './business.js'
+import { atomically } from './context.js'
 import type { Ids } from './ids.js'
 import { resetTenantData } from './reset.js'
 
@@ -71,7 +72,7 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
     const wallNow = options.wallNow()
     const clock = startClock(options.clockMode, wallNow)
     const now = clockNow(clock, wallNow, options.speed)
-    return db.transaction(() => {
+    return atomically(db, () => {
       const tenant = db
         .insert(tenants)
         .values({
@@ -135,7 +136,7 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
 
     /** Deletes everything the tenant owns; its clock, delays and float start over. */
     reset(tenant: Tenant): Tenant {
-      return db.transaction(() => {
+      return atomically(db, () => {
         resetTenantData(db, tenant.id)
         update(tenant, { delays: null })
         const fresh = saveClock(tenant, startClock(options.clockMode, options.wallNow()))

@@ -10,6 +10,7 @@ import { transactions, type Card, type Transaction } from '../db/schema.js'
 import { findCard } from './cards.js'
 import { findCardUser } from './card-users.js'
 import {
+  atomically,
   findOwned,
   insertReturning,
   listPage,
@@ -160,7 +161,7 @@ export function fundCard(
   ctx: DomainContext,
   input: { cardReference: string; amount: number; kind: 'recharge' | 'withdraw' },
 ): Transaction {
-  return ctx.db.transaction(() => {
+  return atomically(ctx.db, () => {
     const card = findCard(ctx, input.cardReference, 'reference')
     if (card.status === 'failed')
       throw refused('reference', 'The card failed to issue and holds no money.')
@@ -178,7 +179,7 @@ export function fundCard(
 }
 
 export function cardToBank(ctx: DomainContext, input: CardToBankInput): Transaction {
-  return ctx.db.transaction(() => {
+  return atomically(ctx.db, () => {
     const card = usableCard(ctx, input.cardReference)
     const holder = findCardUser(ctx, card.cardUserReference)
     return holdingTransfer(ctx, card, {
@@ -197,7 +198,7 @@ export function cardToBank(ctx: DomainContext, input: CardToBankInput): Transact
 }
 
 export function cardToWallet(ctx: DomainContext, input: CardToWalletInput): Transaction {
-  return ctx.db.transaction(() => {
+  return atomically(ctx.db, () => {
     const card = usableCard(ctx, input.cardReference)
     return holdingTransfer(ctx, card, {
       kind: 'card_to_wallet',
@@ -210,7 +211,7 @@ export function cardToWallet(ctx: DomainContext, input: CardToWalletInput): Tran
 }
 
 export function walletToCard(ctx: DomainContext, input: WalletToCardInput): Transaction {
-  return ctx.db.transaction(() => {
+  return atomically(ctx.db, () => {
     const card = usableCard(ctx, input.cardReference)
     useWalletCode(ctx, input)
     return pendingTransfer(ctx, card, {

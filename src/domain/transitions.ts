@@ -7,7 +7,7 @@ import { and, eq, ne, sql } from 'drizzle-orm'
 import { cardUsers, disburses, jobs, payments, transactions, type CardUser } from '../db/schema.js'
 import { findCardUser } from './card-users.js'
 import { cardBalance, findCard, setCardStatus } from './cards.js'
-import { prepared, writeStatus, type DomainContext } from './context.js'
+import { atomically, prepared, writeStatus, type DomainContext } from './context.js'
 import { findDisburse, settleDisburse } from './disburses.js'
 import { findDispute, setDisputeStatus } from './disputes.js'
 import { assertMove, type Resource } from './lifecycles.js'
@@ -36,7 +36,7 @@ export function transition(
   key: string,
   to: string,
 ): TransitionResult {
-  return ctx.db.transaction(() => {
+  return atomically(ctx.db, () => {
     const from = MOVERS[resource](ctx, key, to)
     // the moves scheduled from the old state have nothing left to do (details still arrive)
     cancelJobs(ctx, resource, key)

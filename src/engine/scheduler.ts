@@ -9,7 +9,7 @@ import { and, asc, eq, lte, sql } from 'drizzle-orm'
 import type { Db } from '../db/open.js'
 import { jobs, tenants, type Job, type Tenant } from '../db/schema.js'
 import { fillLinkedCardDetails } from '../domain/cards.js'
-import { prepared, type DomainContext } from '../domain/context.js'
+import { atomically, prepared, type DomainContext } from '../domain/context.js'
 import { SandboxError } from '../domain/errors.js'
 import type { Ids } from '../domain/ids.js'
 import { tenantNowSql } from '../domain/tenants.js'
@@ -25,7 +25,7 @@ export function runDue(deps: SchedulerDeps, tenant: Tenant, until: number): numb
   for (;;) {
     const due = dueJobs(deps.db).all({ tenant: tenant.id, until, limit: BATCH })
     if (due.length === 0) return ran
-    deps.db.transaction(() => {
+    atomically(deps.db, () => {
       for (const job of due) {
         const ctx = { db: deps.db, ids: deps.ids, tenant, now: job.dueAt }
         runJob({ ...ctx, webhookExtensions: deps.options.webhookExtensions }, job)
@@ -60,7 +60,7 @@ function runJob(ctx: DomainContext, job: Job): void {
   )
   remove.run({ seq: job.seq })
   try {
-    ctx.db.transaction(() => {
+    atomically(ctx.db, () => {
       if (job.action === 'fill_details') fillLinkedCardDetails(ctx, job.key)
       else transition(ctx, job.resource as TransitionResource, job.key, job.action)
     })
