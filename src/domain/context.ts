@@ -222,14 +222,15 @@ function updateStatement(db: Db, table: SeqTable, changes: Values, returning: bo
   })
 }
 
-/** Updates the row `seq` of `table` (a prepared statement per set of changed columns). */
+/** Updates the row `seq` of `table` (a prepared statement per set of changed columns); 0 or 1. */
 export function updateBySeq<T extends SeqTable>(
   db: Db,
   table: T,
   seq: number,
   changes: Partial<T['$inferSelect']>,
-): void {
-  updateStatement(db, table, changes as Values, false).run({ ...changes, [WHERE_SEQ]: seq })
+): number {
+  const statement = updateStatement(db, table, changes as Values, false)
+  return statement.run({ ...changes, [WHERE_SEQ]: seq }).changes
 }
 
 /** Updates the row `seq` of `table` and returns it as stored. */

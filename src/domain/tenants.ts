@@ -3,7 +3,7 @@
  * unless the sandbox was started with an allow-list of tokens. Lookups are cached in memory;
  * the table stays the source of truth and every change is written through.
  */
-import { eq, sql } from 'drizzle-orm'
+import { eq, sql, type Placeholder } from 'drizzle-orm'
 import type { Db } from '../db/open.js'
 import { tenants, type Tenant } from '../db/schema.js'
 import {
@@ -157,7 +157,7 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
 }
 
 /** Each tenant's sandbox "now" as SQL (clockNow of engine/clock.ts), for queries across tenants. */
-export function tenantNowSql(wallNow: number, speed: number) {
+export function tenantNowSql(wallNow: number | Placeholder, speed: number) {
   return sql`CASE ${tenants.clockMode} WHEN 'manual' THEN ${tenants.clockAnchorMs}
     ELSE ${tenants.clockAnchorMs} + CAST((${wallNow} - ${tenants.clockWallMs}) * ${speed} AS INTEGER) END`
 }

@@ -14,6 +14,7 @@ import {
   type Tenant,
   type WebhookEvent,
 } from '../db/schema.js'
+import { atomically, insertRow, updateBySeq } from '../domain/context.js'
 import { tenantNowSql, type TenantDirectory } from '../domain/tenants.js'
 import { RETRY_DELAYS_MS } from './outbox.js'
 import {
@@ -35,6 +36,8 @@ export type DeliveryOptions = {
 /** How much of a response (or error) the attempt log keeps. */
 const RESPONSE_PREFIX_BYTES = 512
 const TICK_MS = 100
+/** How many attempts may be in flight at once; more due events wait for a free slot. */
+const MAX_IN_FLIGHT = 200
 
 export type Deliverer = ReturnType<typeof createDeliverer>
 
@@ -53,33 +56,56 @@ export function createDeliverer(db: Db, tenants: TenantDirectory, options: Deliv
   const inFlight = new Map<string, Promise<void>>()
   let closed = false
 
-  /** Pending events whose next attempt is due on their tenant's clock. */
-  function dueEvents(): WebhookEvent[] {
-    return db
-      .select({ event: webhookEvents })
-      .from(webhookEvents)
-      .innerJoin(tenantsTable, eq(tenantsTable.id, webhookEvents.tenantId))
-      .where(
-        and(
-          eq(webhookEvents.status, 'pending'),
-          lte(webhookEvents.nextAttemptAt, tenantNowSql(Date.now(), options.speed)),
-        ),
-      )
-      .orderBy(asc(webhookEvents.nextAttemptAt), asc(webhookEvents.seq))
-      .limit(200)
-      .all()
-      .map((row) => row.event)
-  }
+  /** Pending events whose next attempt is due on their tenant's clock, oldest first. */
+  const dueEvents = db
+    .select({ event: webhookEvents })
+    .from(webhookEvents)
+    .innerJoin(tenantsTable, eq(tenantsTable.id, webhookEvents.tenantId))
+    .where(
+      and(
+        eq(webhookEvents.status, 'pending'),
+        lte(webhookEvents.nextAttemptAt, tenantNowSql(sql.placeholder('wallNow'), options.speed)),
+      ),
+    )
+    .orderBy(asc(webhookEvents.nextAttemptAt), asc(webhookEvents.seq))
+    .limit(sql.placeholder('limit'))
+    .prepare()
+
+  /** Whether the last read found more due events than there were free slots. */
+  let backlog = false
+  let kickScheduled = false
 
   function kick(): void {
+    kickScheduled = false
     if (closed) return
-    for (const event of dueEvents()) {
+    const free = MAX_IN_FLIGHT - inFlight.size
+    if (free <= 0) return
+    // events in flight are still pending: read past them
+    const limit = free + inFlight.size
+    const due = dueEvents.all({ wallNow: Date.now(), limit }).map((row) => row.event)
+    backlog = due.length === limit
+    let started = 0
+    for (const event of due) {
+      if (started === free) break
       if (inFlight.has(event.id)) continue
+      started++
       const attempt = send(event)
         .catch((error) => console.error('card-sandbox: webhook delivery failed', error))
-        .finally(() => inFlight.delete(event.id))
+        .finally(() => settled(event.id))
       inFlight.set(event.id, attempt)
     }
+  }
+
+  /** With a backlog, slots are refilled as attempts finish, not on the next tick. */
+  function settled(eventId: string): void {
+    inFlight.delete(eventId)
+    if (backlog && inFlight.size <= MAX_IN_FLIGHT / 2) scheduleKick()
+  }
+
+  function scheduleKick(): void {
+    if (kickScheduled) return
+    kickScheduled = true
+    setImmediate(kick)
   }
 
   async function send(event: WebhookEvent): Promise<void> {
@@ -87,10 +113,7 @@ export function createDeliverer(db: Db, tenants: TenantDirectory, options: Deliv
     if (!tenant) return
     const { url, secret } = webhookTarget(tenant, options)
     if (!url) {
-      db.update(webhookEvents)
-        .set({ status: 'skipped' })
-        .where(eq(webhookEvents.id, event.id))
-        .run()
+      updateBySeq(db, webhookEvents, event.seq, { status: 'skipped' })
       return
     }
     const number = attemptsLogged(event.id) + 1
@@ -122,41 +145,35 @@ export function createDeliverer(db: Db, tenants: TenantDirectory, options: Deliv
     const delivered = statusCode !== null && statusCode >= 200 && statusCode < 300
     const cycle = event.attempts + 1
     const retryIn = RETRY_DELAYS_MS[cycle - 1]
-    db.transaction(() => {
-      const updated = db
-        .update(webhookEvents)
-        .set({
-          attempts: cycle,
-          status: delivered ? 'delivered' : retryIn === undefined ? 'failed' : 'pending',
-          nextAttemptAt: delivered || retryIn === undefined ? event.nextAttemptAt : at + retryIn,
-        })
-        .where(eq(webhookEvents.id, event.id))
-        .run()
-      if (updated.changes === 0) return // the tenant was reset meanwhile
-      db.insert(webhookAttempts)
-        .values({
-          eventId: event.id,
-          tenantId: event.tenantId,
-          attempt: number,
-          url,
-          at,
-          statusCode,
-          latencyMs: Math.round(performance.now() - started),
-          response,
-          error,
-        })
-        .run()
+    atomically(db, () => {
+      const changed = updateBySeq(db, webhookEvents, event.seq, {
+        attempts: cycle,
+        status: delivered ? 'delivered' : retryIn === undefined ? 'failed' : 'pending',
+        nextAttemptAt: delivered || retryIn === undefined ? event.nextAttemptAt : at + retryIn,
+      })
+      if (changed === 0) return // the tenant was reset meanwhile
+      insertRow(db, webhookAttempts, {
+        eventId: event.id,
+        tenantId: event.tenantId,
+        attempt: number,
+        url,
+        at,
+        statusCode,
+        latencyMs: Math.round(performance.now() - started),
+        response,
+        error,
+      })
     })
   }
 
+  const countAttempts = db
+    .select({ n: sql<number>`count(*)` })
+    .from(webhookAttempts)
+    .where(eq(webhookAttempts.eventId, sql.placeholder('eventId')))
+    .prepare()
+
   function attemptsLogged(eventId: string): number {
-    return (
-      db
-        .select({ n: sql<number>`count(*)` })
-        .from(webhookAttempts)
-        .where(eq(webhookAttempts.eventId, eventId))
-        .get()?.n ?? 0
-    )
+    return countAttempts.get({ eventId })?.n ?? 0
   }
 
   const timer = setInterval(() => {
