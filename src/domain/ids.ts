@@ -2,7 +2,9 @@
  * All randomness of a sandbox comes from one seeded faker, so that `--seed` makes a run's
  * references, names and card numbers repeat exactly (PRODUCT §1).
  */
-import { Faker, base, en, fr } from '@faker-js/faker'
+import type { Faker } from '@faker-js/faker'
+// only the fr locale (with its en and base fallbacks): the package's index loads all 70 locales
+import { faker as frFaker } from '@faker-js/faker/locale/fr'
 import { randomInt } from 'node:crypto'
 import type { CardBrand } from '../db/schema.js'
 
@@ -16,7 +18,8 @@ const BRAND_PREFIXES: Record<CardBrand, readonly string[]> = {
 }
 
 export function createIds(seed?: number) {
-  const faker = new Faker({ locale: [fr, en, base] })
+  // a Faker of its own per sandbox, with the locales [fr, en, base] merged as the import has them
+  const faker: Faker = new (frFaker.constructor as typeof Faker)({ locale: frFaker.rawDefinitions })
   faker.seed(seed ?? randomInt(2 ** 31))
 
   return {

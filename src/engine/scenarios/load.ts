@@ -4,8 +4,12 @@
  * watched: an edit is picked up, and a broken edit keeps the last good version.
  */
 import { readFileSync, watch, type FSWatcher } from 'node:fs'
-import { LineCounter, parseDocument } from 'yaml'
+import { createRequire } from 'node:module'
 import { scenarioSchema, type Scenario } from './schema.js'
+
+/** YAML is only read when a scenario is loaded: not at every start (about 40 ms of imports). */
+let yaml: typeof import('yaml') | undefined
+const loadYaml = () => (yaml ??= createRequire(import.meta.url)('yaml') as typeof import('yaml'))
 
 export class ScenarioError extends Error {
   constructor(
@@ -19,6 +23,7 @@ export class ScenarioError extends Error {
 
 /** Parses and validates a scenario from text; `source` names it in errors. */
 export function parseScenario(text: string, source = 'scenario'): Scenario {
+  const { LineCounter, parseDocument } = loadYaml()
   const lineCounter = new LineCounter()
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true })
   if (doc.errors.length > 0) {
