@@ -273,8 +273,8 @@ export const jobs = sqliteTable(
     dueAt: integer('due_at').notNull(),
   },
   (t) => [
+    // every read of due jobs is per tenant (the tick's too: tenant by tenant, in SQL)
     index('jobs_tenant_due').on(t.tenantId, t.dueAt, t.seq),
-    index('jobs_due').on(t.dueAt),
     // a transition cancels the jobs of its resource: found by key, not by scanning
     index('jobs_tenant_resource_key').on(t.tenantId, t.resource, t.key),
   ],

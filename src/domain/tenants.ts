@@ -49,12 +49,12 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
     return { mode: tenant.clockMode, anchorMs: tenant.clockAnchorMs, wallMs: tenant.clockWallMs }
   }
 
+  function clockColumns(state: ClockState) {
+    return { clockMode: state.mode, clockAnchorMs: state.anchorMs, clockWallMs: state.wallMs }
+  }
+
   function saveClock(tenant: Tenant, state: ClockState): Tenant {
-    return update(tenant, {
-      clockMode: state.mode,
-      clockAnchorMs: state.anchorMs,
-      clockWallMs: state.wallMs,
-    })
+    return update(tenant, clockColumns(state))
   }
 
   function update(tenant: Tenant, changes: Partial<Tenant>): Tenant {
@@ -138,8 +138,8 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
     reset(tenant: Tenant): Tenant {
       return atomically(db, () => {
         resetTenantData(db, tenant.id)
-        update(tenant, { delays: null })
-        const fresh = saveClock(tenant, startClock(options.clockMode, options.wallNow()))
+        const clock = startClock(options.clockMode, options.wallNow())
+        const fresh = update(tenant, { delays: null, ...clockColumns(clock) })
         openFloat({ db, tenant: fresh, now: this.now(fresh) })
         unseeded.add(fresh.id)
         return fresh
