@@ -14,6 +14,8 @@ import { availableParallelism, cpus, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 
 const ROOT = resolve(import.meta.dirname, '..')
+/** The built command, as `npx card-sandbox` runs it (package.json bin). */
+const CLI = 'dist/bin/card-sandbox.js'
 const SMOKE = process.argv.includes('--smoke')
 const OUT = process.argv.find((a) => a.startsWith('--out='))?.slice(6) ?? join(ROOT, 'bench/results.json')
 const C = SMOKE
@@ -53,7 +55,7 @@ function startServer(args) {
     })
   })
 }
-const sandbox = (...flags) => startServer(['dist/cli.js', '--port', '0', '--log', 'silent', '--clock', 'manual', ...flags])
+const sandbox = (...flags) => startServer([CLI, '--port', '0', '--log', 'silent', '--clock', 'manual', ...flags])
 
 const TOKEN = 'bench'
 async function call(url, method, path, body, token = TOKEN) {
@@ -101,7 +103,7 @@ const figures = {}
   const times = []
   for (let i = 0; i < C.starts; i++) {
     const started = performance.now()
-    const child = spawn(...(canPin ? ['taskset', ['-c', '0', process.execPath, 'dist/cli.js', '--port', String(41_000 + i), '--log', 'silent']] : [process.execPath, ['dist/cli.js', '--port', String(41_000 + i), '--log', 'silent']]), { cwd: ROOT, stdio: 'ignore' })
+    const child = spawn(...(canPin ? ['taskset', ['-c', '0', process.execPath, CLI, '--port', String(41_000 + i), '--log', 'silent']] : [process.execPath, [CLI, '--port', String(41_000 + i), '--log', 'silent']]), { cwd: ROOT, stdio: 'ignore' })
     children.add(child)
     for (let tries = 0; tries < 2_000; tries++) {
       const ok = await fetch(`http://127.0.0.1:${41_000 + i}/v1/cards`, { headers: { Authorization: 'Bearer b' } }).then((r) => r.status === 200, () => false)

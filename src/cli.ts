@@ -3,15 +3,9 @@
  * The `card-sandbox` command (PRODUCT §1): flags (or CARD_SANDBOX_* env vars) → startSandbox(),
  * a start-up banner, and a clean shutdown on SIGINT/SIGTERM.
  */
-import { readFileSync } from 'node:fs'
 import { FlagError, helpText, parseFlags } from './flags.js'
+import { PACKAGE_VERSION as VERSION } from './package-files.js'
 import { startSandbox, type RunningSandbox } from './sandbox.js'
-
-const VERSION = (
-  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
-    version: string
-  }
-).version
 
 export async function main(
   argv: string[],

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 
-const CLI = new URL('../dist/cli.js', import.meta.url).pathname
+const CLI = new URL('../dist/bin/card-sandbox.js', import.meta.url).pathname
 const running: ChildProcess[] = []
 
 afterEach(() => {

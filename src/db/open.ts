@@ -6,12 +6,12 @@
 import Database from 'better-sqlite3'
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3'
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator'
-import { fileURLToPath } from 'node:url'
+import { packageFile } from '../package-files.js'
 import * as schema from './schema.js'
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database }
 
-const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../drizzle', import.meta.url))
+const MIGRATIONS_FOLDER = packageFile('drizzle')
 
 export function openDb(path: string = ':memory:'): Db {
   const sqlite = new Database(path)

@@ -5,10 +5,10 @@
  * steps use it: `{{user.data.userCard.reference}}`. With `--seed`, a fixture repeats exactly.
  */
 import { readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
 import { z } from 'zod'
+import { packageFile } from '../package-files.js'
 
-export const FIXTURES_DIR = fileURLToPath(new URL('../../fixtures/', import.meta.url))
+export const FIXTURES_DIR = packageFile('fixtures') + '/'
 
 export const fixtureSchema = z.strictObject({
   name: z.string().min(1),

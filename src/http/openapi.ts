@@ -4,7 +4,7 @@
  * from the zod schemas their validators check (validate.ts), so the document cannot drift from
  * what the sandbox accepts. Built once per app, on first use.
  */
-import { readFileSync } from 'node:fs'
+import { PACKAGE_VERSION } from '../package-files.js'
 import type { Hono } from 'hono'
 import { z, type ZodType } from 'zod'
 import { validationOf, type Validation } from './validate.js'
@@ -151,7 +151,7 @@ function buildDocument(app: AnyApp): OpenApiDocument {
     openapi: '3.1.0',
     info: {
       title: 'card-sandbox',
-      version: packageVersion(),
+      version: PACKAGE_VERSION,
       description:
         'Local, offline, stateful sandbox of the card-issuing, mobile-money wallet and ' +
         'disbursement API (/v1) and its control plane (/__sandbox). Any bearer token is a ' +
@@ -174,10 +174,6 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
     'pages. Same bearer token, same tenant.',
 }
 
-function packageVersion(): string {
-  const url = new URL('../../package.json', import.meta.url)
-  return (JSON.parse(readFileSync(url, 'utf8')) as { version: string }).version
-}
 
 function operationOf(route: DocumentedRoute, schemas: Record<string, JsonSchema>): Operation {
   const { method, path } = route

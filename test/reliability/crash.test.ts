@@ -12,7 +12,7 @@ import { afterEach, expect, it } from 'vitest'
 import { fullIdentity } from '../helpers.js'
 import { startReceiver, until } from '../webhooks/receiver.js'
 
-const CLI = new URL('../../dist/cli.js', import.meta.url).pathname
+const CLI = new URL('../../dist/bin/card-sandbox.js', import.meta.url).pathname
 const ROUNDS = Number(process.env.CRASH_ROUNDS ?? 2)
 const headers = { Authorization: 'Bearer crash', 'Content-Type': 'application/json' }
 
