@@ -8,6 +8,7 @@ import { createApp, type SandboxApp } from './app.js'
 import { createJournal, type Journal } from './http/journal.js'
 import { openDb, type Db } from './db/open.js'
 import { createIds, type Ids } from './domain/ids.js'
+import { sweepRetiredTenants } from './domain/reset.js'
 import { createTenantDirectory, type TenantDirectory } from './domain/tenants.js'
 import type { ClockMode } from './engine/clock.js'
 import { createDeliverer, type Deliverer } from './webhooks/delivery.js'
@@ -137,7 +138,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     journal: createJournal(),
     options: resolved,
   }
-  const stopTicker = startTicker(() => runDueForRealClocks(deps))
+  const stopTicker = startTicker(() => tick(deps))
   const app = createApp(deps)
   deps.callAs = (token) => callAs(app, token)
   if (fixture)
@@ -154,12 +155,13 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   }
 }
 
-/** Runs what fell due for every tenant on a real clock (the tick). */
-function runDueForRealClocks(deps: SandboxDeps): void {
+/** The tick: runs what fell due for every tenant on a real clock, sweeps reset tenants' rows. */
+function tick(deps: SandboxDeps): void {
   for (const id of realTenantsWithDueJobs(deps.db, Date.now(), deps.options.speed)) {
     const tenant = deps.tenants.byId(id)
     if (tenant) runDue(deps, tenant, deps.tenants.now(tenant))
   }
+  sweepRetiredTenants(deps.db)
   deps.deliverer.kick()
 }
 

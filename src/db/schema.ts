@@ -343,6 +343,15 @@ export const scenarios = sqliteTable(
   (t) => [uniqueIndex('scenarios_tenant_name').on(t.tenantId, t.name)],
 )
 
+/**
+ * Ids a tenant had before a reset: a reset gives the tenant a new id at once, and the rows left
+ * under the old one are deleted a batch at a time by the tick (domain/reset.ts).
+ */
+export const retiredTenants = sqliteTable('retired_tenants', {
+  id: text('id').primaryKey(),
+  retiredAt: integer('retired_at').notNull(),
+})
+
 export type Tenant = typeof tenants.$inferSelect
 export type CardUser = typeof cardUsers.$inferSelect
 export type Card = typeof cards.$inferSelect

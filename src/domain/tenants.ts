@@ -18,7 +18,7 @@ import {
 import { openFloat } from './business.js'
 import { atomically } from './context.js'
 import type { Ids } from './ids.js'
-import { resetTenantData } from './reset.js'
+import { retireTenantId } from './reset.js'
 
 export type TenantDirectoryOptions = {
   clockMode: ClockMode
@@ -134,12 +134,19 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
       )
     },
 
-    /** Deletes everything the tenant owns; its clock, delays and float start over. */
+    /**
+     * Empties the tenant at once: it gets a new id (its old rows are swept later, reset.ts);
+     * its clock, delays and float start over; its token, name and webhook endpoint stay.
+     */
     reset(tenant: Tenant): Tenant {
       return atomically(db, () => {
-        resetTenantData(db, tenant.id)
+        retireTenantId(db, tenant.id, options.wallNow())
         const clock = startClock(options.clockMode, options.wallNow())
-        const fresh = update(tenant, { delays: null, ...clockColumns(clock) })
+        const fresh = update(tenant, {
+          id: nextTenantId(tenant.id),
+          delays: null,
+          ...clockColumns(clock),
+        })
         openFloat({ db, tenant: fresh, now: this.now(fresh) })
         unseeded.add(fresh.id)
         return fresh
@@ -160,4 +167,13 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
 export function tenantNowSql(wallNow: number | Placeholder, speed: number) {
   return sql`CASE ${tenants.clockMode} WHEN 'manual' THEN ${tenants.clockAnchorMs}
     ELSE ${tenants.clockAnchorMs} + CAST((${wallNow} - ${tenants.clockWallMs}) * ${speed} AS INTEGER) END`
+}
+
+/**
+ * The id a tenant takes at a reset: its first id with a generation count (`ten_x` → `ten_x.1`
+ * → `ten_x.2`). Derived, not drawn, so that a reset does not shift a seeded run's randomness.
+ */
+export function nextTenantId(id: string): string {
+  const [first, generation] = id.split('.')
+  return `${first}.${Number(generation ?? 0) + 1}`
 }
