@@ -21,12 +21,28 @@ const limit = bodyLimit({
   },
 })
 
+/**
+ * A body announced by Content-Length is measured by that header: hono's bodyLimit would touch
+ * the request's body stream, which makes @hono/node-server build a full Request for it (most of
+ * a POST's cost). Chunked bodies, of unknown length, still go through bodyLimit.
+ */
+async function withinSizeLimit(c: Context<AppEnv>, read: () => Promise<void>): Promise<void> {
+  const length = c.req.header('Content-Length')
+  if (length === undefined || c.req.header('Transfer-Encoding') !== undefined) {
+    await limit(c, read)
+    return
+  }
+  if (Number(length) > MAX_BODY_BYTES)
+    throw new SandboxError('payload_too_large', PAYLOAD_TOO_LARGE)
+  await read()
+}
+
 /** The request's JSON object body (`{}` when there is none), checked as above. */
 export async function readJsonBody(c: Context<AppEnv>): Promise<Record<string, unknown>> {
   const checked = c.get('jsonBody')
   if (checked) return checked
   let body: Record<string, unknown> = {}
-  await limit(c, async () => {
+  await withinSizeLimit(c, async () => {
     const contentType = c.req.header('Content-Type')
     const mediaType = contentType?.split(';')[0].trim() ?? ''
     const text = await c.req.text()
