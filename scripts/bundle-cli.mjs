@@ -9,6 +9,26 @@ import { chmodSync } from 'node:fs'
 
 const OUT = 'dist/bin/card-sandbox.js'
 
+/**
+ * zod's `z` namespace re-exports every one of its ~50 message locales, so a bundle keeps them
+ * all (~400 KB to parse at every start). The sandbox answers in English only: its locale index
+ * is replaced by one that exports `en` alone.
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(build) {
+    build.onResolve({ filter: /\/locales\/index\.js$/ }, (args) =>
+      args.importer.includes('/zod/')
+        ? { path: args.importer, namespace: 'zod-locales' }
+        : undefined,
+    )
+    build.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(args.path.replace(/[^/]+\/[^/]+$/, 'locales/en.js'))}`,
+      resolveDir: '/',
+    }))
+  },
+}
+
 await build({
   entryPoints: ['src/cli.ts'],
   outfile: OUT,
@@ -24,6 +44,7 @@ await build({
   // less to parse at start; names are kept for readable stack traces
   minifyWhitespace: true,
   minifySyntax: true,
+  plugins: [zodEnglishOnly],
   logLevel: 'warning',
 })
 chmodSync(OUT, 0o755)
