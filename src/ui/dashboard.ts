@@ -10,9 +10,9 @@ import { Hono } from 'hono'
 import { html } from 'hono/html'
 import { tenants as tenantsTable } from '../db/schema.js'
 import { listOperations } from '../domain/business.js'
-import { cardBalance, listCards } from '../domain/cards.js'
+import { cardBalances, listCards } from '../domain/cards.js'
 import { listCardUsers } from '../domain/card-users.js'
-import { listPage, type DomainContext } from '../domain/context.js'
+import { listPage, type DomainContext, type Page } from '../domain/context.js'
 import { listDisburses } from '../domain/disburses.js'
 import { allowedMoves } from '../domain/lifecycles.js'
 import { FLOAT, balanceOf } from '../domain/ledger.js'
@@ -109,7 +109,7 @@ function panel(ctx: DomainContext, journal: JournalEntry[]) {
       ${section(
         'Cards',
         ['reference', 'card', 'number', 'balance', 'status', ''],
-        listCards(ctx, first).rows.map((card) =>
+        cardsWithBalances(ctx, first).map(({ card, balance }) =>
           row(
             'cards',
             card.reference,
@@ -118,7 +118,7 @@ function panel(ctx: DomainContext, journal: JournalEntry[]) {
               ref(card.reference),
               `${card.brand} ${card.type}`,
               card.cardNumber ? `•••• ${card.cardNumber.slice(-4)}` : '—',
-              money(cardBalance(ctx, card)),
+              money(balance),
             ],
             card.status === 'issued' || card.status === 'frozen'
               ? callForm(`POST /__sandbox/cards/${card.reference}/fund`, 'Fund', [
@@ -199,6 +199,12 @@ function panel(ctx: DomainContext, journal: JournalEntry[]) {
       )}
     </div>
     ${webhooksSection(ctx)} ${journalSection(journal)}`
+}
+
+function cardsWithBalances(ctx: DomainContext, page: Page) {
+  const cards = listCards(ctx, page).rows
+  const balances = cardBalances(ctx, cards)
+  return cards.map((card) => ({ card, balance: balances.get(card.reference)! }))
 }
 
 function tenantHeader(ctx: DomainContext) {
