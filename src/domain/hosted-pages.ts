@@ -21,21 +21,28 @@ export type WidgetIdentity = {
 }
 
 export type CheckoutKind = 'payments' | 'disburses'
+export type HostedKind = 'card-users' | CheckoutKind
 
-/** The tenant owning a card user, a payment or a disburse, whatever its token. */
-export function tenantIdOf(db: Db, kind: 'card-users' | CheckoutKind, reference: string) {
-  const table = kind === 'card-users' ? cardUsers : kind === 'payments' ? payments : disburses
-  return db
-    .select({ tenantId: table.tenantId })
-    .from(table)
-    .where(eq(table.reference, reference))
-    .get()?.tenantId
-}
+const TABLES = { 'card-users': cardUsers, payments, disburses }
 
-/** Which checkout a reference is: a payment, else a disburse (both wallet_urls open it). */
-export function checkoutKindOf(db: Db, reference: string): CheckoutKind | undefined {
-  if (tenantIdOf(db, 'payments', reference)) return 'payments'
-  if (tenantIdOf(db, 'disburses', reference)) return 'disburses'
+/**
+ * What a reference names among `kinds` (the first that has it) and the tenant owning it,
+ * whatever its token: a checkout reference is a payment's or a disburse's.
+ */
+export function ownerOf<K extends HostedKind>(
+  db: Db,
+  kinds: readonly K[],
+  reference: string,
+): { kind: K; tenantId: string } | undefined {
+  for (const kind of kinds) {
+    const table = TABLES[kind]
+    const row = db
+      .select({ tenantId: table.tenantId })
+      .from(table)
+      .where(eq(table.reference, reference))
+      .get()
+    if (row) return { kind, tenantId: row.tenantId }
+  }
   return undefined
 }
 

@@ -108,6 +108,15 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
       return unseeded.delete(id)
     },
 
+    /** Every tenant's token and business name, oldest first (the dashboard's picker). */
+    all(): Pick<Tenant, 'token' | 'businessName'>[] {
+      return db
+        .select({ token: tenants.token, businessName: tenants.businessName })
+        .from(tenants)
+        .orderBy(tenants.createdAt, tenants.id)
+        .all()
+    },
+
     byId(id: string): Tenant | undefined {
       return selectById.get({ id })
     },
@@ -139,9 +148,10 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
      * its clock, delays and float start over; its token, name and webhook endpoint stay.
      */
     reset(tenant: Tenant): Tenant {
+      const wallNow = options.wallNow()
       return atomically(db, () => {
-        retireTenantId(db, tenant.id, options.wallNow())
-        const clock = startClock(options.clockMode, options.wallNow())
+        retireTenantId(db, tenant.id, wallNow)
+        const clock = startClock(options.clockMode, wallNow)
         const fresh = update(tenant, {
           id: nextTenantId(tenant.id),
           delays: null,

@@ -11,7 +11,7 @@ import type { Disburse, Payment } from '../db/schema.js'
 import type { DomainContext } from '../domain/context.js'
 import { findDisburse } from '../domain/disburses.js'
 import { notFound } from '../domain/errors.js'
-import { answerCheckout, checkoutKindOf, type CheckoutKind } from '../domain/hosted-pages.js'
+import { answerCheckout, type CheckoutKind } from '../domain/hosted-pages.js'
 import { findPayment } from '../domain/payments.js'
 import type { AppEnv } from '../env.js'
 import { ok } from '../http/envelope.js'
@@ -25,12 +25,12 @@ const referenceParam = z.object({ reference: z.uuid() })
 
 type Checkout = { kind: CheckoutKind; ctx: DomainContext; item: Payment | Disburse }
 
+const CHECKOUT_KINDS = ['payments', 'disburses'] as const
+
 function checkoutOf(c: Parameters<typeof actAsOwner>[0], reference: string): Checkout | undefined {
-  const kind = z.uuid().safeParse(reference).success
-    ? checkoutKindOf(c.get('deps').db, reference)
-    : undefined
-  const ctx = kind && actAsOwner(c, kind, reference)
-  if (!kind || !ctx) return undefined
+  const owner = actAsOwner(c, CHECKOUT_KINDS, reference)
+  if (!owner) return undefined
+  const { kind, ctx } = owner
   const item =
     kind === 'payments' ? findPayment(ctx, reference) : findDisburse(ctx, reference, 'reference')
   return { kind, ctx, item }

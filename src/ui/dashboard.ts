@@ -8,7 +8,6 @@
  */
 import { Hono } from 'hono'
 import { html } from 'hono/html'
-import { tenants as tenantsTable } from '../db/schema.js'
 import { listOperations } from '../domain/business.js'
 import { cardBalances, listCards } from '../domain/cards.js'
 import { listCardUsers } from '../domain/card-users.js'
@@ -31,13 +30,7 @@ const ROWS = 25
 
 export const dashboardApi = new Hono<AppEnv>()
   .get('/ui', (c) => {
-    const known = c
-      .get('deps')
-      .db.select({ token: tenantsTable.token, businessName: tenantsTable.businessName })
-      .from(tenantsTable)
-      .orderBy(tenantsTable.createdAt, tenantsTable.id)
-      .all()
-    return c.html(shell(known, c.req.query('token') ?? null))
+    return c.html(shell(c.get('deps').tenants.all(), c.req.query('token') ?? null))
   })
   .get('/ui/panel', auth(), (c) => {
     const { journal } = c.get('deps')

@@ -5,24 +5,27 @@
 import type { Context } from 'hono'
 import { z } from 'zod'
 import type { DomainContext } from '../domain/context.js'
-import { tenantIdOf } from '../domain/hosted-pages.js'
+import { ownerOf, type HostedKind } from '../domain/hosted-pages.js'
 import type { AppEnv } from '../env.js'
 import { tenantContext } from '../http/middleware/auth.js'
 
 const isUuid = (value: string) => z.uuid().safeParse(value).success
 
-/** The owner's domain context, set on the request as an authenticated one would be. */
-export function actAsOwner(
+/**
+ * The kind of resource `reference` names among `kinds`, and its owner's domain context, set on
+ * the request as an authenticated one would be.
+ */
+export function actAsOwner<K extends HostedKind>(
   c: Context<AppEnv>,
-  kind: Parameters<typeof tenantIdOf>[1],
+  kinds: readonly K[],
   reference: string,
-): DomainContext | undefined {
+): { kind: K; ctx: DomainContext } | undefined {
   const deps = c.get('deps')
-  const tenantId = isUuid(reference) ? tenantIdOf(deps.db, kind, reference) : undefined
-  const tenant = tenantId === undefined ? undefined : deps.tenants.byId(tenantId)
-  if (!tenant) return undefined
+  const owner = isUuid(reference) ? ownerOf(deps.db, kinds, reference) : undefined
+  const tenant = owner && deps.tenants.byId(owner.tenantId)
+  if (!owner || !tenant) return undefined
   const ctx = tenantContext(deps, tenant)
   c.set('tenant', tenant)
   c.set('ctx', ctx)
-  return ctx
+  return { kind: owner.kind, ctx }
 }

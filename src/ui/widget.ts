@@ -38,6 +38,7 @@ export const verificationBody = z.object({
 })
 
 const referenceParam = z.object({ reference: z.uuid() })
+const CARD_USERS = ['card-users'] as const
 
 export const widgetApi = new Hono<AppEnv>()
   .get('/widget.js', (c) =>
@@ -50,8 +51,8 @@ export const widgetApi = new Hono<AppEnv>()
     const colour = c.req.query('color') ?? ''
     const accent = HEX_COLOUR.test(colour) ? colour : DEFAULT_COLOUR
     const reference = c.req.param('reference')
-    const ctx = actAsOwner(c, 'card-users', reference)
-    const user = ctx && findCardUser(ctx, reference, 'reference')
+    const owner = actAsOwner(c, CARD_USERS, reference)
+    const user = owner && findCardUser(owner.ctx, reference, 'reference')
     return c.html(verificationPage(reference, user, accent), user ? 200 : 404)
   })
   .post(
@@ -61,9 +62,9 @@ export const widgetApi = new Hono<AppEnv>()
     (c) => {
       const { reference } = c.req.valid('param')
       const { outcome, ...identity } = c.req.valid('json')
-      const ctx = actAsOwner(c, 'card-users', reference)
-      if (!ctx) throw notFound('reference', 'card user', reference)
-      const user = completeVerification(ctx, reference, identity, outcome)
+      const owner = actAsOwner(c, CARD_USERS, reference)
+      if (!owner) throw notFound('reference', 'card user', reference)
+      const user = completeVerification(owner.ctx, reference, identity, outcome)
       c.get('deps').deliverer.kick()
       return ok(c, `Verification ${user.status}`, {
         data: { reference, status: user.status, userCard: cardUserJson(user) },

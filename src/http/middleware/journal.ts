@@ -19,7 +19,7 @@ export function journal() {
     const queryAt = url.indexOf('?')
     deps.journal.record({
       tenantId: tenant.id,
-      at: c.get('ctx')?.now ?? deps.tenants.now(tenant),
+      at: c.get('ctx').now,
       method: c.req.method,
       path: c.req.path,
       query: queryAt === -1 ? '' : url.slice(queryAt),
