@@ -4,6 +4,7 @@
  * a start-up banner, and a clean shutdown on SIGINT/SIGTERM.
  */
 import { FlagError, helpText, parseFlags } from './flags.js'
+import { maskToken } from './masking.js'
 import { PACKAGE_VERSION as VERSION } from './package-files.js'
 import { startSandbox, type RunningSandbox } from './sandbox.js'
 
@@ -66,10 +67,10 @@ function banner(sandbox: RunningSandbox): string {
     `  database    ${o.db}`,
     `  clock       ${o.clock}${o.clock === 'real' && o.speed !== 1 ? ` ×${o.speed}` : ''}`,
     `  quirks      ${o.quirks ? 'on' : 'off'}`,
-    `  tokens      ${o.tokens ? o.tokens.join(', ') : 'any bearer token (one tenant each)'}`,
+    `  tokens      ${o.tokens ? o.tokens.map(maskToken).join(', ') : 'any bearer token (one tenant each)'}`,
     ...(o.seed !== undefined ? [`  seed        ${o.seed}`] : []),
     `  webhooks    ${o.webhookUrl ?? 'none by default (PUT /__sandbox/webhook per tenant)'}`,
-    `  signed with ${o.webhookSecret ?? "each tenant's bearer token"}`,
+    `  signed with ${o.webhookSecret ? maskToken(o.webhookSecret) : "each tenant's bearer token"}`,
     `  scenarios   ${
       o.scenarios.length
         ? sandbox.deps.scenarios

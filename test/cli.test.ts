@@ -68,9 +68,15 @@ describe('npx card-sandbox', () => {
     const cli = startCli(['--log', 'silent'], {
       CARD_SANDBOX_QUIRKS: 'off',
       CARD_SANDBOX_TOKENS: 'only-me',
+      CARD_SANDBOX_WEBHOOK_SECRET: 'banner-secret-5678',
     })
     const baseUrl = await cli.baseUrl
     expect(cli.output()).toContain('quirks      off')
+    // the banner masks tokens and secrets (PRODUCT §11)
+    expect(cli.output()).toContain('tokens      *******\n')
+    expect(cli.output()).toContain('signed with **************5678\n')
+    expect(cli.output()).not.toContain('only-me')
+    expect(cli.output()).not.toContain('banner-secret')
     const refused = await fetch(`${baseUrl}/cards`, { headers: auth })
     expect(refused.status).toBe(401)
     const created = await fetch(`${baseUrl}/card-users/create`, {
@@ -106,18 +112,25 @@ describe('npx card-sandbox', () => {
     }
   })
 
-  it('logs one line per request with --log pretty', async () => {
+  it('logs one line per request with --log pretty, the token masked', async () => {
     const cli = startCli(['--log', 'pretty'])
     const baseUrl = await cli.baseUrl
     await fetch(`${baseUrl}/cards`, { headers: auth })
     await new Promise((resolve) => setTimeout(resolve, 100))
+    await fetch(`${baseUrl}/cards`, {
+      headers: { Authorization: 'Bearer a-much-longer-token-1234' },
+    })
+    await new Promise((resolve) => setTimeout(resolve, 100))
     await fetch(`${baseUrl}/cards`)
     await new Promise((resolve) => setTimeout(resolve, 100))
-    expect(cli.output()).toMatch(/cli-token\s+GET\s+\/v1\/cards 200 [\d.]+ms/)
+    expect(cli.output()).toMatch(/\n\*{5}oken\s+GET\s+\/v1\/cards 200 [\d.]+ms/)
+    expect(cli.output()).toMatch(/\n…\*{11}1234\s+GET\s+\/v1\/cards 200 [\d.]+ms/)
     expect(cli.output()).toMatch(/\n-\s+GET\s+\/v1\/cards 401 [\d.]+ms/)
+    expect(cli.output()).not.toContain('cli-token')
+    expect(cli.output()).not.toContain('a-much-longer')
   })
 
-  it('logs JSON lines with --log json', async () => {
+  it('logs JSON lines with --log json, the token masked', async () => {
     const cli = startCli(['--log', 'json'])
     const baseUrl = await cli.baseUrl
     await fetch(`${baseUrl}/cards`, { headers: auth })
@@ -127,12 +140,13 @@ describe('npx card-sandbox', () => {
       .split('\n')
       .find((l) => l.startsWith('{'))
     expect(JSON.parse(line!)).toEqual({
-      tenant: 'cli-token',
+      tenant: '*****oken',
       method: 'GET',
       path: '/v1/cards',
       status: 200,
       ms: expect.any(Number),
     })
+    expect(cli.output()).not.toContain('cli-token')
   })
 
   it('finishes an in-flight request before it stops on SIGTERM', async () => {

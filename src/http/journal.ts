@@ -4,8 +4,10 @@
  * WireMock's verification). Kept in memory and bounded: per tenant the last
  * MAX_ENTRIES_PER_TENANT entries and MAX_BYTES_PER_TENANT of body text, bodies cut at
  * MAX_BODY_CHARS, and the journals of at most MAX_TENANTS tenants (the least recently active is
- * dropped first). Card numbers and cvv2 are masked before anything is stored.
+ * dropped first). Card numbers, cvv2 and secrets are masked (masking.ts) before anything is
+ * stored.
  */
+import { maskJsonSecrets } from '../masking.js'
 
 export const MAX_ENTRIES_PER_TENANT = 1000
 export const MAX_BYTES_PER_TENANT = 4 * 1024 * 1024
@@ -98,21 +100,8 @@ function sizeOf(entry: JournalEntry): number {
 
 function storedBody(text: string | null): string | null {
   if (text === null || text.length === 0) return null
-  const masked = maskCardSecrets(text)
+  const masked = maskJsonSecrets(text)
   return masked.length > MAX_BODY_CHARS ? masked.slice(0, MAX_BODY_CHARS) : masked
-}
-
-const CARD_SECRET = /"(card_number|cvv2)"(\s*:\s*)("(?:[^"\\]|\\.)*"|-?\d+)/g
-
-/** `"card_number": "4111111111111111"` → `"************1111"`; every cvv2 → `"***"`. */
-export function maskCardSecrets(json: string): string {
-  if (!json.includes('"card_number"') && !json.includes('"cvv2"')) return json
-  return json.replace(CARD_SECRET, (_, key: string, colon: string, value: string) => {
-    if (key === 'cvv2') return `"cvv2"${colon}"***"`
-    const digits = value.replace(/^"|"$/g, '')
-    const visible = digits.length > 4 ? digits.slice(-4) : ''
-    return `"card_number"${colon}"${'*'.repeat(digits.length - visible.length)}${visible}"`
-  })
 }
 
 function matcher(filter: JournalFilter): (entry: JournalEntry) => boolean {

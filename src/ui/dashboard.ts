@@ -2,9 +2,10 @@
  * The dashboard (PRODUCT §8): `/__sandbox/ui` picks a tenant; `/__sandbox/ui/panel`, fetched by
  * the page with that tenant's bearer token every second, renders everything it owns on the
  * server — card users, cards, transactions, payments, disburses, disputes, business operations,
- * webhooks with their attempts, the request journal, the clock — with a button for every move
- * its state machines allow and the other control-plane actions. Buttons call the control plane
- * itself (the page's script sends the same requests a test would).
+ * webhooks with their bodies and attempts, the request journal, the clock — with a button for
+ * every move its state machines allow and the other control-plane actions. Buttons call the
+ * control plane itself (the page's script sends the same requests a test would). Tokens, card
+ * numbers and cvv2 show masked (masking.ts).
  */
 import { Hono } from 'hono'
 import { html } from 'hono/html'
@@ -23,6 +24,7 @@ import type { AppEnv } from '../env.js'
 import { webhookLog } from '../http/control/webhooks.js'
 import { parsedBody, type JournalEntry } from '../http/journal.js'
 import { auth } from '../http/middleware/auth.js'
+import { maskToken } from '../masking.js'
 import { money, page, statusBadge, type Html } from './layout.js'
 
 /** Rows shown per table: the newest. */
@@ -206,7 +208,8 @@ function tenantHeader(ctx: DomainContext) {
     <div>
       <h2>${tenant.businessName}</h2>
       <p class="muted">
-        token <code>${tenant.token}</code> · float ${money(balanceOf(ctx, FLOAT))} · webhooks →
+        token <code>${maskToken(tenant.token)}</code> · float ${money(balanceOf(ctx, FLOAT))} ·
+        webhooks →
         <code>${tenant.webhookUrl ?? 'sandbox default'}</code>
       </p>
     </div>
@@ -290,7 +293,12 @@ function webhooksSection(ctx: DomainContext) {
                 (event) =>
                   html`<tr data-event="${event.id}">
                     <td><code>${event.id}</code></td>
-                    <td>${event.type}</td>
+                    <td>
+                      <details>
+                        <summary>${event.type}</summary>
+                        <pre>${pretty(event.body)}</pre>
+                      </details>
+                    </td>
                     <td>${statusBadge(event.status)}</td>
                     <td>
                       ${

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { MAX_ENTRIES_PER_TENANT, maskCardSecrets } from '../../src/http/journal.js'
+import { MAX_ENTRIES_PER_TENANT } from '../../src/http/journal.js'
+import { maskJsonSecrets } from '../../src/masking.js'
 import { newSandbox } from '../helpers.js'
 
 describe('GET /__sandbox/requests (the request journal)', () => {
@@ -118,11 +119,11 @@ describe('GET /__sandbox/requests (the request journal)', () => {
   })
 })
 
-describe('maskCardSecrets', () => {
+describe('maskJsonSecrets', () => {
   it('masks numbers and strings, whatever the spacing, and leaves the rest', () => {
-    expect(maskCardSecrets('{"card_number": "5200000000001096","cvv2":123,"x":"4111"}')).toBe(
+    expect(maskJsonSecrets('{"card_number": "5200000000001096","cvv2":123,"x":"4111"}')).toBe(
       '{"card_number": "************1096","cvv2":"***","x":"4111"}',
     )
-    expect(maskCardSecrets('{"card_number":null}')).toBe('{"card_number":null}')
+    expect(maskJsonSecrets('{"card_number":null}')).toBe('{"card_number":null}')
   })
 })

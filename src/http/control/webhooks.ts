@@ -10,6 +10,7 @@ import { listPage, type DomainContext } from '../../domain/context.js'
 import { notFound } from '../../domain/errors.js'
 import { webhookTarget } from '../../webhooks/delivery.js'
 import type { AppEnv } from '../../env.js'
+import { maskJsonSecrets } from '../../masking.js'
 import { ok, pageMeta, pageQuery, toPage } from '../envelope.js'
 import { validate } from '../validate.js'
 
@@ -55,7 +56,11 @@ export const webhooksApi = new Hono<AppEnv>()
     return ok(c, 'Webhook event queued again', { data: { id, status: replayed.status } })
   })
 
-/** A page of the tenant's webhook events, newest first, each with its attempts. */
+/**
+ * A page of the tenant's webhook events, newest first, each with its attempts. The outbox keeps
+ * the exact bytes sent; what is read here is masked (PRODUCT §11), and so is what the journal
+ * and the dashboard keep of it.
+ */
 export function webhookLog(ctx: DomainContext, query: z.infer<typeof webhooksQuery>) {
   const page = listPage(
     ctx,
@@ -85,7 +90,7 @@ export function webhookLog(ctx: DomainContext, query: z.infer<typeof webhooksQue
       status: event.status,
       created_at: iso(event.createdAt),
       next_attempt_at: event.status === 'pending' ? iso(event.nextAttemptAt) : null,
-      body: event.body,
+      body: maskJsonSecrets(event.body),
       attempts: attempts
         .filter((a) => a.eventId === event.id)
         .map((a) => ({
@@ -94,7 +99,7 @@ export function webhookLog(ctx: DomainContext, query: z.infer<typeof webhooksQue
           url: a.url,
           status_code: a.statusCode,
           latency_ms: a.latencyMs,
-          response: a.response,
+          response: a.response === null ? null : maskJsonSecrets(a.response),
           error: a.error,
         })),
     })),

@@ -5,6 +5,7 @@
  */
 import { createMiddleware } from 'hono/factory'
 import type { AppEnv } from '../../env.js'
+import { maskAuthorization } from '../../masking.js'
 
 const UNRECORDED = /^\/__sandbox\/(requests|ui|reset)(\/|$)/
 
@@ -38,10 +39,4 @@ function headersOf(headers: Headers): Record<string, string> {
     out[name] = name === 'authorization' ? maskAuthorization(value) : value
   })
   return out
-}
-
-function maskAuthorization(value: string): string {
-  const token = value.replace(/^Bearer\s+/i, '')
-  const visible = token.length > 8 ? token.slice(-4) : ''
-  return `Bearer ${'*'.repeat(token.length - visible.length)}${visible}`
 }

@@ -1,10 +1,11 @@
 /**
- * `--log pretty|json`: one line per request on the terminal — tenant (its token, shortened),
- * method, path, status, latency. Pretty lines are coloured on a terminal; JSON lines are for
- * machines.
+ * `--log pretty|json`: one line per request on the terminal — tenant (its token, masked as
+ * PRODUCT §11 says), method, path, status, latency. Pretty lines are coloured on a terminal;
+ * JSON lines are for machines.
  */
 import { createMiddleware } from 'hono/factory'
 import type { AppEnv } from '../../env.js'
+import { maskToken } from '../../masking.js'
 
 const TTY = process.stdout.isTTY === true
 const COLOURS = TTY
@@ -27,7 +28,7 @@ export function requestLog(
     if (format === 'json') {
       write(
         JSON.stringify({
-          tenant: token ?? null,
+          tenant: token === undefined ? null : maskToken(token),
           method: c.req.method,
           path: c.req.path,
           status,
@@ -36,7 +37,7 @@ export function requestLog(
       )
       return
     }
-    const tenant = token === undefined ? NO_TENANT : shorten(token)
+    const tenant = token === undefined ? NO_TENANT : shorten(maskToken(token))
     const colour = status >= 500 ? COLOURS.server : status >= 400 ? COLOURS.client : COLOURS.ok
     write(
       `${COLOURS.dim}${tenant.padEnd(16)}${COLOURS.reset} ${c.req.method.padEnd(6)} ${c.req.path} ` +
@@ -45,6 +46,7 @@ export function requestLog(
   })
 }
 
-function shorten(token: string): string {
-  return token.length > 16 ? `${token.slice(0, 15)}…` : token
+/** A long masked token keeps its visible end: `…*****abcd`. */
+function shorten(masked: string): string {
+  return masked.length > 16 ? `…${masked.slice(-15)}` : masked
 }

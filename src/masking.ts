@@ -1,0 +1,51 @@
+/**
+ * The one masking rule (PRODUCT §11) for everything the sandbox keeps for reading or prints: the
+ * request journal, the console request log, the webhook log reads, the dashboard and the CLI
+ * banner. A token (or a webhook secret, which defaults to the token) shows its last 4
+ * characters when it is longer than 8, else nothing; a card number its last 4 digits; a cvv2
+ * nothing. What is sent to a webhook receiver is never masked: the outbox keeps exact bytes.
+ */
+
+export function maskToken(token: string): string {
+  const visible = token.length > 8 ? token.slice(-4) : ''
+  return '*'.repeat(token.length - visible.length) + visible
+}
+
+/** `Bearer test-token` → `Bearer ******oken`; the scheme stays readable. */
+export function maskAuthorization(value: string): string {
+  const space = value.indexOf(' ')
+  if (space === -1) return maskToken(value)
+  return `${value.slice(0, space)} ${maskToken(value.slice(space + 1).trimStart())}`
+}
+
+/**
+ * A secret key and its value in JSON text, also one level down: JSON carried in a JSON string
+ * (a webhook body in a log read) has its quotes escaped (`\"cvv2\":\"123\"`), and group 1 is
+ * then the backslash.
+ */
+const SECRET_IN_JSON =
+  /(\\?)"(card_number|cvv2|secret)\1"(\s*:\s*)(?:\1"((?:[^"\\]|\\.)*?)\1"|(-?\d+))/g
+
+/**
+ * `"card_number":"4111111111111111"` → `"************1111"`, every cvv2 → `"***"`, a `secret`
+ * as a token. Costs three substring scans when the text holds none of those keys.
+ */
+export function maskJsonSecrets(json: string): string {
+  if (!json.includes('card_number') && !json.includes('cvv2') && !json.includes('secret')) {
+    return json
+  }
+  return json.replace(
+    SECRET_IN_JSON,
+    (_, q: string, key: string, colon: string, text?: string, number?: string) => {
+      const value = text ?? number!
+      const masked =
+        key === 'cvv2' ? '***' : key === 'secret' ? maskToken(value) : maskCardNumber(value)
+      return `${q}"${key}${q}"${colon}${q}"${masked}${q}"`
+    },
+  )
+}
+
+function maskCardNumber(digits: string): string {
+  const visible = digits.length > 4 ? digits.slice(-4) : ''
+  return '*'.repeat(digits.length - visible.length) + visible
+}
