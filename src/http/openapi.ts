@@ -1,12 +1,14 @@
 /**
  * The OpenAPI 3.1 document of the sandbox (PRODUCT §8, `GET /__sandbox/openapi.json`), written
- * from the app itself: its routes come from Hono's `app.routes` and their parameters and bodies
- * from the zod schemas their validators check (validate.ts), so the document cannot drift from
+ * from the app itself: its routes come from Hono's `app.routes`, their parameters and bodies
+ * from the zod schemas their validators check (validate.ts), and whether they need the token and
+ * their summaries from what each declares (route-meta.ts), so the document cannot drift from
  * what the sandbox accepts. Built once per app, on first use.
  */
 import { PACKAGE_VERSION } from '../package-files.js'
 import type { Hono } from 'hono'
 import { z, type ZodType } from 'zod'
+import { routeMetaOf, type RouteMeta } from './route-meta.js'
 import { validationOf, type Validation } from './validate.js'
 
 export type JsonSchema = { [keyword: string]: unknown }
@@ -68,67 +70,37 @@ export function openApiDocument(app: AnyApp): OpenApiDocument {
 // ---------------------------------------------------------------------------------------------
 // Routes, as Hono holds them
 
-/** One method on one path, with what its handlers validate and whether it needs the token. */
+/** One method on one path: what its handlers validate, and what it declares (route-meta.ts). */
 export type DocumentedRoute = {
   method: string
   path: string
   validations: Validation[]
-  secured: boolean
+  /** Absent only on a route that never called `describeRoute()` (a test guards the sandbox's). */
+  meta?: RouteMeta
 }
 
 /** Methods an OpenAPI path item can hold; Hono's `ALL` entries are middleware. */
 const OPERATION_METHODS = new Set(['GET', 'PUT', 'POST', 'DELETE', 'OPTIONS', 'HEAD', 'PATCH'])
 
 /**
- * Hono lists each handler of a route as its own entry (validators, then the handler), and each
- * `app.use()` as an `ALL` entry. A route needs the bearer token when the auth middleware
- * (middleware/auth.ts, a function named `auth`) is registered, for its path, before its handler.
+ * The route table: Hono lists each handler of a route as its own entry (its declaration, its
+ * validators, then the handler), and each `app.use()` as an `ALL` entry, which is skipped.
  */
 export function documentedRoutes(app: AnyApp): DocumentedRoute[] {
-  const routes = new Map<string, DocumentedRoute & { last: number }>()
-  const guards: { index: number; path: string }[] = []
-  app.routes.forEach((entry, index) => {
-    const handler = unwrapped(entry.handler)
-    if (entry.method === 'ALL') {
-      if (handler.name === 'auth') guards.push({ index, path: entry.path })
-      return
-    }
-    if (!OPERATION_METHODS.has(entry.method)) return
+  const routes = new Map<string, DocumentedRoute>()
+  for (const entry of app.routes) {
+    if (!OPERATION_METHODS.has(entry.method)) continue
     const key = `${entry.method} ${entry.path}`
-    const route = routes.get(key) ?? {
-      method: entry.method,
-      path: entry.path,
-      validations: [],
-      secured: false,
-      last: index,
+    let route = routes.get(key)
+    if (!route) {
+      route = { method: entry.method, path: entry.path, validations: [] }
+      routes.set(key, route)
     }
-    const validation = validationOf(handler)
+    const validation = validationOf(entry.handler)
     if (validation) route.validations.push(validation)
-    route.last = index
-    routes.set(key, route)
-  })
-  return [...routes.values()].map(({ last, ...route }) => ({
-    ...route,
-    secured: guards.some((guard) => guard.index < last && covers(guard.path, route.path)),
-  }))
-}
-
-/** A sub-app with its own error handler has its handlers wrapped by `app.route()`. */
-function unwrapped(handler: Function): Function {
-  let inner = handler
-  while ((inner as { __COMPOSED_HANDLER?: Function }).__COMPOSED_HANDLER)
-    inner = (inner as { __COMPOSED_HANDLER?: Function }).__COMPOSED_HANDLER!
-  return inner
-}
-
-/** Whether middleware registered at `pattern` (`*`, `/x/*` or an exact path) runs for `path`. */
-function covers(pattern: string, path: string): boolean {
-  if (pattern === '*' || pattern === '/*') return true
-  if (pattern.endsWith('/*')) {
-    const prefix = pattern.slice(0, -2)
-    return path === prefix || path.startsWith(prefix + '/')
+    route.meta ??= routeMetaOf(entry.handler)
   }
-  return pattern === path
+  return [...routes.values()]
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -174,6 +146,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
     'pages. Same bearer token, same tenant.',
 }
 
+/** A route that declares nothing falls under the document's default: the bearer token. */
+const secured = (route: DocumentedRoute) => route.meta?.auth !== 'none'
 
 function operationOf(route: DocumentedRoute, schemas: Record<string, JsonSchema>): Operation {
   const { method, path } = route
@@ -187,10 +161,10 @@ function operationOf(route: DocumentedRoute, schemas: Record<string, JsonSchema>
   const doubledPrefix = path.startsWith('/v1/v1/')
   return {
     tags: [tagOf(path)],
-    summary: summaryOf(method, path),
+    summary: summaryOf(route),
     operationId: operationIdOf(method, path),
     ...(doubledPrefix && { deprecated: true }),
-    ...(!route.secured && { security: [] }),
+    ...(!secured(route) && { security: [] }),
     ...(parameters.length > 0 && { parameters }),
     ...(body && { requestBody: requestBodyOf(body, schemas) }),
     responses: responsesOf(route, body !== undefined),
@@ -365,7 +339,7 @@ function responsesOf(route: DocumentedRoute, hasBody: boolean): Operation['respo
     responses['413'] = ref('PayloadTooLarge')
     responses['415'] = ref('UnsupportedMediaType')
   }
-  if (route.secured) responses['401'] = ref('Unauthenticated')
+  if (secured(route)) responses['401'] = ref('Unauthenticated')
   // a reference names nothing of this tenant, in the path or (for the API) in the body
   if (hasPathParameters || (isApi && hasBody)) responses['404'] = ref('NotFound')
   if (changesState) responses['409'] = ref('Conflict')
@@ -477,67 +451,10 @@ function sharedComponents(): OpenApiDocument['components'] {
 // ---------------------------------------------------------------------------------------------
 // Summaries
 
-/** What each operation does, in the words of SPEC §4 and PRODUCT §8. */
-const SUMMARIES: Record<string, string> = {
-  'POST /v1/card-users/create': 'Create card user',
-  'POST /v1/card-users/resubmit': 'Resubmit card user',
-  'GET /v1/card-users': 'List card users',
-  'POST /v1/cards/create': 'Create card',
-  'POST /v1/cards/link': 'Link card',
-  'GET /v1/cards': 'List cards',
-  'POST /v1/cards/freeze': 'Freeze card',
-  'POST /v1/cards/unfreeze': 'Unfreeze card',
-  'POST /v1/transactions/create/card-to-bank': 'Card to bank account',
-  'POST /v1/transactions/create/card-to-wallet': 'Card to wallet',
-  'POST /v1/transactions/create/wallet-to-card': 'Wallet to card',
-  'GET /v1/transactions': 'List transactions on card',
-  'POST /v1/disputes/update/:reference': 'Update dispute',
-  'POST /v1/disburses/create': 'Create a disburse',
-  'GET /v1/disburses': 'List of disburses',
-  'GET /v1/disburses/:reference': 'Show disburse',
-  'POST /v1/payments/create': 'Create a payment',
-  'GET /v1/payments': 'List payments',
-  'GET /v1/payments/:reference': 'Show payment',
-  'GET /v1/business/operations': 'List business operations',
-  'GET /__sandbox/health': 'Health check',
-  'GET /__sandbox/openapi.json': 'This OpenAPI document',
-  'GET /__sandbox/docs': 'API reference page',
-  'POST /__sandbox/reset': 'Reset the tenant',
-  'GET /__sandbox/clock': 'Read the clock',
-  'POST /__sandbox/clock/advance': 'Advance the clock',
-  'PUT /__sandbox/clock': 'Set the clock mode',
-  'GET /__sandbox/requests': 'Request journal',
-  'POST /__sandbox/disputes': 'Open a dispute',
-  'POST /__sandbox/wallet-codes': 'Issue a wallet code',
-  'GET /__sandbox/scenarios': 'List scenarios in force',
-  'POST /__sandbox/scenarios': 'Add a scenario',
-  'POST /__sandbox/fixtures': 'Apply a fixture',
-  'POST /__sandbox/cards/:reference/fund': 'Fund a card',
-  'POST /__sandbox/cards/:reference/withdraw': 'Withdraw from a card',
-  'GET /__sandbox/business': 'Read the business float',
-  'POST /__sandbox/business/fund': 'Fund the business float',
-  'GET /__sandbox/delays': 'Read the delays',
-  'PUT /__sandbox/delays': 'Override the delays',
-  'GET /__sandbox/jobs': 'List scheduled jobs',
-  'GET /__sandbox/webhook': 'Read the webhook endpoint',
-  'PUT /__sandbox/webhook': 'Set the webhook endpoint',
-  'GET /__sandbox/webhooks': 'List webhook deliveries',
-  'POST /__sandbox/webhooks/:id/replay': 'Replay a webhook event',
-  'POST /__sandbox/:resource/:reference/transition': 'Move a resource to another state',
-  'GET /__sandbox/ui': 'Dashboard',
-  'GET /__sandbox/widget.js': 'Hosted verification widget',
-  'GET /__sandbox/ui/panel': "Dashboard panel of the token's tenant (HTML)",
-  'GET /__sandbox/verify/:reference': 'Verification page the widget opens',
-  'POST /__sandbox/verify/:reference': 'Complete a widget verification (pass or fail)',
-  'GET /__sandbox/checkout/:reference': 'Payment page',
-  'POST /__sandbox/checkout/:reference': 'Pay or decline on the checkout page',
-  'DELETE /__sandbox/requests': 'Empty the request journal',
-}
-
-function summaryOf(method: string, path: string): string {
-  if (path.startsWith('/v1/v1/')) {
-    const summary = SUMMARIES[`${method} ${path.slice(3)}`] ?? `${method} ${path.slice(3)}`
-    return `${summary} (doubled /v1 prefix, accepted as in SPEC §9)`
-  }
-  return SUMMARIES[`${method} ${path}`] ?? `${method} ${openApiPath(path)}`
+/** The route's declared summary; the doubled-prefix copy of a route says what it is. */
+function summaryOf(route: DocumentedRoute): string {
+  const summary = route.meta?.summary ?? `${route.method} ${openApiPath(route.path)}`
+  return route.path.startsWith('/v1/v1/')
+    ? `${summary} (doubled /v1 prefix, accepted as in SPEC §9)`
+    : summary
 }

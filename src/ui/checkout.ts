@@ -15,6 +15,7 @@ import { answerCheckout, type CheckoutKind } from '../domain/hosted-pages.js'
 import { findPayment } from '../domain/payments.js'
 import type { AppEnv } from '../env.js'
 import { ok } from '../http/envelope.js'
+import { describeRoute } from '../http/route-meta.js'
 import { validate } from '../http/validate.js'
 import { money, page, statusBadge } from './layout.js'
 import { actAsOwner } from './owner.js'
@@ -37,12 +38,13 @@ function checkoutOf(c: Parameters<typeof actAsOwner>[0], reference: string): Che
 }
 
 export const checkoutApi = new Hono<AppEnv>()
-  .get('/checkout/:reference', (c) => {
+  .get('/checkout/:reference', describeRoute({ auth: 'none', summary: 'Payment page' }), (c) => {
     const checkout = checkoutOf(c, c.req.param('reference'))
     return c.html(checkoutPage(checkout), checkout ? 200 : 404)
   })
   .post(
     '/checkout/:reference',
+    describeRoute({ auth: 'none', summary: 'Pay or decline on the checkout page' }),
     validate('param', referenceParam),
     validate('json', checkoutBody),
     (c) => {

@@ -24,6 +24,7 @@ import type { AppEnv } from '../env.js'
 import { webhookLog } from '../http/control/webhooks.js'
 import { parsedBody, type JournalEntry } from '../http/journal.js'
 import { auth } from '../http/middleware/auth.js'
+import { describeRoute } from '../http/route-meta.js'
 import { maskToken } from '../masking.js'
 import { money, page, statusBadge, type Html } from './layout.js'
 
@@ -31,14 +32,19 @@ import { money, page, statusBadge, type Html } from './layout.js'
 const ROWS = 25
 
 export const dashboardApi = new Hono<AppEnv>()
-  .get('/ui', (c) => {
+  .get('/ui', describeRoute({ auth: 'none', summary: 'Dashboard' }), (c) => {
     return c.html(shell(c.get('deps').tenants.all(), c.req.query('token') ?? null))
   })
-  .get('/ui/panel', auth(), (c) => {
-    const { journal } = c.get('deps')
-    const ctx = c.get('ctx')
-    return c.html(panel(ctx, journal.find(ctx.tenant.id).slice(0, ROWS)))
-  })
+  .get(
+    '/ui/panel',
+    describeRoute({ auth: 'bearer', summary: "Dashboard panel of the token's tenant (HTML)" }),
+    auth(),
+    (c) => {
+      const { journal } = c.get('deps')
+      const ctx = c.get('ctx')
+      return c.html(panel(ctx, journal.find(ctx.tenant.id).slice(0, ROWS)))
+    },
+  )
 
 type KnownTenant = { token: string; businessName: string }
 

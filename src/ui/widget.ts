@@ -16,6 +16,7 @@ import { completeVerification } from '../domain/hosted-pages.js'
 import type { AppEnv } from '../env.js'
 import { ok } from '../http/envelope.js'
 import { cardUserJson } from '../http/v1/card-users.js'
+import { describeRoute } from '../http/route-meta.js'
 import { validate } from '../http/validate.js'
 import { page, statusBadge } from './layout.js'
 import { actAsOwner } from './owner.js'
@@ -41,22 +42,27 @@ const referenceParam = z.object({ reference: z.uuid() })
 const CARD_USERS = ['card-users'] as const
 
 export const widgetApi = new Hono<AppEnv>()
-  .get('/widget.js', (c) =>
+  .get('/widget.js', describeRoute({ auth: 'none', summary: 'Hosted verification widget' }), (c) =>
     c.body(WIDGET_SCRIPT, 200, {
       'Content-Type': 'application/javascript; charset=utf-8',
       'Cache-Control': 'no-cache',
     }),
   )
-  .get('/verify/:reference', (c) => {
-    const colour = c.req.query('color') ?? ''
-    const accent = HEX_COLOUR.test(colour) ? colour : DEFAULT_COLOUR
-    const reference = c.req.param('reference')
-    const owner = actAsOwner(c, CARD_USERS, reference)
-    const user = owner && findCardUser(owner.ctx, reference, 'reference')
-    return c.html(verificationPage(reference, user, accent), user ? 200 : 404)
-  })
+  .get(
+    '/verify/:reference',
+    describeRoute({ auth: 'none', summary: 'Verification page the widget opens' }),
+    (c) => {
+      const colour = c.req.query('color') ?? ''
+      const accent = HEX_COLOUR.test(colour) ? colour : DEFAULT_COLOUR
+      const reference = c.req.param('reference')
+      const owner = actAsOwner(c, CARD_USERS, reference)
+      const user = owner && findCardUser(owner.ctx, reference, 'reference')
+      return c.html(verificationPage(reference, user, accent), user ? 200 : 404)
+    },
+  )
   .post(
     '/verify/:reference',
+    describeRoute({ auth: 'none', summary: 'Complete a widget verification (pass or fail)' }),
     validate('param', referenceParam),
     validate('json', verificationBody),
     (c) => {

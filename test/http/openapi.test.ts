@@ -2,7 +2,7 @@ import { Validator } from '@seriousme/openapi-schema-validator'
 import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { openApiDocument } from '../../src/http/openapi.js'
+import { documentedRoutes, openApiDocument, openApiPath } from '../../src/http/openapi.js'
 import { validate } from '../../src/http/validate.js'
 import { createCardBody } from '../../src/http/v1/cards.js'
 import { newSandbox } from '../helpers.js'
@@ -70,19 +70,47 @@ describe('GET /__sandbox/openapi.json', () => {
     expect(transition.parameters[0].schema.enum).toContain('cards')
   })
 
-  it('asks for the bearer token everywhere but on the public routes', async () => {
+  it('asks for the bearer token on every route that declares it, and on no other', async () => {
     const document = await documentOf(sandbox)
     expect(document.components.securitySchemes.bearerAuth).toMatchObject({
       type: 'http',
       scheme: 'bearer',
     })
     expect(document.security).toEqual([{ bearerAuth: [] }])
-    for (const path of ['/__sandbox/health', '/__sandbox/openapi.json', '/__sandbox/docs']) {
-      expect(document.paths[path].get.security, path).toEqual([])
+    const routes = documentedRoutes(sandbox.app)
+    expect(routes.length).toBeGreaterThanOrEqual(56)
+    for (const route of routes) {
+      const operation = document.paths[openApiPath(route.path)][route.method.toLowerCase()]
+      const name = `${route.method} ${route.path}`
+      if (route.meta?.auth === 'bearer') {
+        expect(operation.security, name).toBeUndefined()
+        expect(operation.responses['401'], name).toBeDefined()
+      } else {
+        expect(route.meta?.auth, name).toBe('none')
+        expect(operation.security, name).toEqual([])
+        expect(operation.responses['401'], name).toBeUndefined()
+      }
     }
-    expect(document.paths['/v1/cards'].get.security).toBeUndefined()
-    expect(document.paths['/v1/cards'].get.responses['401']).toBeDefined()
-    expect(document.paths['/__sandbox/reset'].post.security).toBeUndefined()
+    // the dashboard's panel is read with the token (it answers 401 without one)
+    expect(document.paths['/__sandbox/ui/panel'].get.security).toBeUndefined()
+    expect(document.paths['/__sandbox/health'].get.security).toEqual([])
+  })
+
+  it('summarises each operation with what its route declares', async () => {
+    const document = await documentOf(sandbox)
+    expect(document.paths['/v1/cards/create'].post.summary).toBe('Create card')
+    expect(document.paths['/__sandbox/clock/advance'].post.summary).toBe('Advance the clock')
+    expect(document.paths['/__sandbox/cards/{reference}/withdraw'].post.summary).toBe(
+      'Withdraw from a card',
+    )
+    expect(document.paths['/v1/v1/card-users/create'].post).toMatchObject({
+      summary: 'Create card user (doubled /v1 prefix, accepted as in SPEC §9)',
+      deprecated: true,
+    })
+    for (const route of documentedRoutes(sandbox.app).filter((r) => !r.path.startsWith('/v1/v1'))) {
+      const operation = document.paths[openApiPath(route.path)][route.method.toLowerCase()]
+      expect(operation.summary, `${route.method} ${route.path}`).toBe(route.meta!.summary)
+    }
   })
 
   it('tags operations by resource, the control plane as "sandbox", and names them uniquely', async () => {

@@ -7,6 +7,7 @@ import { parseDuration } from '../../engine/clock.js'
 import { runDue } from '../../engine/scheduler.js'
 import type { AppEnv } from '../../env.js'
 import { ok } from '../envelope.js'
+import { describeRoute } from '../route-meta.js'
 import { validate } from '../validate.js'
 
 export const advanceClockBody = z.object({
@@ -27,20 +28,32 @@ export const advanceClockBody = z.object({
 export const setClockBody = z.object({ mode: z.enum(CLOCK_MODES) })
 
 export const clockApi = new Hono<AppEnv>()
-  .get('/', (c) => ok(c, 'Sandbox clock', { data: clockJson(c.get('deps'), c.get('tenant')) }))
-  .post('/advance', validate('json', advanceClockBody), (c) => {
-    const deps = c.get('deps')
-    const tenant = deps.tenants.advance(c.get('tenant'), c.req.valid('json').by)
-    // everything that fell due runs, in order, before the call returns
-    const ran = runDue(deps, tenant, deps.tenants.now(tenant))
-    return ok(c, 'Sandbox clock advanced', {
-      data: { ...clockJson(deps, tenant), transitions_run: ran },
-    })
-  })
-  .put('/', validate('json', setClockBody), (c) => {
-    const tenant = c.get('deps').tenants.setMode(c.get('tenant'), c.req.valid('json').mode)
-    return ok(c, 'Sandbox clock updated', { data: clockJson(c.get('deps'), tenant) })
-  })
+  .get('/', describeRoute({ auth: 'bearer', summary: 'Read the clock' }), (c) =>
+    ok(c, 'Sandbox clock', { data: clockJson(c.get('deps'), c.get('tenant')) }),
+  )
+  .post(
+    '/advance',
+    describeRoute({ auth: 'bearer', summary: 'Advance the clock' }),
+    validate('json', advanceClockBody),
+    (c) => {
+      const deps = c.get('deps')
+      const tenant = deps.tenants.advance(c.get('tenant'), c.req.valid('json').by)
+      // everything that fell due runs, in order, before the call returns
+      const ran = runDue(deps, tenant, deps.tenants.now(tenant))
+      return ok(c, 'Sandbox clock advanced', {
+        data: { ...clockJson(deps, tenant), transitions_run: ran },
+      })
+    },
+  )
+  .put(
+    '/',
+    describeRoute({ auth: 'bearer', summary: 'Set the clock mode' }),
+    validate('json', setClockBody),
+    (c) => {
+      const tenant = c.get('deps').tenants.setMode(c.get('tenant'), c.req.valid('json').mode)
+      return ok(c, 'Sandbox clock updated', { data: clockJson(c.get('deps'), tenant) })
+    },
+  )
 
 function clockJson(deps: AppEnv['Variables']['deps'], tenant: Tenant) {
   const clock = deps.tenants.clock(tenant)

@@ -11,6 +11,7 @@ import { DELAY_NAMES, delaysOf, type DelayName } from '../../domain/schedule.js'
 import { parseDuration } from '../../engine/clock.js'
 import type { AppEnv } from '../../env.js'
 import { ok } from '../envelope.js'
+import { describeRoute } from '../route-meta.js'
 import { validate } from '../validate.js'
 
 const duration = z.union([z.string().max(64), z.number()]).transform((value, check) => {
@@ -33,7 +34,7 @@ export const delaysBody = z.strictObject(
 )
 
 export const delaysApi = new Hono<AppEnv>()
-  .get('/delays', (c) =>
+  .get('/delays', describeRoute({ auth: 'bearer', summary: 'Read the delays' }), (c) =>
     ok(c, 'Delays', {
       data: delaysOf({
         tenant: c.get('tenant'),
@@ -41,18 +42,23 @@ export const delaysApi = new Hono<AppEnv>()
       }),
     }),
   )
-  .put('/delays', validate('json', delaysBody), (c) => {
-    const overrides = Object.fromEntries(
-      Object.entries(c.req.valid('json')).filter(([, ms]) => ms !== undefined),
-    ) as Record<string, number>
-    const tenant = c
-      .get('deps')
-      .tenants.setDelays(c.get('tenant'), Object.keys(overrides).length ? overrides : null)
-    return ok(c, 'Delays updated', {
-      data: delaysOf({ tenant, scenarioDelays: c.get('deps').scenarios.delays(tenant.id) }),
-    })
-  })
-  .get('/jobs', (c) => {
+  .put(
+    '/delays',
+    describeRoute({ auth: 'bearer', summary: 'Override the delays' }),
+    validate('json', delaysBody),
+    (c) => {
+      const overrides = Object.fromEntries(
+        Object.entries(c.req.valid('json')).filter(([, ms]) => ms !== undefined),
+      ) as Record<string, number>
+      const tenant = c
+        .get('deps')
+        .tenants.setDelays(c.get('tenant'), Object.keys(overrides).length ? overrides : null)
+      return ok(c, 'Delays updated', {
+        data: delaysOf({ tenant, scenarioDelays: c.get('deps').scenarios.delays(tenant.id) }),
+      })
+    },
+  )
+  .get('/jobs', describeRoute({ auth: 'bearer', summary: 'List scheduled jobs' }), (c) => {
     const pending = c
       .get('deps')
       .db.select()

@@ -4,6 +4,7 @@ import { z } from 'zod'
 import { DISPUTE_REASONS, openDispute } from '../../domain/disputes.js'
 import type { AppEnv } from '../../env.js'
 import { ok } from '../envelope.js'
+import { describeRoute } from '../route-meta.js'
 import { validate } from '../validate.js'
 
 export const openDisputeBody = z.object({
@@ -13,6 +14,7 @@ export const openDisputeBody = z.object({
 
 export const controlDisputesApi = new Hono<AppEnv>().post(
   '/',
+  describeRoute({ auth: 'bearer', summary: 'Open a dispute' }),
   validate('json', openDisputeBody),
   (c) => {
     const body = c.req.valid('json')

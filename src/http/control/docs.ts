@@ -5,10 +5,15 @@
 import { Hono } from 'hono'
 import type { AppEnv } from '../../env.js'
 import { docsPage } from '../../ui/docs.js'
+import { describeRoute } from '../route-meta.js'
 import { openApiDocument } from '../openapi.js'
 
 export function documentationApi(root: Hono<any, any, any>) {
   return new Hono<AppEnv>()
-    .get('/openapi.json', (c) => c.json(openApiDocument(root)))
-    .get('/docs', (c) => c.html(docsPage(openApiDocument(root), 'openapi.json')))
+    .get('/openapi.json', describeRoute({ auth: 'none', summary: 'This OpenAPI document' }), (c) =>
+      c.json(openApiDocument(root)),
+    )
+    .get('/docs', describeRoute({ auth: 'none', summary: 'API reference page' }), (c) =>
+      c.html(docsPage(openApiDocument(root), 'openapi.json')),
+    )
 }

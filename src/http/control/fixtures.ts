@@ -8,6 +8,7 @@ import { refused } from '../../domain/errors.js'
 import { FixtureError, applyFixture, fixtureSchema, loadFixture } from '../../engine/fixtures.js'
 import type { AppEnv } from '../../env.js'
 import { ok } from '../envelope.js'
+import { describeRoute } from '../route-meta.js'
 import { validate } from '../validate.js'
 
 export const applyFixtureBody = z.union([
@@ -19,6 +20,7 @@ export const applyFixtureBody = z.union([
 
 export const fixturesApi = new Hono<AppEnv>().post(
   '/',
+  describeRoute({ auth: 'bearer', summary: 'Apply a fixture' }),
   validate('json', applyFixtureBody),
   async (c) => {
     const body = c.req.valid('json')

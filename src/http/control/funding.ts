@@ -10,6 +10,7 @@ import { FLOAT, balanceOf } from '../../domain/ledger.js'
 import { fundCard } from '../../domain/transactions.js'
 import type { AppEnv } from '../../env.js'
 import { ok, presenting } from '../envelope.js'
+import { describeRoute } from '../route-meta.js'
 import { validate } from '../validate.js'
 import { transactionJson } from '../v1/transactions.js'
 import { amount, referenceParam } from '../v1/schemas.js'
@@ -19,6 +20,10 @@ export const amountBody = z.object({ amount: amount() })
 function cardFunding(kind: 'recharge' | 'withdraw') {
   return new Hono<AppEnv>().post(
     '/',
+    describeRoute({
+      auth: 'bearer',
+      summary: kind === 'recharge' ? 'Fund a card' : 'Withdraw from a card',
+    }),
     validate('param', referenceParam),
     validate('json', amountBody),
     (c) => {
@@ -39,7 +44,7 @@ function cardFunding(kind: 'recharge' | 'withdraw') {
 export const fundingApi = new Hono<AppEnv>()
   .route('/cards/:reference/fund', cardFunding('recharge'))
   .route('/cards/:reference/withdraw', cardFunding('withdraw'))
-  .get('/business', (c) =>
+  .get('/business', describeRoute({ auth: 'bearer', summary: 'Read the business float' }), (c) =>
     ok(c, 'Business account', {
       data: {
         business: c.get('tenant').businessName,
@@ -47,9 +52,14 @@ export const fundingApi = new Hono<AppEnv>()
       },
     }),
   )
-  .post('/business/fund', validate('json', amountBody), (c) => {
-    const floatBalance = fundFloat(c.get('ctx'), c.req.valid('json').amount)
-    return ok(c, 'Float funded', {
-      data: { business: c.get('tenant').businessName, float_balance: floatBalance },
-    })
-  })
+  .post(
+    '/business/fund',
+    describeRoute({ auth: 'bearer', summary: 'Fund the business float' }),
+    validate('json', amountBody),
+    (c) => {
+      const floatBalance = fundFloat(c.get('ctx'), c.req.valid('json').amount)
+      return ok(c, 'Float funded', {
+        data: { business: c.get('tenant').businessName, float_balance: floatBalance },
+      })
+    },
+  )

@@ -6,6 +6,7 @@
 import { Hono } from 'hono'
 import type { AppEnv } from '../../env.js'
 import { auth } from '../middleware/auth.js'
+import { describeRoute } from '../route-meta.js'
 import { ok } from '../envelope.js'
 import { clockApi } from './clock.js'
 import { delaysApi } from './delays.js'
@@ -24,13 +25,15 @@ import { widgetApi } from '../../ui/widget.js'
 
 export function createControlApi(root: Hono<any, any, any>) {
   return new Hono<AppEnv>()
-    .get('/health', (c) => c.json({ status: 'ok' }))
+    .get('/health', describeRoute({ auth: 'none', summary: 'Health check' }), (c) =>
+      c.json({ status: 'ok' }),
+    )
     .route('/', documentationApi(root))
     .route('/', widgetApi)
     .route('/', checkoutApi)
     .route('/', dashboardApi)
     .use(auth())
-    .post('/reset', (c) => {
+    .post('/reset', describeRoute({ auth: 'bearer', summary: 'Reset the tenant' }), (c) => {
       const { tenants, scenarios, journal } = c.get('deps')
       const before = c.get('tenant')
       const fresh = tenants.reset(before)

@@ -8,6 +8,7 @@ import { z } from 'zod'
 import type { AppEnv } from '../../env.js'
 import { ok, pageMeta, pageQuery, toPage } from '../envelope.js'
 import { parsedBody, type JournalEntry } from '../journal.js'
+import { describeRoute } from '../route-meta.js'
 import { validate } from '../validate.js'
 
 export const requestsQuery = pageQuery.extend({
@@ -37,17 +38,22 @@ export function journalEntryJson(entry: JournalEntry) {
 }
 
 export const requestsApi = new Hono<AppEnv>()
-  .get('/', validate('query', requestsQuery), (c) => {
-    const { method, path, status, ...paging } = c.req.valid('query')
-    const found = c.get('deps').journal.find(c.get('tenant').id, { method, path, status })
-    const { page, perPage } = toPage(paging)
-    const rows = found.slice((page - 1) * perPage, page * perPage)
-    return ok(c, 'Requests', {
-      data: rows.map(journalEntryJson),
-      meta: pageMeta({ rows, total: found.length, page, perPage }),
-    })
-  })
-  .delete('/', (c) => {
+  .get(
+    '/',
+    describeRoute({ auth: 'bearer', summary: 'Request journal' }),
+    validate('query', requestsQuery),
+    (c) => {
+      const { method, path, status, ...paging } = c.req.valid('query')
+      const found = c.get('deps').journal.find(c.get('tenant').id, { method, path, status })
+      const { page, perPage } = toPage(paging)
+      const rows = found.slice((page - 1) * perPage, page * perPage)
+      return ok(c, 'Requests', {
+        data: rows.map(journalEntryJson),
+        meta: pageMeta({ rows, total: found.length, page, perPage }),
+      })
+    },
+  )
+  .delete('/', describeRoute({ auth: 'bearer', summary: 'Empty the request journal' }), (c) => {
     c.get('deps').journal.clear(c.get('tenant').id)
     return ok(c, 'Request journal cleared', { data: [] })
   })

@@ -7,6 +7,7 @@ import { Hono, type Context } from 'hono'
 import { scenarioSchema } from '../../engine/scenarios/schema.js'
 import type { AppEnv } from '../../env.js'
 import { ok } from '../envelope.js'
+import { describeRoute } from '../route-meta.js'
 import { validate } from '../validate.js'
 
 function activeJson(c: Context<AppEnv>) {
@@ -23,8 +24,15 @@ function activeJson(c: Context<AppEnv>) {
 }
 
 export const scenariosApi = new Hono<AppEnv>()
-  .get('/', (c) => ok(c, 'Scenarios in force', { data: activeJson(c) }))
-  .post('/', validate('json', scenarioSchema), async (c) => {
-    c.get('deps').scenarios.add(c.get('tenant').id, c.req.valid('json'), await c.req.json())
-    return ok(c, 'Scenario added', { data: activeJson(c) })
-  })
+  .get('/', describeRoute({ auth: 'bearer', summary: 'List scenarios in force' }), (c) =>
+    ok(c, 'Scenarios in force', { data: activeJson(c) }),
+  )
+  .post(
+    '/',
+    describeRoute({ auth: 'bearer', summary: 'Add a scenario' }),
+    validate('json', scenarioSchema),
+    async (c) => {
+      c.get('deps').scenarios.add(c.get('tenant').id, c.req.valid('json'), await c.req.json())
+      return ok(c, 'Scenario added', { data: activeJson(c) })
+    },
+  )

@@ -7,6 +7,7 @@ import { z } from 'zod'
 import { TRANSITION_RESOURCES, transition } from '../../domain/transitions.js'
 import type { AppEnv } from '../../env.js'
 import { ok } from '../envelope.js'
+import { describeRoute } from '../route-meta.js'
 import { validate } from '../validate.js'
 
 const resources = Object.keys(TRANSITION_RESOURCES) as [keyof typeof TRANSITION_RESOURCES]
@@ -16,6 +17,7 @@ export const transitionBody = z.object({ to: z.string().min(1).max(32) })
 
 export const transitionsApi = new Hono<AppEnv>().post(
   '/:resource/:reference/transition',
+  describeRoute({ auth: 'bearer', summary: 'Move a resource to another state' }),
   validate('param', transitionParam),
   validate('json', transitionBody),
   (c) => {

@@ -7,6 +7,7 @@ import { z } from 'zod'
 import { CODE_NETWORKS, issueWalletCode } from '../../domain/wallet-codes.js'
 import type { AppEnv } from '../../env.js'
 import { ok } from '../envelope.js'
+import { describeRoute } from '../route-meta.js'
 import { validate } from '../validate.js'
 import { phone } from '../v1/schemas.js'
 
@@ -17,6 +18,7 @@ export const walletCodeBody = z.object({
 
 export const walletCodesApi = new Hono<AppEnv>().post(
   '/',
+  describeRoute({ auth: 'bearer', summary: 'Issue a wallet code' }),
   validate('json', walletCodeBody),
   (c) => {
     const code = issueWalletCode(c.get('ctx'), c.req.valid('json'))

@@ -12,6 +12,7 @@ import { webhookTarget } from '../../webhooks/delivery.js'
 import type { AppEnv } from '../../env.js'
 import { maskJsonSecrets } from '../../masking.js'
 import { ok, pageMeta, pageQuery, toPage } from '../envelope.js'
+import { describeRoute } from '../route-meta.js'
 import { validate } from '../validate.js'
 
 export const webhookBody = z.object({
@@ -28,33 +29,48 @@ const eventParam = z.object({ id: z.string().regex(/^evt_[a-z0-9]{1,64}$/) })
 const iso = (ms: number) => new Date(ms).toISOString()
 
 export const webhooksApi = new Hono<AppEnv>()
-  .get('/webhook', (c) =>
+  .get('/webhook', describeRoute({ auth: 'bearer', summary: 'Read the webhook endpoint' }), (c) =>
     ok(c, 'Webhook endpoint', { data: webhookTarget(c.get('tenant'), c.get('deps').options) }),
   )
-  .put('/webhook', validate('json', webhookBody), (c) => {
-    const body = c.req.valid('json')
-    const tenant = c.get('deps').tenants.setWebhook(c.get('tenant'), {
-      url: body.url,
-      secret: body.secret ?? null,
-    })
-    return ok(c, 'Webhook endpoint updated', { data: webhookTarget(tenant, c.get('deps').options) })
-  })
-  .get('/webhooks', validate('query', webhooksQuery), (c) =>
-    ok(c, 'Webhook events', webhookLog(c.get('ctx'), c.req.valid('query'))),
+  .put(
+    '/webhook',
+    describeRoute({ auth: 'bearer', summary: 'Set the webhook endpoint' }),
+    validate('json', webhookBody),
+    (c) => {
+      const body = c.req.valid('json')
+      const tenant = c.get('deps').tenants.setWebhook(c.get('tenant'), {
+        url: body.url,
+        secret: body.secret ?? null,
+      })
+      return ok(c, 'Webhook endpoint updated', {
+        data: webhookTarget(tenant, c.get('deps').options),
+      })
+    },
   )
-  .post('/webhooks/:id/replay', validate('param', eventParam), (c) => {
-    const { id } = c.req.valid('param')
-    const ctx = c.get('ctx')
-    const replayed = ctx.db
-      .update(webhookEvents)
-      .set({ status: 'pending', attempts: 0, nextAttemptAt: ctx.now })
-      .where(and(eq(webhookEvents.id, id), eq(webhookEvents.tenantId, ctx.tenant.id)))
-      .returning()
-      .get()
-    if (!replayed) throw notFound('id', 'webhook event', id)
-    c.get('deps').deliverer.kick()
-    return ok(c, 'Webhook event queued again', { data: { id, status: replayed.status } })
-  })
+  .get(
+    '/webhooks',
+    describeRoute({ auth: 'bearer', summary: 'List webhook deliveries' }),
+    validate('query', webhooksQuery),
+    (c) => ok(c, 'Webhook events', webhookLog(c.get('ctx'), c.req.valid('query'))),
+  )
+  .post(
+    '/webhooks/:id/replay',
+    describeRoute({ auth: 'bearer', summary: 'Replay a webhook event' }),
+    validate('param', eventParam),
+    (c) => {
+      const { id } = c.req.valid('param')
+      const ctx = c.get('ctx')
+      const replayed = ctx.db
+        .update(webhookEvents)
+        .set({ status: 'pending', attempts: 0, nextAttemptAt: ctx.now })
+        .where(and(eq(webhookEvents.id, id), eq(webhookEvents.tenantId, ctx.tenant.id)))
+        .returning()
+        .get()
+      if (!replayed) throw notFound('id', 'webhook event', id)
+      c.get('deps').deliverer.kick()
+      return ok(c, 'Webhook event queued again', { data: { id, status: replayed.status } })
+    },
+  )
 
 /**
  * A page of the tenant's webhook events, newest first, each with its attempts. The outbox keeps

@@ -12,6 +12,7 @@ import {
   toPage,
   type Presenting,
 } from '../envelope.js'
+import { describeRoute } from '../route-meta.js'
 import { validate } from '../validate.js'
 
 export function operationJson(operation: BusinessOperation, p: Presenting) {
@@ -31,6 +32,7 @@ export function operationJson(operation: BusinessOperation, p: Presenting) {
 
 export const businessApi = new Hono<AppEnv>().get(
   '/operations',
+  describeRoute({ auth: 'bearer', summary: 'List business operations' }),
   validate('query', pageQuery),
   (c) => {
     const p = presenting(c)

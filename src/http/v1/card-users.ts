@@ -22,6 +22,7 @@ import {
   toPage,
   type Presenting,
 } from '../envelope.js'
+import { describeRoute } from '../route-meta.js'
 import { validate } from '../validate.js'
 import { email, evenWithOtherErrors, imageUrl, phone, text, uuid } from './schemas.js'
 
@@ -107,24 +108,39 @@ function verificationResponse(user: CardUser, p: Presenting) {
 }
 
 export const cardUsersApi = new Hono<AppEnv>()
-  .post('/create', validate('json', createCardUserBody), (c) => {
-    const user = registerCardUser(c.get('ctx'), c.req.valid('json'))
-    return ok(c, VERIFICATION_IN_PROGRESS, verificationResponse(user, presenting(c)))
-  })
-  .post('/resubmit', validate('json', resubmitCardUserBody), (c) => {
-    const { card_user_reference, ...input } = c.req.valid('json')
-    const user = resubmitCardUser(c.get('ctx'), card_user_reference, input)
-    return ok(c, VERIFICATION_IN_PROGRESS, verificationResponse(user, presenting(c)))
-  })
-  .get('/', validate('query', pageQuery), (c) => {
-    const p = presenting(c)
-    const page = listCardUsers(c.get('ctx'), toPage(c.req.valid('query')))
-    const users = page.rows.map(cardUserJson)
-    if (!p.quirks)
-      return ok(c, 'Card users fetched successfully', { data: users, meta: pageMeta(page) })
-    const path = `${p.origin}${new URL(c.req.url).pathname.replace(/\/$/, '')}`
-    return ok(c, 'Card users fetched successfully', {
-      data: [laravelPaginator(page, users, path)],
-      meta: pageMeta(page),
-    })
-  })
+  .post(
+    '/create',
+    describeRoute({ auth: 'bearer', summary: 'Create card user' }),
+    validate('json', createCardUserBody),
+    (c) => {
+      const user = registerCardUser(c.get('ctx'), c.req.valid('json'))
+      return ok(c, VERIFICATION_IN_PROGRESS, verificationResponse(user, presenting(c)))
+    },
+  )
+  .post(
+    '/resubmit',
+    describeRoute({ auth: 'bearer', summary: 'Resubmit card user' }),
+    validate('json', resubmitCardUserBody),
+    (c) => {
+      const { card_user_reference, ...input } = c.req.valid('json')
+      const user = resubmitCardUser(c.get('ctx'), card_user_reference, input)
+      return ok(c, VERIFICATION_IN_PROGRESS, verificationResponse(user, presenting(c)))
+    },
+  )
+  .get(
+    '/',
+    describeRoute({ auth: 'bearer', summary: 'List card users' }),
+    validate('query', pageQuery),
+    (c) => {
+      const p = presenting(c)
+      const page = listCardUsers(c.get('ctx'), toPage(c.req.valid('query')))
+      const users = page.rows.map(cardUserJson)
+      if (!p.quirks)
+        return ok(c, 'Card users fetched successfully', { data: users, meta: pageMeta(page) })
+      const path = `${p.origin}${new URL(c.req.url).pathname.replace(/\/$/, '')}`
+      return ok(c, 'Card users fetched successfully', {
+        data: [laravelPaginator(page, users, path)],
+        meta: pageMeta(page),
+      })
+    },
+  )

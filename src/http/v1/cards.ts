@@ -26,6 +26,7 @@ import {
   toPage,
   type Presenting,
 } from '../envelope.js'
+import { describeRoute } from '../route-meta.js'
 import { validate } from '../validate.js'
 import { uuid } from './schemas.js'
 
@@ -76,37 +77,62 @@ function cardResponse(ctx: DomainContext, card: Card, p: Presenting) {
 }
 
 export const cardsApi = new Hono<AppEnv>()
-  .post('/create', validate('json', createCardBody), (c) => {
-    const body = c.req.valid('json')
-    const card = createCard(c.get('ctx'), {
-      cardUserReference: body.card_user_reference,
-      brand: body.card_brand,
-      type: body.card_type,
-    })
-    return ok(c, 'Card is being generated', cardResponse(c.get('ctx'), card, presenting(c)))
-  })
-  .post('/link', validate('json', linkCardBody), (c) => {
-    const body = c.req.valid('json')
-    const card = linkCard(c.get('ctx'), {
-      identifier: body.identifier,
-      cardUserReference: body.card_user_reference,
-    })
-    return ok(c, 'Card is being generated', cardResponse(c.get('ctx'), card, presenting(c)))
-  })
-  .post('/freeze', validate('json', cardReferenceBody), (c) => {
-    const card = freezeCard(c.get('ctx'), c.req.valid('json').reference)
-    return ok(c, 'Card frozen successfully', cardResponse(c.get('ctx'), card, presenting(c)))
-  })
-  .post('/unfreeze', validate('json', cardReferenceBody), (c) => {
-    const card = unfreezeCard(c.get('ctx'), c.req.valid('json').reference)
-    return ok(c, 'Card unfrozen successfully', cardResponse(c.get('ctx'), card, presenting(c)))
-  })
-  .get('/', validate('query', pageQuery), (c) => {
-    const p = presenting(c)
-    const page = listCards(c.get('ctx'), toPage(c.req.valid('query')))
-    const balances = cardBalances(c.get('ctx'), page.rows)
-    return ok(c, 'Cards fetched successfully', {
-      data: page.rows.map((card) => cardListJson(card, balances.get(card.reference)!, p)),
-      meta: pageMeta(page),
-    })
-  })
+  .post(
+    '/create',
+    describeRoute({ auth: 'bearer', summary: 'Create card' }),
+    validate('json', createCardBody),
+    (c) => {
+      const body = c.req.valid('json')
+      const card = createCard(c.get('ctx'), {
+        cardUserReference: body.card_user_reference,
+        brand: body.card_brand,
+        type: body.card_type,
+      })
+      return ok(c, 'Card is being generated', cardResponse(c.get('ctx'), card, presenting(c)))
+    },
+  )
+  .post(
+    '/link',
+    describeRoute({ auth: 'bearer', summary: 'Link card' }),
+    validate('json', linkCardBody),
+    (c) => {
+      const body = c.req.valid('json')
+      const card = linkCard(c.get('ctx'), {
+        identifier: body.identifier,
+        cardUserReference: body.card_user_reference,
+      })
+      return ok(c, 'Card is being generated', cardResponse(c.get('ctx'), card, presenting(c)))
+    },
+  )
+  .post(
+    '/freeze',
+    describeRoute({ auth: 'bearer', summary: 'Freeze card' }),
+    validate('json', cardReferenceBody),
+    (c) => {
+      const card = freezeCard(c.get('ctx'), c.req.valid('json').reference)
+      return ok(c, 'Card frozen successfully', cardResponse(c.get('ctx'), card, presenting(c)))
+    },
+  )
+  .post(
+    '/unfreeze',
+    describeRoute({ auth: 'bearer', summary: 'Unfreeze card' }),
+    validate('json', cardReferenceBody),
+    (c) => {
+      const card = unfreezeCard(c.get('ctx'), c.req.valid('json').reference)
+      return ok(c, 'Card unfrozen successfully', cardResponse(c.get('ctx'), card, presenting(c)))
+    },
+  )
+  .get(
+    '/',
+    describeRoute({ auth: 'bearer', summary: 'List cards' }),
+    validate('query', pageQuery),
+    (c) => {
+      const p = presenting(c)
+      const page = listCards(c.get('ctx'), toPage(c.req.valid('query')))
+      const balances = cardBalances(c.get('ctx'), page.rows)
+      return ok(c, 'Cards fetched successfully', {
+        data: page.rows.map((card) => cardListJson(card, balances.get(card.reference)!, p)),
+        meta: pageMeta(page),
+      })
+    },
+  )

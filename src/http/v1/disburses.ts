@@ -21,6 +21,7 @@ import {
   toPage,
   type Presenting,
 } from '../envelope.js'
+import { describeRoute } from '../route-meta.js'
 import { validate } from '../validate.js'
 import { checkoutUrl } from './payments.js'
 import { amount, email, evenWithOtherErrors, phone, referenceParam, text } from './schemas.js'
@@ -88,29 +89,44 @@ export function disburseJson(
 }
 
 export const disbursesApi = new Hono<AppEnv>()
-  .post('/create', validate('json', createDisburseBody), (c) => {
-    const body = c.req.valid('json')
-    const disburse = createDisburse(c.get('ctx'), {
-      amount: body.amount,
-      network: body.network,
-      partnerReference: body.partner_reference,
-      customer: body.customer,
-    })
-    return ok(c, 'Disburse initiated successfully', {
-      data: { disburse: disburseJson(disburse, c.get('tenant'), presenting(c), 'create') },
-    })
-  })
-  .get('/', validate('query', pageQuery), (c) => {
-    const p = presenting(c)
-    const page = listDisburses(c.get('ctx'), toPage(c.req.valid('query')))
-    return ok(c, 'Disburses fetched successfully', {
-      data: page.rows.map((disburse) => disburseJson(disburse, c.get('tenant'), p, 'read')),
-      meta: pageMeta(page),
-    })
-  })
-  .get('/:reference', validate('param', referenceParam), (c) => {
-    const disburse = findDisburse(c.get('ctx'), c.req.valid('param').reference)
-    return ok(c, 'Disburse fetched successfully', {
-      data: disburseJson(disburse, c.get('tenant'), presenting(c), 'read'),
-    })
-  })
+  .post(
+    '/create',
+    describeRoute({ auth: 'bearer', summary: 'Create a disburse' }),
+    validate('json', createDisburseBody),
+    (c) => {
+      const body = c.req.valid('json')
+      const disburse = createDisburse(c.get('ctx'), {
+        amount: body.amount,
+        network: body.network,
+        partnerReference: body.partner_reference,
+        customer: body.customer,
+      })
+      return ok(c, 'Disburse initiated successfully', {
+        data: { disburse: disburseJson(disburse, c.get('tenant'), presenting(c), 'create') },
+      })
+    },
+  )
+  .get(
+    '/',
+    describeRoute({ auth: 'bearer', summary: 'List of disburses' }),
+    validate('query', pageQuery),
+    (c) => {
+      const p = presenting(c)
+      const page = listDisburses(c.get('ctx'), toPage(c.req.valid('query')))
+      return ok(c, 'Disburses fetched successfully', {
+        data: page.rows.map((disburse) => disburseJson(disburse, c.get('tenant'), p, 'read')),
+        meta: pageMeta(page),
+      })
+    },
+  )
+  .get(
+    '/:reference',
+    describeRoute({ auth: 'bearer', summary: 'Show disburse' }),
+    validate('param', referenceParam),
+    (c) => {
+      const disburse = findDisburse(c.get('ctx'), c.req.valid('param').reference)
+      return ok(c, 'Disburse fetched successfully', {
+        data: disburseJson(disburse, c.get('tenant'), presenting(c), 'read'),
+      })
+    },
+  )

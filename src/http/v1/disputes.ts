@@ -9,6 +9,7 @@ import type { Dispute } from '../../db/schema.js'
 import { updateDispute } from '../../domain/disputes.js'
 import type { AppEnv } from '../../env.js'
 import { ok, presenting, type Presenting } from '../envelope.js'
+import { describeRoute } from '../route-meta.js'
 import { validate } from '../validate.js'
 import { referenceParam, text, uuid } from './schemas.js'
 
@@ -29,6 +30,7 @@ export function disputeJson(dispute: Dispute, p: Presenting) {
 
 export const disputesApi = new Hono<AppEnv>().post(
   '/update/:reference',
+  describeRoute({ auth: 'bearer', summary: 'Update dispute' }),
   validate('param', referenceParam),
   validate('json', updateDisputeBody),
   (c) => {

@@ -18,6 +18,7 @@ import {
   toPage,
   type Presenting,
 } from '../envelope.js'
+import { describeRoute } from '../route-meta.js'
 import { validate } from '../validate.js'
 import { amount, email, phone, referenceParam, text } from './schemas.js'
 
@@ -60,34 +61,49 @@ export function paymentJson(payment: Payment, tenant: Tenant, p: Presenting, vie
 }
 
 export const paymentsApi = new Hono<AppEnv>()
-  .post('/create', validate('json', createPaymentBody), (c) => {
-    const body = c.req.valid('json')
-    const payment = createPayment(c.get('ctx'), {
-      amount: body.amount,
-      network: body.network,
-      partnerReference: body.partner_reference,
-      customer: body.customer,
-    })
-    const p = presenting(c)
-    const json = paymentJson(payment, c.get('tenant'), p, 'create')
-    // The schema puts `payment` beside `message`; the example (quirks on) under `data`.
-    return ok(
-      c,
-      'Payment initiated successfully',
-      p.quirks ? { data: { payment: json } } : { payment: json },
-    )
-  })
-  .get('/', validate('query', pageQuery), (c) => {
-    const p = presenting(c)
-    const page = listPayments(c.get('ctx'), toPage(c.req.valid('query')))
-    return ok(c, 'Payments fetched successfully', {
-      data: page.rows.map((payment) => paymentJson(payment, c.get('tenant'), p, 'read')),
-      meta: pageMeta(page),
-    })
-  })
-  .get('/:reference', validate('param', referenceParam), (c) => {
-    const payment = findPayment(c.get('ctx'), c.req.valid('param').reference)
-    return ok(c, 'Payment fetched successfully', {
-      data: paymentJson(payment, c.get('tenant'), presenting(c), 'read'),
-    })
-  })
+  .post(
+    '/create',
+    describeRoute({ auth: 'bearer', summary: 'Create a payment' }),
+    validate('json', createPaymentBody),
+    (c) => {
+      const body = c.req.valid('json')
+      const payment = createPayment(c.get('ctx'), {
+        amount: body.amount,
+        network: body.network,
+        partnerReference: body.partner_reference,
+        customer: body.customer,
+      })
+      const p = presenting(c)
+      const json = paymentJson(payment, c.get('tenant'), p, 'create')
+      // The schema puts `payment` beside `message`; the example (quirks on) under `data`.
+      return ok(
+        c,
+        'Payment initiated successfully',
+        p.quirks ? { data: { payment: json } } : { payment: json },
+      )
+    },
+  )
+  .get(
+    '/',
+    describeRoute({ auth: 'bearer', summary: 'List payments' }),
+    validate('query', pageQuery),
+    (c) => {
+      const p = presenting(c)
+      const page = listPayments(c.get('ctx'), toPage(c.req.valid('query')))
+      return ok(c, 'Payments fetched successfully', {
+        data: page.rows.map((payment) => paymentJson(payment, c.get('tenant'), p, 'read')),
+        meta: pageMeta(page),
+      })
+    },
+  )
+  .get(
+    '/:reference',
+    describeRoute({ auth: 'bearer', summary: 'Show payment' }),
+    validate('param', referenceParam),
+    (c) => {
+      const payment = findPayment(c.get('ctx'), c.req.valid('param').reference)
+      return ok(c, 'Payment fetched successfully', {
+        data: paymentJson(payment, c.get('tenant'), presenting(c), 'read'),
+      })
+    },
+  )

@@ -25,6 +25,7 @@ import {
   toPage,
   type Presenting,
 } from '../envelope.js'
+import { describeRoute } from '../route-meta.js'
 import { validate } from '../validate.js'
 import { amount, evenWithOtherErrors, phone, text, uuid } from './schemas.js'
 
@@ -100,57 +101,77 @@ export function transactionJson(
 const TRANSFER_INITIATED = 'Transaction initiated successfully'
 
 export const transactionsApi = new Hono<AppEnv>()
-  .post('/create/card-to-bank', validate('json', cardToBankBody), (c) => {
-    const body = c.req.valid('json')
-    const transaction = cardToBank(c.get('ctx'), {
-      amount: body.amount,
-      cardReference: body.card_reference,
-      reference: body.reference,
-      bankId: body.bank_id,
-      bankName: body.bank_name,
-      bankAccountName: body.bank_account_name,
-      description: body.description,
-    })
-    return ok(c, TRANSFER_INITIATED, {
-      data: { transaction: transactionJson(transaction, presenting(c), 'create') },
-    })
-  })
-  .post('/create/card-to-wallet', validate('json', cardToWalletBody), (c) => {
-    const body = c.req.valid('json')
-    const transaction = cardToWallet(c.get('ctx'), {
-      amount: body.amount,
-      cardReference: body.card_reference,
-      reference: body.reference,
-      phone: body.phone,
-      network: body.network,
-    })
-    return ok(c, TRANSFER_INITIATED, {
-      data: { transaction: transactionJson(transaction, presenting(c), 'create') },
-    })
-  })
-  .post('/create/wallet-to-card', validate('json', walletToCardBody), (c) => {
-    const body = c.req.valid('json')
-    const transaction = walletToCard(c.get('ctx'), {
-      amount: body.amount,
-      cardReference: body.card_reference,
-      reference: body.reference,
-      phone: body.phone,
-      network: body.network,
-      code: body.code,
-    })
-    const p = presenting(c)
-    // SPEC §4.4: the wallet-to-card example answers with kind card_to_wallet.
-    const kind = p.quirks ? 'card_to_wallet' : transaction.kind
-    return ok(c, TRANSFER_INITIATED, {
-      data: { transaction: transactionJson(transaction, p, 'create', kind) },
-    })
-  })
-  .get('/', validate('query', transactionsQuery), (c) => {
-    const query = c.req.valid('query')
-    const p = presenting(c)
-    const page = listTransactions(c.get('ctx'), toPage(query), query.card_reference)
-    return ok(c, 'Transactions fetched successfully', {
-      data: { transaction: page.rows.map((t) => transactionJson(t, p, 'list')) },
-      meta: pageMeta(page),
-    })
-  })
+  .post(
+    '/create/card-to-bank',
+    describeRoute({ auth: 'bearer', summary: 'Card to bank account' }),
+    validate('json', cardToBankBody),
+    (c) => {
+      const body = c.req.valid('json')
+      const transaction = cardToBank(c.get('ctx'), {
+        amount: body.amount,
+        cardReference: body.card_reference,
+        reference: body.reference,
+        bankId: body.bank_id,
+        bankName: body.bank_name,
+        bankAccountName: body.bank_account_name,
+        description: body.description,
+      })
+      return ok(c, TRANSFER_INITIATED, {
+        data: { transaction: transactionJson(transaction, presenting(c), 'create') },
+      })
+    },
+  )
+  .post(
+    '/create/card-to-wallet',
+    describeRoute({ auth: 'bearer', summary: 'Card to wallet' }),
+    validate('json', cardToWalletBody),
+    (c) => {
+      const body = c.req.valid('json')
+      const transaction = cardToWallet(c.get('ctx'), {
+        amount: body.amount,
+        cardReference: body.card_reference,
+        reference: body.reference,
+        phone: body.phone,
+        network: body.network,
+      })
+      return ok(c, TRANSFER_INITIATED, {
+        data: { transaction: transactionJson(transaction, presenting(c), 'create') },
+      })
+    },
+  )
+  .post(
+    '/create/wallet-to-card',
+    describeRoute({ auth: 'bearer', summary: 'Wallet to card' }),
+    validate('json', walletToCardBody),
+    (c) => {
+      const body = c.req.valid('json')
+      const transaction = walletToCard(c.get('ctx'), {
+        amount: body.amount,
+        cardReference: body.card_reference,
+        reference: body.reference,
+        phone: body.phone,
+        network: body.network,
+        code: body.code,
+      })
+      const p = presenting(c)
+      // SPEC §4.4: the wallet-to-card example answers with kind card_to_wallet.
+      const kind = p.quirks ? 'card_to_wallet' : transaction.kind
+      return ok(c, TRANSFER_INITIATED, {
+        data: { transaction: transactionJson(transaction, p, 'create', kind) },
+      })
+    },
+  )
+  .get(
+    '/',
+    describeRoute({ auth: 'bearer', summary: 'List transactions on card' }),
+    validate('query', transactionsQuery),
+    (c) => {
+      const query = c.req.valid('query')
+      const p = presenting(c)
+      const page = listTransactions(c.get('ctx'), toPage(query), query.card_reference)
+      return ok(c, 'Transactions fetched successfully', {
+        data: { transaction: page.rows.map((t) => transactionJson(t, p, 'list')) },
+        meta: pageMeta(page),
+      })
+    },
+  )
