@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { MAX_ENTRIES_PER_TENANT } from '../../src/http/journal.js'
 import { maskJsonSecrets } from '../../src/masking.js'
-import { newSandbox } from '../helpers.js'
+import { newSandbox, TOKEN } from '../helpers.js'
 
 describe('GET /__sandbox/requests (the request journal)', () => {
   it('records what the client sent and what it got, newest first, with the tenant clock', async () => {
@@ -56,6 +56,22 @@ describe('GET /__sandbox/requests (the request journal)', () => {
       token: 'a-long-token-9876',
     })
     expect(other.body.data[0].request.headers.authorization).toBe('Bearer *************9876')
+  })
+
+  it('masks card numbers and cvv2 in what the client sent, too', async () => {
+    const s = newSandbox()
+    // a client that posts card data where it should not (refused, and recorded)
+    const sent = await s.call('POST', '/v1/cards/freeze', {
+      reference: 'not-a-uuid',
+      card: { card_number: '4111111111111111', cvv2: 123 },
+    })
+    expect(sent.status).toBe(422)
+    const [entry] = (await s.call('GET', '/__sandbox/requests')).body.data
+    expect(entry.path).toBe('/v1/cards/freeze')
+    expect(entry.request.body).toEqual({
+      reference: 'not-a-uuid',
+      card: { card_number: '************1111', cvv2: '***' },
+    })
   })
 
   it('filters by method, path (with *) and status (exact or class)', async () => {
@@ -113,9 +129,16 @@ describe('GET /__sandbox/requests (the request journal)', () => {
   })
 
   it('does not record requests without a tenant', async () => {
-    const s = newSandbox()
-    await s.call('GET', '/v1/cards', undefined, { token: null })
-    expect((await s.call('GET', '/__sandbox/requests')).body.data).toEqual([])
+    const s = newSandbox({ tokens: [TOKEN] })
+    const refused = [
+      await s.call('GET', '/v1/cards', undefined, { token: null }),
+      await s.call('GET', '/v1/cards', undefined, { token: 'not-allowed' }),
+    ]
+    expect(refused.map((res) => res.status)).toEqual([401, 401])
+    await s.call('GET', '/v1/payments')
+    expect((await s.call('GET', '/__sandbox/requests')).body.data.map((e: any) => e.path)).toEqual([
+      '/v1/payments',
+    ])
   })
 })
 

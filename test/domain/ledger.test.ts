@@ -275,6 +275,7 @@ describe('concurrency', () => {
         await post(token, `/__sandbox/cards/${cards[token]}/fund`, { amount: 5_000 })
       }
       const calls = []
+      const crossTenant = []
       for (let i = 0; i < 40; i++) {
         for (const token of ['alpha', 'beta']) {
           const card = cards[token]
@@ -301,15 +302,20 @@ describe('concurrency', () => {
               }),
             )
           // the other tenant's card is not found, whatever happens to it
-          calls.push(
+          crossTenant.push(
             post(token, '/v1/cards/freeze', {
               reference: cards[token === 'alpha' ? 'beta' : 'alpha'],
             }),
           )
         }
       }
-      const statuses = (await Promise.all(calls)).map((r) => r.status)
-      expect(statuses.every((status) => [200, 404, 409, 422].includes(status))).toBe(true)
+      const [answers, crossAnswers] = await Promise.all([
+        Promise.all(calls),
+        Promise.all(crossTenant),
+      ])
+      const statuses = answers.map((r) => r.status)
+      expect(statuses.every((status) => [200, 409, 422].includes(status))).toBe(true)
+      expect(new Set(crossAnswers.map((r) => r.status))).toEqual(new Set([404]))
       for (const token of ['alpha', 'beta']) {
         const listed = await json(fetch(`${sandbox.url}/v1/cards`, { headers: as(token) }))
         expect(listed.data).toHaveLength(1)

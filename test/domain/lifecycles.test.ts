@@ -3,6 +3,7 @@
  * moves by itself after its default delay, what waits, each transition and each refusal.
  */
 import { describe, expect, it } from 'vitest'
+import { sweepRetiredTenants } from '../../src/domain/reset.js'
 import { fullIdentity, newSandbox } from '../helpers.js'
 
 type Sandbox = ReturnType<typeof newSandbox>
@@ -427,18 +428,48 @@ describe('delays and reset', () => {
 
   it('resets rows, pending jobs, the clock and the float of the caller only', async () => {
     const s = newSandbox()
-    await s.call('POST', '/v1/card-users/create', fullIdentity())
-    await s.call('POST', '/v1/disburses/create', {
-      amount: 5,
-      network: 'wave-sn',
-      customer: { full_name: 'A', phone: '+221770000000' },
-    })
-    await advance(s, '1s')
+    // two tenants with the same history: a pending user, a disburse, a clock moved by 1 s
+    const o = {
+      call: (method: string, path: string, body?: unknown) =>
+        s.call(method, path, body, { token: 'other' }),
+    }
+    for (const tenant of [s, o]) {
+      await tenant.call('POST', '/v1/card-users/create', fullIdentity())
+      await tenant.call('POST', '/v1/disburses/create', {
+        amount: 5,
+        network: 'wave-sn',
+        customer: { full_name: 'A', phone: '+221770000000' },
+      })
+      await tenant.call('POST', '/__sandbox/clock/advance', { by: '1s' })
+    }
+    const before = {
+      users: (await o.call('GET', '/v1/card-users')).body,
+      disburses: (await o.call('GET', '/v1/disburses')).body,
+      jobs: (await o.call('GET', '/__sandbox/jobs')).body.data,
+      business: (await o.call('GET', '/__sandbox/business')).body.data,
+    }
+    expect(before.jobs).toHaveLength(2)
+    expect(before.business.float_balance).toBe(10_000_000 - 5)
+
     await s.call('POST', '/__sandbox/reset')
+    while (sweepRetiredTenants(s.deps.db) > 0); // what the tick does with the old rows
+
     expect((await s.call('GET', '/__sandbox/clock')).body.data.now).toBe('2026-01-01T00:00:00.000Z')
     expect((await s.call('GET', '/__sandbox/jobs')).body.data).toEqual([])
     expect(await floatBalance(s)).toBe(10_000_000)
+    expect((await s.call('GET', '/v1/card-users')).body.data[0].data).toEqual([])
+    expect((await s.call('GET', '/v1/disburses')).body.data).toEqual([])
     expect((await advance(s, '1d')).body.data.transitions_run).toBe(0)
+
+    // the other tenant keeps everything, and its jobs still run
+    expect((await o.call('GET', '/__sandbox/clock')).body.data.now).toBe('2026-01-01T00:00:01.000Z')
+    expect((await o.call('GET', '/v1/card-users')).body).toEqual(before.users)
+    expect((await o.call('GET', '/v1/disburses')).body).toEqual(before.disburses)
+    expect((await o.call('GET', '/__sandbox/jobs')).body.data).toEqual(before.jobs)
+    expect((await o.call('GET', '/__sandbox/business')).body.data).toEqual(before.business)
+    expect(
+      (await o.call('POST', '/__sandbox/clock/advance', { by: '1d' })).body.data,
+    ).toMatchObject({ transitions_run: 2 })
   })
 
   it('lists pending jobs in due order', async () => {

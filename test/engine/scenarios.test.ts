@@ -2,7 +2,7 @@
  * Scenarios (PRODUCT §9): every example in scenarios/ loaded and checked end to end through the
  * HTTP API; malformed files give precise errors; edits are picked up without a restart.
  */
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -291,6 +291,17 @@ describe('rules', () => {
     expect(
       (await pay(6000, '+2250700000000', 'mtn-ci')).headers.get('x-card-sandbox-scenario'),
     ).toBeNull()
+    // a senegalese phone on a network outside the list: only the range rule matches
+    const outsideList = await pay(2000, '+221770000000', 'mtn-ci')
+    expect(outsideList.status).toBe(200)
+    expect(outsideList.headers.get('x-card-sandbox-scenario')).toBe('combo/slow big ones')
+    // gt is exclusive and lte inclusive: 1000 and 5001 are out, 1001 and 5000 in
+    const matchedAt = async (amount: number) =>
+      (await pay(amount, '+2250700000000')).headers.get('x-card-sandbox-scenario')
+    expect(await matchedAt(1000)).toBeNull()
+    expect(await matchedAt(1001)).toBe('combo/slow big ones')
+    expect(await matchedAt(5000)).toBe('combo/slow big ones')
+    expect(await matchedAt(5001)).toBeNull()
   })
 
   it('applies a rule to the share of calls its rate says (0 never, 1 always, 0.5 some)', async () => {
@@ -375,17 +386,30 @@ describe('scenario files', () => {
     copyFileSync(example('rate-limited'), file)
     const s = newSandbox({ scenarios: [file] })
     cleanups.push(() => s.close())
-    const teapot =
-      'name: live\nrules:\n  - match: { method: GET, path: /v1/cards }\n    respond: { status: 418 }\n'
-    writeFileSync(file, teapot)
-    for (let i = 0; i < 100 && (await s.call('GET', '/v1/cards')).status !== 418; i++)
-      await new Promise((r) => setTimeout(r, 20))
-    expect((await s.call('GET', '/v1/cards')).status).toBe(418)
+    const answering = (status: number) =>
+      `name: live\nrules:\n  - match: { method: GET, path: /v1/cards }\n    respond: { status: ${status} }\n`
+    const answers = async (status: number) => {
+      for (let i = 0; i < 250 && (await s.call('GET', '/v1/cards')).status !== status; i++)
+        await new Promise((r) => setTimeout(r, 20))
+      return (await s.call('GET', '/v1/cards')).status
+    }
+    writeFileSync(file, answering(418))
+    expect(await answers(418)).toBe(418)
     expect((await s.call('GET', '/__sandbox/scenarios')).body.data[0].name).toBe('live')
+
+    // still watched after that reload: a second edit in place, then an editor's atomic save
+    // (a new file renamed over it), then an edit in place of the renamed file
+    writeFileSync(file, answering(419))
+    expect(await answers(419)).toBe(419)
+    writeFileSync(`${file}.tmp`, answering(420))
+    renameSync(`${file}.tmp`, file)
+    expect(await answers(420)).toBe(420)
+    writeFileSync(file, answering(421))
+    expect(await answers(421)).toBe(421)
 
     writeFileSync(file, 'name: live\nrules:\n  - respond: { status: "broken" }\n')
     await new Promise((resolve) => setTimeout(resolve, 300))
-    expect((await s.call('GET', '/v1/cards')).status).toBe(418)
+    expect((await s.call('GET', '/v1/cards')).status).toBe(421)
   })
 })
 

@@ -73,7 +73,8 @@ describe('a restart with a file database', () => {
 
 describe('advancing a manual clock', () => {
   it('runs everything that falls due, in due order, at each job’s own time', async () => {
-    const s = newSandbox()
+    // each transition writes a webhook event: the outbox shows the order the jobs ran in
+    const s = newSandbox({ webhookExtensions: true })
     const { reference } = await s.fundedCard()
     await s.call('PUT', '/__sandbox/delays', {
       transaction_settlement: '10s',
@@ -110,14 +111,26 @@ describe('advancing a manual clock', () => {
       .prepare('SELECT updated_at FROM transactions WHERE slug = ?')
       .get(transfer.body.data.transaction.slug) as { updated_at: number }
     expect(new Date(settled.updated_at).toISOString()).toBe('2026-01-01T00:00:10.000Z')
+    const ran = (await s.call('GET', '/__sandbox/webhooks?per_page=100')).body.data
+      .reverse() // oldest first
+      .filter((e: { created_at: string }) => e.created_at > '2026-01-01T00:00:00.000Z')
+      .map((e: { type: string; created_at: string }) => [e.type, e.created_at])
+    expect(ran).toEqual([
+      ['card_user_verification.successful', '2026-01-01T00:00:02.000Z'],
+      ['transaction.success', '2026-01-01T00:00:10.000Z'],
+      ['payment.expired', '2026-01-01T00:30:00.001Z'],
+    ])
   })
 
   it('moves nothing while a manual clock stands', async () => {
-    const s = newSandbox()
+    // at ×1000, 250 ms of wall time would be 250 s on a clock that ran: far past the 3 s
+    const s = newSandbox({ speed: 1000 })
     await s.call('POST', '/v1/card-users/create', fullIdentity())
     await new Promise((resolve) => setTimeout(resolve, 250)) // several ticks of wall time
     const users = await s.call('GET', '/v1/card-users')
     expect(users.body.data[0].data[0].status).toBe('pending')
+    expect((await s.call('GET', '/__sandbox/clock')).body.data.now).toBe('2026-01-01T00:00:00.000Z')
+    s.close()
   })
 
   it('accepts durations in every documented form and refuses the rest', async () => {
@@ -171,14 +184,24 @@ describe('a real clock', () => {
   })
 
   it('switches to manual and back without the time jumping', async () => {
-    const s = newSandbox({ clock: 'real' })
-    const manual = await s.call('PUT', '/__sandbox/clock', { mode: 'manual' })
-    const standing = manual.body.data.now_ms
+    const s = newSandbox() // manual, from 2026-01-01T00:00:00Z
+    const start = (await s.call('POST', '/__sandbox/clock/advance', { by: '1h' })).body.data.now_ms
+    // to real: it runs on from where the manual clock stood, not from the wall clock's date
+    const real = (await s.call('PUT', '/__sandbox/clock', { mode: 'real' })).body.data
+    expect(real.mode).toBe('real')
+    expect(real.now_ms).toBeGreaterThanOrEqual(start)
+    expect(real.now_ms - start).toBeLessThan(60_000)
+    let running = real.now_ms
+    while (running === real.now_ms) {
+      await new Promise((resolve) => setTimeout(resolve, 5))
+      running = (await s.call('GET', '/__sandbox/clock')).body.data.now_ms
+    }
+    // to manual: it stands where the real clock had run to, and stays there
+    const manual = (await s.call('PUT', '/__sandbox/clock', { mode: 'manual' })).body.data
+    expect(manual.now_ms).toBeGreaterThanOrEqual(running)
+    expect(manual.now_ms - running).toBeLessThan(60_000)
     await new Promise((resolve) => setTimeout(resolve, 30))
-    expect((await s.call('GET', '/__sandbox/clock')).body.data.now_ms).toBe(standing)
-    const real = await s.call('PUT', '/__sandbox/clock', { mode: 'real' })
-    expect(real.body.data.mode).toBe('real')
-    expect(real.body.data.now_ms - standing).toBeLessThan(1000)
+    expect((await s.call('GET', '/__sandbox/clock')).body.data.now_ms).toBe(manual.now_ms)
     s.close()
   })
 })

@@ -489,6 +489,24 @@ describe('POST /v1/cards/link', () => {
     expect(again.status, JSON.stringify(again.body)).toBe(422)
     expect(Object.keys(again.body.errors)).toEqual(['identifier'])
   })
+
+  it('lets another tenant link the same identifier (unique per tenant, not across tenants)', async () => {
+    const sb = newSandbox()
+    const mine = await sb.call('POST', '/v1/cards/link', {
+      identifier: 42,
+      card_user_reference: await sb.verifiedUser(),
+    })
+    expect(mine.status, JSON.stringify(mine.body)).toBe(200)
+    const theirs = await sb.call(
+      'POST',
+      '/v1/cards/link',
+      { identifier: 42, card_user_reference: await sb.verifiedUser('other') },
+      { token: 'other' },
+    )
+    expect(theirs.status, JSON.stringify(theirs.body)).toBe(200)
+    expect(theirs.body.data.card).toMatchObject({ identifier: 42, status: 'issued' })
+    expect(theirs.body.data.card.reference).not.toBe(mine.body.data.card.reference)
+  })
 })
 
 describe('POST /v1/cards/freeze', () => {

@@ -633,9 +633,18 @@ describe('disburse lifecycle through the control plane', () => {
   })
 
   it('does not move by itself while the manual clock stands', async () => {
-    const s = newSandbox()
+    // at ×1000, the 250 ms waited would be 250 s of sandbox time on a clock that ran
+    const s = newSandbox({ speed: 1000 })
     const disburse = await createDisburse(s)
+    await new Promise((resolve) => setTimeout(resolve, 250)) // several scheduler ticks
     const res = await s.call('GET', `/v1/disburses/${disburse.reference}`)
     expect(res.body.data.status).toBe('processing')
+    expect((await s.call('GET', '/__sandbox/clock')).body.data.now).toBe('2026-01-01T00:00:00.000Z')
+    // what the clock's standing held back: settled once it is moved past the delay
+    await s.call('POST', '/__sandbox/clock/advance', { by: '5s' })
+    expect((await s.call('GET', `/v1/disburses/${disburse.reference}`)).body.data.status).toBe(
+      'success',
+    )
+    s.close()
   })
 })

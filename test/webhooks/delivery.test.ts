@@ -109,6 +109,28 @@ describe('card_user_verification.successful', () => {
     })
   })
 
+  it('lets a tenant’s own url and secret win over --webhook-url and --webhook-secret', async () => {
+    const flagged = await startReceiver()
+    const own = await startReceiver()
+    const s = newSandbox({ webhookUrl: flagged.url, webhookSecret: 'flag-secret' })
+    cleanups.push(
+      () => flagged.close(),
+      () => own.close(),
+      () => s.close(),
+    )
+    await s.call('PUT', '/__sandbox/webhook', { url: own.url, secret: 'own-secret' })
+    await verifiedByTheClock(s)
+    await until(() => own.requests.length === 1)
+    expect(own.requests[0].headers['x-alal-signature']).toBe(
+      hmac(own.requests[0].body, 'own-secret'),
+    )
+    expect(flagged.requests).toEqual([])
+    expect((await s.call('GET', '/__sandbox/webhook')).body.data).toEqual({
+      url: own.url,
+      secret: 'own-secret',
+    })
+  })
+
   it('gives a widget user passed by the control plane generated identity, all strings', async () => {
     const { s, receiver } = await setup()
     await s.call('PUT', '/__sandbox/webhook', { url: receiver.url })
@@ -464,18 +486,24 @@ describe('PUT /__sandbox/webhook', () => {
   it('refuses what is not an http(s) URL or a secret, naming the field', async () => {
     const s = newSandbox()
     cleanups.push(() => s.close())
-    for (const body of [
-      { url: 'ftp://x' },
-      { url: 'not a url' },
-      { url: 42 },
-      {},
-      { url: null, secret: '' },
-      { url: null, secret: 7 },
-    ]) {
+    for (const [body, field] of [
+      [{ url: 'ftp://x' }, 'url'],
+      [{ url: 'not a url' }, 'url'],
+      [{ url: 42 }, 'url'],
+      [{}, 'url'],
+      [{ url: null, secret: '' }, 'secret'],
+      [{ url: null, secret: 7 }, 'secret'],
+      [{ url: 'http://127.0.0.1:9/hook', secret: 'x'.repeat(513) }, 'secret'],
+    ] as const) {
       const res = await s.call('PUT', '/__sandbox/webhook', body)
       expect(res.status, JSON.stringify(body)).toBe(422)
-      expect(Object.keys(res.body.errors).length).toBeGreaterThan(0)
+      expect(Object.keys(res.body.errors), JSON.stringify(body)).toEqual([field])
     }
+    // nothing refused was kept
+    expect((await s.call('GET', '/__sandbox/webhook')).body.data).toEqual({
+      url: null,
+      secret: TOKEN,
+    })
     const cleared = await s.call('PUT', '/__sandbox/webhook', { url: null })
     expect(cleared.body.data).toEqual({ url: null, secret: TOKEN })
   })

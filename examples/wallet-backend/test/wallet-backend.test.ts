@@ -76,6 +76,27 @@ describe('wallet backend', () => {
       expect(event.attempts[0]?.status_code).toBe(401)
     })
     expect(backend.cardUser(user)?.status).toBe('pending')
+    const [refused] = (await sandbox.webhooks()).data
+    expect(refused).toMatchObject({
+      status: 'pending',
+      next_attempt_at: '2026-01-01T00:00:10.000Z',
+    })
+
+    // signed with the API key again (the token, by default): the retry 10 s later gets through
+    await sandbox.setWebhook({ url: server.webhookUrl, secret: null })
+    await sandbox.advanceClock('10s')
+    await eventually(() => expect(backend.cardUser(user)?.status).toBe('passed'))
+    await eventually(async () => {
+      const [retried] = (await sandbox.webhooks()).data
+      expect(retried).toMatchObject({
+        id: refused.id,
+        status: 'delivered',
+        attempts: [
+          { attempt: 1, status_code: 401 },
+          { attempt: 2, status_code: 200, at: '2026-01-01T00:00:10.000Z' },
+        ],
+      })
+    })
   })
 
   it('issues a card that becomes issued once the clock moves', async () => {
