@@ -304,7 +304,8 @@ export const webhookEvents = sqliteTable(
   },
   (t) => [
     index('webhook_events_tenant_seq').on(t.tenantId, t.seq),
-    index('webhook_events_due').on(t.status, t.nextAttemptAt),
+    // the deliverer walks the tenants with pending events, then each one's due range
+    index('webhook_events_pending').on(t.status, t.tenantId, t.nextAttemptAt),
   ],
 )
 

@@ -3,19 +3,16 @@
  * it has answered. At least once, with the same event id on every attempt; each attempt times
  * out, and a timeout, connection error or non-2xx is retried on the tenant's sandbox clock
  * (RETRY_DELAYS_MS), then the event is failed. Every attempt is logged. Attempts run
- * concurrently, so a slow or dead receiver holds up nobody else.
+ * concurrently, so a slow or dead receiver holds up nobody else: a tenant has at most
+ * MAX_IN_FLIGHT_PER_TENANT of the MAX_IN_FLIGHT slots, due events are picked tenant by tenant
+ * (never "the oldest N", which one tenant's backlog could fill), and at most
+ * RESPONSE_READ_BYTES of an answer are read before its connection is dropped.
  */
-import { and, asc, eq, lte, sql } from 'drizzle-orm'
+import { and, asc, eq, gt, lte, sql } from 'drizzle-orm'
 import type { Db } from '../db/open.js'
-import {
-  tenants as tenantsTable,
-  webhookAttempts,
-  webhookEvents,
-  type Tenant,
-  type WebhookEvent,
-} from '../db/schema.js'
+import { webhookAttempts, webhookEvents, type Tenant, type WebhookEvent } from '../db/schema.js'
 import { atomically, insertRow, updateBySeq } from '../domain/context.js'
-import { tenantNowSql, type TenantDirectory } from '../domain/tenants.js'
+import type { TenantDirectory } from '../domain/tenants.js'
 import { RETRY_DELAYS_MS } from './outbox.js'
 import {
   ATTEMPT_HEADER,
@@ -35,9 +32,16 @@ export type DeliveryOptions = {
 
 /** How much of a response (or error) the attempt log keeps. */
 const RESPONSE_PREFIX_BYTES = 512
+/**
+ * How much of a response is read at most: a short answer is read whole (its connection can be
+ * reused); a longer one is cut there and its connection dropped, whatever the receiver streams.
+ */
+const RESPONSE_READ_BYTES = 4 * 1024
 const TICK_MS = 100
 /** How many attempts may be in flight at once; more due events wait for a free slot. */
-const MAX_IN_FLIGHT = 200
+export const MAX_IN_FLIGHT = 200
+/** How many of those slots one tenant may hold: a receiver that never answers blocks only these. */
+export const MAX_IN_FLIGHT_PER_TENANT = 20
 
 export type Deliverer = ReturnType<typeof createDeliverer>
 
@@ -54,52 +58,103 @@ export function webhookTarget(
 
 export function createDeliverer(db: Db, tenants: TenantDirectory, options: DeliveryOptions) {
   const inFlight = new Map<string, Promise<void>>()
+  const inFlightByTenant = new Map<string, number>()
   let closed = false
 
-  /** Pending events whose next attempt is due on their tenant's clock, oldest first. */
-  const dueEvents = db
-    .select({ event: webhookEvents })
+  /**
+   * The first tenant after `after` (in id order) with a pending event: one probe of the
+   * (status, tenant_id, next_attempt_at) index, so walking the tenants with pending events
+   * costs one probe each, however many events each has.
+   */
+  const nextPendingTenant = db
+    .select({ id: webhookEvents.tenantId })
     .from(webhookEvents)
-    .innerJoin(tenantsTable, eq(tenantsTable.id, webhookEvents.tenantId))
     .where(
       and(
         eq(webhookEvents.status, 'pending'),
-        lte(webhookEvents.nextAttemptAt, tenantNowSql(sql.placeholder('wallNow'), options.speed)),
+        gt(webhookEvents.tenantId, sql.placeholder('after')),
+      ),
+    )
+    .orderBy(asc(webhookEvents.tenantId))
+    .limit(1)
+    .prepare()
+
+  /** A tenant's pending events due by `now` on its clock, oldest first (a range of that index). */
+  const dueEventsOf = db
+    .select()
+    .from(webhookEvents)
+    .where(
+      and(
+        eq(webhookEvents.status, 'pending'),
+        eq(webhookEvents.tenantId, sql.placeholder('tenant')),
+        lte(webhookEvents.nextAttemptAt, sql.placeholder('now')),
       ),
     )
     .orderBy(asc(webhookEvents.nextAttemptAt), asc(webhookEvents.seq))
     .limit(sql.placeholder('limit'))
     .prepare()
 
-  /** Whether the last read found more due events than there were free slots. */
+  /** Whether the last kick left due events waiting for a slot. */
   let backlog = false
   let kickScheduled = false
+  /** The tenant served last: the next kick starts after it, so a full house rotates. */
+  let lastServed = ''
 
   function kick(): void {
     kickScheduled = false
     if (closed) return
-    const free = MAX_IN_FLIGHT - inFlight.size
-    if (free <= 0) return
-    // events in flight are still pending: read past them
-    const limit = free + inFlight.size
-    const due = dueEvents.all({ wallNow: Date.now(), limit }).map((row) => row.event)
-    backlog = due.length === limit
+    backlog = false
+    const pending: string[] = []
+    for (let next = nextPendingTenant.get({ after: '' }); next;) {
+      pending.push(next.id)
+      next = nextPendingTenant.get({ after: next.id })
+    }
+    const first = pending.findIndex((id) => id > lastServed)
+    const order = first <= 0 ? pending : [...pending.slice(first), ...pending.slice(0, first)]
+    for (const tenantId of order) {
+      if (inFlight.size >= MAX_IN_FLIGHT) {
+        backlog = true
+        return
+      }
+      if (startDue(tenantId) > 0) lastServed = tenantId
+    }
+  }
+
+  /** Starts the tenant's due events, as many as its free slots allow; returns how many. */
+  function startDue(tenantId: string): number {
+    const busy = inFlightByTenant.get(tenantId) ?? 0
+    const free = Math.min(MAX_IN_FLIGHT_PER_TENANT - busy, MAX_IN_FLIGHT - inFlight.size)
+    if (free <= 0) {
+      backlog = true
+      return 0
+    }
+    const tenant = tenants.byId(tenantId)
+    if (!tenant) return 0 // a reset tenant's old id: its rows are swept in the background
+    // its events in flight are still pending: read past them
+    const limit = busy + free
+    const due = dueEventsOf.all({ tenant: tenantId, now: tenants.now(tenant), limit })
+    if (due.length === limit) backlog = true
     let started = 0
     for (const event of due) {
       if (started === free) break
       if (inFlight.has(event.id)) continue
       started++
-      const attempt = send(event)
+      inFlightByTenant.set(tenantId, busy + started)
+      const attempt = send(event, tenant)
         .catch((error) => console.error('card-sandbox: webhook delivery failed', error))
-        .finally(() => settled(event.id))
+        .finally(() => settled(event))
       inFlight.set(event.id, attempt)
     }
+    return started
   }
 
   /** With a backlog, slots are refilled as attempts finish, not on the next tick. */
-  function settled(eventId: string): void {
-    inFlight.delete(eventId)
-    if (backlog && inFlight.size <= MAX_IN_FLIGHT / 2) scheduleKick()
+  function settled(event: WebhookEvent): void {
+    inFlight.delete(event.id)
+    const left = inFlightByTenant.get(event.tenantId)! - 1
+    if (left === 0) inFlightByTenant.delete(event.tenantId)
+    else inFlightByTenant.set(event.tenantId, left)
+    if (backlog) scheduleKick()
   }
 
   function scheduleKick(): void {
@@ -108,9 +163,7 @@ export function createDeliverer(db: Db, tenants: TenantDirectory, options: Deliv
     setImmediate(kick)
   }
 
-  async function send(event: WebhookEvent): Promise<void> {
-    const tenant = tenants.byId(event.tenantId)
-    if (!tenant) return
+  async function send(event: WebhookEvent, tenant: Tenant): Promise<void> {
     const { url, secret } = webhookTarget(tenant, options)
     if (!url) {
       updateBySeq(db, webhookEvents, event.seq, { status: 'skipped' })
@@ -122,6 +175,7 @@ export function createDeliverer(db: Db, tenants: TenantDirectory, options: Deliv
     let statusCode: number | null = null
     let response: string | null = null
     let error: string | null = null
+    const cutOff = new AbortController()
     try {
       const res = await fetch(url, {
         method: 'POST',
@@ -134,10 +188,12 @@ export function createDeliverer(db: Db, tenants: TenantDirectory, options: Deliv
         },
         body: event.body,
         redirect: 'manual',
-        signal: AbortSignal.timeout(options.timeoutMs),
+        signal: AbortSignal.any([cutOff.signal, AbortSignal.timeout(options.timeoutMs)]),
       })
       statusCode = res.status
-      response = (await res.text()).slice(0, RESPONSE_PREFIX_BYTES)
+      const { text, whole } = await readAtMost(res, RESPONSE_READ_BYTES)
+      if (!whole) cutOff.abort() // drops the connection: nothing more is received
+      response = text.slice(0, RESPONSE_PREFIX_BYTES)
     } catch (cause) {
       error = describe(cause, options.timeoutMs)
     }
@@ -199,6 +255,21 @@ export function createDeliverer(db: Db, tenants: TenantDirectory, options: Deliv
       await Promise.allSettled([...inFlight.values()])
     },
   }
+}
+
+/** The first `limit` bytes of a body (as text), and whether that was all of it. */
+async function readAtMost(res: Response, limit: number): Promise<{ text: string; whole: boolean }> {
+  if (!res.body) return { text: '', whole: true }
+  const reader = res.body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  while (size <= limit) {
+    const { done, value } = await reader.read()
+    if (done) return { text: Buffer.concat(chunks).toString('utf8'), whole: true }
+    chunks.push(value)
+    size += value.length
+  }
+  return { text: Buffer.concat(chunks).subarray(0, limit).toString('utf8'), whole: false }
 }
 
 function describe(cause: unknown, timeoutMs: number): string {

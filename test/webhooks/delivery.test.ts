@@ -7,8 +7,9 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { MAX_IN_FLIGHT, MAX_IN_FLIGHT_PER_TENANT } from '../../src/webhooks/delivery.js'
 import { fullIdentity, newSandbox, TOKEN } from '../helpers.js'
-import { startReceiver, until, type Answer } from './receiver.js'
+import { startReceiver, startStreamingReceiver, until, type Answer } from './receiver.js'
 
 const cleanups: (() => unknown)[] = []
 afterEach(async () => {
@@ -479,6 +480,71 @@ describe('durability and isolation', () => {
     expect((await events(s)).map((e: { type: string }) => e.type)).toEqual([
       'card_user_verification.successful',
     ])
+  })
+})
+
+describe('hostile receivers', () => {
+  it('reads at most 4 KiB of an answer that streams on, keeps its first 512 bytes and drops the connection', async () => {
+    const total = 64 * 1024 * 1024
+    const receiver = await startStreamingReceiver(total)
+    const s = newSandbox({ webhookTimeoutMs: 30_000 })
+    cleanups.push(
+      () => receiver.close(),
+      () => s.close(),
+    )
+    await s.call('PUT', '/__sandbox/webhook', { url: receiver.url })
+    await verifiedByTheClock(s)
+    await until(() => receiver.state.requests === 1)
+    await drain(s)
+    await until(() => receiver.state.closedEarly !== null, 5_000, 'the response to close')
+
+    const [event] = await events(s)
+    expect(event.status).toBe('delivered')
+    expect(event.attempts).toEqual([
+      expect.objectContaining({ status_code: 200, response: 'x'.repeat(512), error: null }),
+    ])
+    // the receiver saw its connection closed before it could write the whole body
+    expect(receiver.state.closedEarly).toBe(true)
+    expect(receiver.state.sent).toBeLessThan(total)
+  })
+
+  it('lets a tenant whose receiver never answers hold only its share of the slots, and delivers another tenant’s event meanwhile', async () => {
+    const hung = await startReceiver(['hang'])
+    const healthy = await startReceiver([200])
+    const s = newSandbox({ webhookTimeoutMs: 60_000 })
+    cleanups.push(
+      () => s.close(),
+      () => hung.close(),
+      () => healthy.close(),
+    )
+    const busy = { token: 'busy-tenant' }
+    const other = { token: 'other-tenant' }
+    await s.call('PUT', '/__sandbox/webhook', { url: hung.url }, busy)
+    await s.call('PUT', '/__sandbox/webhook', { url: healthy.url }, other)
+    // more due events than all the slots together, all due at once
+    const queued = MAX_IN_FLIGHT + 50
+    for (let i = 0; i < queued; i++) {
+      await s.call('POST', '/v1/card-users/create', fullIdentity(), busy)
+    }
+    await s.call('POST', '/__sandbox/clock/advance', { by: '3s' }, busy)
+    await until(() => hung.hanging.length === MAX_IN_FLIGHT_PER_TENANT)
+
+    const user = await s.call('POST', '/v1/card-users/create', { phone: '+221770000001' }, other)
+    await s.call(
+      'POST',
+      `/__sandbox/card-users/${user.body.userCard.reference}/transition`,
+      { to: 'passed' },
+      other,
+    )
+    await until(() => healthy.requests.length === 1, 5_000, 'the other tenant’s delivery')
+
+    // delivered while every attempt of the busy tenant is still in flight, none beyond its share
+    expect(hung.requests).toHaveLength(MAX_IN_FLIGHT_PER_TENANT)
+    const log = await s.call('GET', '/__sandbox/webhooks?per_page=100', undefined, busy)
+    expect(log.body.meta.total).toBe(queued)
+    for (const event of log.body.data) {
+      expect(event).toMatchObject({ status: 'pending', attempts: [] })
+    }
   })
 })
 

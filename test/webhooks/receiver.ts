@@ -41,3 +41,41 @@ export async function until(ready: () => boolean, ms = 5_000, what = 'condition'
     await new Promise((resolve) => setTimeout(resolve, 10))
   }
 }
+
+/**
+ * A hostile receiver: answers 200, then streams `bytes` as fast as the socket takes them.
+ * `closedEarly` says whether the last response closed before its whole body was written.
+ */
+export async function startStreamingReceiver(bytes: number) {
+  const chunk = Buffer.alloc(64 * 1024, 'x')
+  const state = { sent: 0, closedEarly: null as boolean | null, requests: 0 }
+  const server = createServer((req, res) => {
+    state.requests++
+    req.resume()
+    req.on('end', () => {
+      res.writeHead(200, { 'Content-Type': 'text/plain' })
+      res.on('close', () => (state.closedEarly = !res.writableFinished))
+      let sent = 0
+      const pump = () => {
+        while (sent < bytes && !res.destroyed) {
+          const part = chunk.subarray(0, Math.min(chunk.length, bytes - sent))
+          sent += part.length
+          state.sent += part.length
+          if (!res.write(part)) return void res.once('drain', pump)
+        }
+        if (!res.destroyed) res.end()
+      }
+      pump()
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}/hooks`,
+    state,
+    async close() {
+      server.closeAllConnections()
+      await new Promise((resolve) => server.close(resolve))
+    },
+  }
+}
