@@ -15,15 +15,20 @@ export const fixtureSchema = z.strictObject({
   description: z.string().optional(),
   steps: z
     .array(
-      z.strictObject({
-        /** `METHOD /path`, the path under the sandbox's origin (`/v1/...`, `/__sandbox/...`). */
-        call: z.string().regex(/^(GET|POST|PUT|PATCH|DELETE) \/\S*$/, 'expected "METHOD /path"'),
-        body: z.unknown().optional(),
-        as: z
-          .string()
-          .regex(/^[A-Za-z_]\w*$/)
-          .optional(),
-      }),
+      z
+        .strictObject({
+          /** `METHOD /path`, the path under the sandbox's origin (`/v1/...`, `/__sandbox/...`). */
+          call: z.string().regex(/^(GET|POST|PUT|PATCH|DELETE) \/\S*$/, 'expected "METHOD /path"'),
+          body: z.unknown().optional(),
+          as: z
+            .string()
+            .regex(/^[A-Za-z_]\w*$/)
+            .optional(),
+        })
+        .refine((step) => !(step.call.startsWith('GET ') && step.body !== undefined), {
+          path: ['body'],
+          message: 'a GET step takes no body',
+        }),
     )
     .min(1),
 })

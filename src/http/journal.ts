@@ -5,9 +5,12 @@
  * MAX_ENTRIES_PER_TENANT entries and MAX_BYTES_PER_TENANT of body text, bodies cut at
  * MAX_BODY_CHARS, and the journals of at most MAX_TENANTS tenants (the least recently active is
  * dropped first). Card numbers, cvv2 and secrets are masked (masking.ts) before anything is
- * stored.
+ * stored. Bodies are kept as the text that was sent or answered; a reader parses one back only
+ * when it nests at most MAX_JSON_DEPTH levels (json-body.ts), so a hostile body (10 KB nested
+ * 5,000 deep) cannot overflow the stack of whatever serialises the entry again.
  */
 import { maskJsonSecrets } from '../masking.js'
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './middleware/json-body.js'
 
 export const MAX_ENTRIES_PER_TENANT = 1000
 export const MAX_BYTES_PER_TENANT = 4 * 1024 * 1024
@@ -124,9 +127,10 @@ function statusMatches(status: number, wanted: string): boolean {
   return status === Number(wanted)
 }
 
-/** A stored body as JSON when it parses, else as the text it was. */
+/** A stored body as JSON when it parses and nests at most MAX_JSON_DEPTH levels, else its text. */
 export function parsedBody(text: string | null): unknown {
   if (text === null) return null
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) return text
   try {
     return JSON.parse(text)
   } catch {

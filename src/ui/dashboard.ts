@@ -363,8 +363,11 @@ function journalSection(entries: JournalEntry[]) {
   </section>`
 }
 
+/** A body indented when it is JSON the journal parses back (http/journal.ts), else as it came. */
 function pretty(text: string | null): string {
-  return text === null ? '(no body)' : JSON.stringify(parsedBody(text), null, 2)
+  if (text === null) return '(no body)'
+  const body = parsedBody(text)
+  return typeof body === 'string' ? body : JSON.stringify(body, null, 2)
 }
 
 function ref(reference: string) {

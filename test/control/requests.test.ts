@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { MAX_ENTRIES_PER_TENANT } from '../../src/http/journal.js'
+import { MAX_JSON_DEPTH } from '../../src/http/middleware/json-body.js'
 import { maskJsonSecrets } from '../../src/masking.js'
 import { newSandbox, TOKEN } from '../helpers.js'
 
@@ -126,6 +127,38 @@ describe('GET /__sandbox/requests (the request journal)', () => {
       `/__sandbox/requests?per_page=1&page=${MAX_ENTRIES_PER_TENANT}`,
     )
     expect(last.body.data[0].query).toBe('?page=6')
+  })
+
+  it('keeps a body nested 5,000 deep as its text, and the journal and the dashboard still answer', async () => {
+    const s = newSandbox()
+    const nested = '{"a":'.repeat(5000) + '1' + '}'.repeat(5000)
+    const refused = await s.call('POST', '/v1/cards/create', undefined, {
+      raw: nested,
+      headers: { 'Content-Type': 'application/json' },
+    })
+    expect(refused.status).toBe(422)
+
+    const journal = await s.call('GET', '/__sandbox/requests')
+    expect(journal.status).toBe(200)
+    expect(journal.body.data[0].request.body).toBe(nested)
+    const panel = await s.app.request('/__sandbox/ui/panel', {
+      headers: { Authorization: 'Bearer test-token' },
+    })
+    expect(panel.status).toBe(200)
+    expect(await panel.text()).toContain('{&quot;a&quot;:{&quot;a&quot;:')
+  })
+
+  it(`parses a body back up to ${MAX_JSON_DEPTH} levels deep, and shows a deeper one as text`, async () => {
+    const s = newSandbox()
+    const nested = (levels: number) => `{"a":${'['.repeat(levels - 1)}${']'.repeat(levels - 1)}}`
+    for (const raw of [nested(MAX_JSON_DEPTH), nested(MAX_JSON_DEPTH + 1)])
+      await s.call('POST', '/v1/cards/create', undefined, {
+        raw,
+        headers: { 'Content-Type': 'application/json' },
+      })
+    const [deeper, deepest] = (await s.call('GET', '/__sandbox/requests')).body.data
+    expect(deeper.request.body).toBe(nested(MAX_JSON_DEPTH + 1))
+    expect(deepest.request.body).toEqual(JSON.parse(nested(MAX_JSON_DEPTH)))
   })
 
   it('does not record requests without a tenant', async () => {

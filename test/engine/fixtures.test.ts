@@ -92,6 +92,13 @@ describe('POST /__sandbox/fixtures', () => {
       fixture: { name: 'x', steps: [{ call: 'FETCH cards' }] },
     })
     expect(malformed.status).toBe(422)
+    const getWithBody = await s.call('POST', '/__sandbox/fixtures', {
+      fixture: { name: 'x', steps: [{ call: 'GET /v1/cards', body: { page: 1 } }] },
+    })
+    expect(getWithBody.status).toBe(422)
+    expect(getWithBody.body.errors['fixture.steps.0.body']).toEqual([
+      'The fixture.steps.0.body field is invalid: a GET step takes no body.',
+    ])
   })
 })
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../src/http/middleware/json-body.js'
 import { newSandbox } from '../helpers.js'
 
 const JSON_HEADERS = { 'Content-Type': 'application/json' }
@@ -19,6 +20,47 @@ describe('error shapes (PRODUCT §4)', () => {
     const res = await call('POST', '/v1/cards/create', undefined, { raw, headers: JSON_HEADERS })
     expect([400, 422]).toContain(res.status)
     expect(res.body.statusCode).toBe(res.status)
+  })
+
+  it(`refuses a body nested deeper than ${MAX_JSON_DEPTH} levels with a 422 naming body, wherever JSON is free-form`, async () => {
+    const { call } = newSandbox()
+    const nested = (levels: number) => '{"a":'.repeat(levels) + '1' + '}'.repeat(levels)
+    // each route's body around the free-form value, and how many levels that wrapper opens
+    const routes: [string, (value: string) => string, number][] = [
+      ['/v1/card-users/create', (value) => `{"phone":"+221770000000","x":${value}}`, 1],
+      [
+        '/__sandbox/scenarios',
+        (value) =>
+          `{"name":"deep","rules":[{"match":{"path":"/v1/x"},"respond":{"status":400,"body":${value}}}]}`,
+        4,
+      ],
+      [
+        '/__sandbox/fixtures',
+        (value) => `{"fixture":{"name":"deep","steps":[{"call":"GET /v1/cards","body":${value}}]}}`,
+        4,
+      ],
+    ]
+    for (const [path, bodyWith, wrapper] of routes) {
+      const tooDeep = await call('POST', path, undefined, {
+        raw: bodyWith(nested(5000)),
+        headers: JSON_HEADERS,
+      })
+      expect(tooDeep.status, path).toBe(422)
+      expect(tooDeep.body.errors, path).toEqual({
+        body: [`The request body must not nest deeper than ${MAX_JSON_DEPTH} levels.`],
+      })
+      const oneTooDeep = await call('POST', path, undefined, {
+        raw: bodyWith(nested(MAX_JSON_DEPTH - wrapper + 1)),
+        headers: JSON_HEADERS,
+      })
+      expect(oneTooDeep.status, path).toBe(422)
+      const deepest = await call('POST', path, undefined, {
+        raw: bodyWith(nested(MAX_JSON_DEPTH - wrapper)),
+        headers: JSON_HEADERS,
+      })
+      expect(deepest.body.errors?.body, path).toBeUndefined()
+      expect(deepest.status, path).toBeLessThan(500)
+    }
   })
 
   it('refuses a JSON body that is not an object with a 422 naming body', async () => {
@@ -180,5 +222,16 @@ describe('field names that are Object.prototype members', () => {
     })
     expect(res.status).toBe(422)
     expect(Object.keys(res.body.errors).sort()).toEqual(['__proto__', 'constructor', 'toString'])
+  })
+})
+
+describe('nestsDeeperThan', () => {
+  it('counts objects and arrays open at once, not brackets inside strings', () => {
+    expect(nestsDeeperThan('{"a":[{"b":[]}]}', 4)).toBe(false)
+    expect(nestsDeeperThan('{"a":[{"b":[[]]}]}', 4)).toBe(true)
+    expect(nestsDeeperThan('[[],[],[],[],[]]', 2)).toBe(false)
+    expect(nestsDeeperThan('{"a":"[[[[{{{{"}', 1)).toBe(false)
+    expect(nestsDeeperThan('{"a":"\\"[[["}', 1)).toBe(false)
+    expect(nestsDeeperThan('{"a":"\\\\","b":[[]]}', 2)).toBe(true)
   })
 })

@@ -1,6 +1,6 @@
 /**
- * Request bodies (PRODUCT §4): at most 1 MiB (413), JSON only (415), well-formed (400) and an
- * object at the top (422). A body-less request with no Content-Type is read as `{}`, so a
+ * Request bodies (PRODUCT §4): at most 1 MiB (413), JSON only (415), well-formed (400), an
+ * object at the top and nested at most MAX_JSON_DEPTH levels (422). A body-less request with no Content-Type is read as `{}`, so a
  * missing body is reported as the list of required fields. Checked once per request: the
  * scenario rules and the validator share the result.
  */
@@ -11,6 +11,8 @@ import type { AppEnv } from '../../env.js'
 import { PAYLOAD_TOO_LARGE, validationError } from '../errors.js'
 
 export const MAX_BODY_BYTES = 1024 * 1024
+/** No request needs more; a deeper value would overflow the stack of whatever serialises it. */
+export const MAX_JSON_DEPTH = 64
 
 const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i
 
@@ -62,6 +64,11 @@ export async function readJsonBody(c: Context<AppEnv>): Promise<Record<string, u
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
       throw validationError({ body: ['The request body must be a JSON object.'] })
     }
+    if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+      throw validationError({
+        body: [`The request body must not nest deeper than ${MAX_JSON_DEPTH} levels.`],
+      })
+    }
     body = parsed as Record<string, unknown>
   })
   c.set('jsonBody', body)
@@ -71,4 +78,21 @@ export async function readJsonBody(c: Context<AppEnv>): Promise<Record<string, u
 export async function checkJsonBody(c: Context<AppEnv>, next: Next): Promise<void> {
   await readJsonBody(c)
   await next()
+}
+
+/** Whether a JSON text opens more than `limit` objects or arrays at once, read without parsing. */
+export function nestsDeeperThan(text: string, limit: number): boolean {
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i]
+    if (inString) {
+      if (char === '\\') i++
+      else if (char === '"') inString = false
+    } else if (char === '"') inString = true
+    else if (char === '{' || char === '[') {
+      if (++depth > limit) return true
+    } else if (char === '}' || char === ']') depth--
+  }
+  return false
 }
