@@ -53,19 +53,32 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
     return { clockMode: state.mode, clockAnchorMs: state.anchorMs, clockWallMs: state.wallMs }
   }
 
-  function saveClock(tenant: Tenant, state: ClockState): Tenant {
-    return update(tenant, clockColumns(state))
+  /**
+   * Writes `changesOf(current)` to the tenant's row as it is now: read by token inside the
+   * transaction, then updated by that row's id. The caller resolved the tenant when its request
+   * arrived; a reset since (another request, or another process sharing the store) has moved it
+   * to a new id, and the change then applies to the fresh tenant, which is what the client
+   * means. Not the cached row: another process may have changed it. (On a server database the
+   * read is a `SELECT … FOR UPDATE`.)
+   */
+  function change(token: string, changesOf: (current: Tenant) => Partial<Tenant>): Tenant {
+    const updated = atomically(db, () => {
+      const current = storedRow(token)
+      return updateRow(current, changesOf(current))
+    })
+    byToken.set(token, updated)
+    return updated
   }
 
-  function update(tenant: Tenant, changes: Partial<Tenant>): Tenant {
-    const updated = db
-      .update(tenants)
-      .set(changes)
-      .where(eq(tenants.id, tenant.id))
-      .returning()
-      .get()
-    byToken.set(updated.token, updated)
-    return updated
+  /** A token's row; one exists for every token a request has resolved (rows are never deleted). */
+  function storedRow(token: string): Tenant {
+    const row = selectByToken.get({ token })
+    if (!row) throw new Error('a resolved token has no tenant row')
+    return row
+  }
+
+  function updateRow(current: Tenant, changes: Partial<Tenant>): Tenant {
+    return db.update(tenants).set(changes).where(eq(tenants.id, current.id)).returning().get()!
   }
 
   function createTenant(token: string): Tenant {
@@ -129,46 +142,50 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
       return { ...clockOf(tenant), now: this.now(tenant), speed: options.speed }
     },
 
-    advance(tenant: Tenant, byMs: number): Tenant {
-      return saveClock(
-        tenant,
-        advanceClock(clockOf(tenant), byMs, options.wallNow(), options.speed),
+    // The writes below take the tenant's token, never its id: see change().
+
+    advance(token: string, byMs: number): Tenant {
+      return change(token, (current) =>
+        clockColumns(advanceClock(clockOf(current), byMs, options.wallNow(), options.speed)),
       )
     },
 
-    setMode(tenant: Tenant, mode: ClockMode): Tenant {
-      return saveClock(
-        tenant,
-        setClockMode(clockOf(tenant), mode, options.wallNow(), options.speed),
+    setMode(token: string, mode: ClockMode): Tenant {
+      return change(token, (current) =>
+        clockColumns(setClockMode(clockOf(current), mode, options.wallNow(), options.speed)),
       )
     },
 
     /**
      * Empties the tenant at once: it gets a new id (its old rows are swept later, reset.ts);
      * its clock, delays and float start over; its token, name and webhook endpoint stay.
+     * Returns the fresh tenant and the id it retired.
      */
-    reset(tenant: Tenant): Tenant {
+    reset(token: string): { tenant: Tenant; retiredId: string } {
       const wallNow = options.wallNow()
-      return atomically(db, () => {
-        retireTenantId(db, tenant.id, wallNow)
-        const clock = startClock(options.clockMode, wallNow)
-        const fresh = update(tenant, {
-          id: nextTenantId(tenant.id),
+      const clock = startClock(options.clockMode, wallNow)
+      const reset = atomically(db, () => {
+        const current = storedRow(token)
+        retireTenantId(db, current.id, wallNow)
+        const fresh = updateRow(current, {
+          id: nextTenantId(current.id),
           delays: null,
           ...clockColumns(clock),
         })
         openFloat({ db, tenant: fresh, now: this.now(fresh) })
-        unseeded.add(fresh.id)
-        return fresh
+        return { tenant: fresh, retiredId: current.id }
       })
+      byToken.set(token, reset.tenant)
+      unseeded.add(reset.tenant.id)
+      return reset
     },
 
-    setDelays(tenant: Tenant, delays: Record<string, number> | null): Tenant {
-      return update(tenant, { delays })
+    setDelays(token: string, delays: Record<string, number> | null): Tenant {
+      return change(token, () => ({ delays }))
     },
 
-    setWebhook(tenant: Tenant, webhook: { url: string | null; secret: string | null }): Tenant {
-      return update(tenant, { webhookUrl: webhook.url, webhookSecret: webhook.secret })
+    setWebhook(token: string, webhook: { url: string | null; secret: string | null }): Tenant {
+      return change(token, () => ({ webhookUrl: webhook.url, webhookSecret: webhook.secret }))
     },
   }
 }

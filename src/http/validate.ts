@@ -10,6 +10,7 @@ import type { AppEnv } from '../env.js'
 import type { ZodType } from 'zod'
 import { SandboxError } from '../domain/errors.js'
 import { fieldErrorsOf, validationError } from './errors.js'
+import { refreshTenant } from './middleware/auth.js'
 import { checkJsonBody } from './middleware/json-body.js'
 
 /** What a validator made by `validate()` checks: part of the request, and its schema. */
@@ -34,8 +35,14 @@ export function validate<Target extends keyof ValidationTargets, Schema extends 
     throw validationError(fieldErrorsOf(result.error, result.data))
   })
   if (target !== 'json') return remembered(validator, { target, schema })
+  // reading the body waits: the tenant is brought up to date before the handler runs
   const withBodyChecks: typeof validator = (c, next) =>
-    checkJsonBody(c as unknown as Context<AppEnv>, () => validator(c, next).then(() => undefined))
+    checkJsonBody(c as unknown as Context<AppEnv>, () =>
+      validator(c, () => {
+        refreshTenant(c as unknown as Context<AppEnv>)
+        return next()
+      }).then(() => undefined),
+    )
   return remembered(withBodyChecks, { target, schema })
 }
 

@@ -37,7 +37,7 @@ export const clockApi = new Hono<AppEnv>()
     validate('json', advanceClockBody),
     (c) => {
       const deps = c.get('deps')
-      const tenant = deps.tenants.advance(c.get('tenant'), c.req.valid('json').by)
+      const tenant = deps.tenants.advance(c.get('tenant').token, c.req.valid('json').by)
       // everything that fell due runs, in order, before the call returns
       const ran = runDue(deps, tenant, deps.tenants.now(tenant))
       return ok(c, 'Sandbox clock advanced', {
@@ -50,7 +50,7 @@ export const clockApi = new Hono<AppEnv>()
     describeRoute({ auth: 'bearer', summary: 'Set the clock mode' }),
     validate('json', setClockBody),
     (c) => {
-      const tenant = c.get('deps').tenants.setMode(c.get('tenant'), c.req.valid('json').mode)
+      const tenant = c.get('deps').tenants.setMode(c.get('tenant').token, c.req.valid('json').mode)
       return ok(c, 'Sandbox clock updated', { data: clockJson(c.get('deps'), tenant) })
     },
   )

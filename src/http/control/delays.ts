@@ -52,7 +52,7 @@ export const delaysApi = new Hono<AppEnv>()
       ) as Record<string, number>
       const tenant = c
         .get('deps')
-        .tenants.setDelays(c.get('tenant'), Object.keys(overrides).length ? overrides : null)
+        .tenants.setDelays(c.get('tenant').token, Object.keys(overrides).length ? overrides : null)
       return ok(c, 'Delays updated', {
         data: delaysOf({ tenant, scenarioDelays: c.get('deps').scenarios.delays(tenant.id) }),
       })

@@ -31,8 +31,9 @@ export const scenariosApi = new Hono<AppEnv>()
     '/',
     describeRoute({ auth: 'bearer', summary: 'Add a scenario' }),
     validate('json', scenarioSchema),
-    async (c) => {
-      c.get('deps').scenarios.add(c.get('tenant').id, c.req.valid('json'), await c.req.json())
+    (c) => {
+      // the body as sent (validate keeps it): no await between the tenant's refresh and the write
+      c.get('deps').scenarios.add(c.get('tenant').id, c.req.valid('json'), c.get('jsonBody'))
       return ok(c, 'Scenario added', { data: activeJson(c) })
     },
   )

@@ -38,7 +38,7 @@ export const webhooksApi = new Hono<AppEnv>()
     validate('json', webhookBody),
     (c) => {
       const body = c.req.valid('json')
-      const tenant = c.get('deps').tenants.setWebhook(c.get('tenant'), {
+      const tenant = c.get('deps').tenants.setWebhook(c.get('tenant').token, {
         url: body.url,
         secret: body.secret ?? null,
       })

@@ -2,6 +2,7 @@
  * Bearer token → tenant (PRODUCT §3). A missing or malformed header, or a token kept out by
  * `--tokens`, is a 401. Sets `tenant` and the request's domain context.
  */
+import type { Context } from 'hono'
 import { createMiddleware } from 'hono/factory'
 import { SandboxError } from '../../domain/errors.js'
 import type { Tenant } from '../../db/schema.js'
@@ -46,4 +47,21 @@ export function tenantContext(deps: SandboxDeps, tenant: Tenant): DomainContext 
     now,
     webhookExtensions: deps.options.webhookExtensions,
   }
+}
+
+/**
+ * Brings the request's tenant up to date after the request has waited (for its body, for a
+ * scenario's latency). Another request may have reset the tenant meanwhile, moving it to a new
+ * id: what this request then writes goes to the fresh tenant, as its client expects, not to
+ * the retired id whose rows are being swept. The rule a scenario applied to the request stays.
+ */
+export function refreshTenant(c: Context<AppEnv>): void {
+  const tenant = c.get('tenant')
+  if (!tenant) return
+  const deps = c.get('deps')
+  const current = deps.tenants.forToken(tenant.token)
+  if (!current || current === tenant) return
+  const { scenarioDelays, outcome } = c.get('ctx')
+  c.set('tenant', current)
+  c.set('ctx', { ...tenantContext(deps, current), scenarioDelays, outcome })
 }

@@ -9,6 +9,7 @@ import { createMiddleware } from 'hono/factory'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import type { AppEnv } from '../../env.js'
 import { sendJson } from '../envelope.js'
+import { refreshTenant } from './auth.js'
 import { readJsonBody } from './json-body.js'
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
@@ -40,8 +41,10 @@ export function scenarios() {
     })
     if (effects.matched.length === 0) return next()
 
-    if (effects.latencyMs > 0)
+    if (effects.latencyMs > 0) {
       await new Promise((resolve) => setTimeout(resolve, effects.latencyMs))
+      refreshTenant(c)
+    }
     if (effects.drop) {
       const incoming = (c.env as HttpBindings | undefined)?.incoming
       if (incoming) {
