@@ -363,7 +363,7 @@ function journalSection(entries: JournalEntry[]) {
   </section>`
 }
 
-/** A body indented when it is JSON the journal parses back (http/journal.ts), else as it came. */
+/** A stored body, indented when it parses back as JSON (parsedBody, http/journal.ts), else as it came. */
 function pretty(text: string | null): string {
   if (text === null) return '(no body)'
   const body = parsedBody(text)
