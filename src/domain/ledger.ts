@@ -4,6 +4,9 @@
  * postings. So every balance is the sum of its postings, and a tenant's accounts sum to zero.
  * Callers check balances and move money inside one `db.transaction`, so concurrent requests
  * can never overdraw (better-sqlite3 runs each transaction to the end before the next).
+ * Money promised in (a pending wallet-to-card transfer or payment) is counted from the moment
+ * it is promised, on INCOMING, and no money comes in that would take what a tenant holds past
+ * MAX_HELD: so every balance, hold and total stays an exact JSON number.
  */
 import { and, eq, sql } from 'drizzle-orm'
 import { accounts, postings } from '../db/schema.js'
@@ -15,10 +18,18 @@ export const FLOAT = 'float'
 export const HOLDS = 'holds'
 /** Everything outside the sandbox: banks, wallets, funding. Its balance is minus the rest. */
 export const WORLD = 'world'
+/** Money on its way in (a pending wallet-to-card transfer or payment) until it lands or is called off. */
+export const INCOMING = 'incoming'
 export const cardAccount = (cardReference: string) => `card:${cardReference}`
 
 /** The float every new (or reset) business opens with, so that disburses work at once. */
 export const OPENING_FLOAT = 10_000_000
+
+/**
+ * The most a tenant holds, every account together with what is on its way in (PRODUCT §11):
+ * the largest integer a JSON number (a JavaScript number, a float64) carries exactly.
+ */
+export const MAX_HELD = Number.MAX_SAFE_INTEGER
 
 export function balanceOf(ctx: Pick<DomainContext, 'db' | 'tenant'>, account: string): number {
   const query = prepared(ctx.db, 'balance', () =>
@@ -77,6 +88,7 @@ export function move(
   movement: { from: string; to: string; amount: number; source: string; memo: string },
 ): void {
   const { from, to, amount, source, memo } = movement
+  if (from === WORLD) assertRoomFor(ctx, amount)
   const tenant = ctx.tenant.id
   const post = prepared(ctx.db, 'post', () =>
     ctx.db
@@ -110,4 +122,17 @@ export function move(
   )
   credit.run({ tenant, account: from, delta: -amount })
   credit.run({ tenant, account: to, delta: amount })
+}
+
+/** Refuses (422 naming `amount`) money coming in that would take what the tenant holds past MAX_HELD. */
+function assertRoomFor(ctx: Pick<DomainContext, 'db' | 'tenant'>, amount: number): void {
+  const held = -balanceOf(ctx, WORLD)
+  if (amount > MAX_HELD - held) {
+    throw refused(
+      'amount',
+      `The amount would take the money this business holds past ${MAX_HELD} ` +
+        `(Number.MAX_SAFE_INTEGER, the largest amount a JSON number carries exactly): ` +
+        `${held} is held or on its way in, so at most ${MAX_HELD - held} more can come in.`,
+    )
+  }
 }

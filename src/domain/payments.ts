@@ -1,7 +1,9 @@
 /**
  * Payments collected from a customer's mobile-money wallet (SPEC §2.7, §4.7; PRODUCT §5). A
  * payment starts `pending` and waits for its payer (checkout page, control plane); it becomes
- * `expired` when the sandbox clock passes `expired_at`. A successful payment credits the float.
+ * `expired` when the sandbox clock passes `expired_at`. Its amount is on its way in from its
+ * creation (ledger.ts INCOMING); a successful payment credits the float, a failed or expired one
+ * calls it off.
  */
 import { payments, type Payment } from '../db/schema.js'
 import {
@@ -16,7 +18,7 @@ import {
 import { moneyRequestValues, type MoneyRequestInput } from './customer.js'
 import { notFound, refused } from './errors.js'
 import { recordOperation } from './business.js'
-import { FLOAT, WORLD, move } from './ledger.js'
+import { FLOAT, INCOMING, WORLD, move } from './ledger.js'
 import { LIFECYCLES } from './lifecycles.js'
 import { magicAmount } from '../engine/magic-values.js'
 import { scheduleAt, scheduleOutcome } from './schedule.js'
@@ -27,6 +29,13 @@ export function createPayment(ctx: DomainContext, input: MoneyRequestInput): Pay
     const payment = insertReturning(ctx.db, payments, {
       ...moneyRequestValues(ctx, input),
       status: LIFECYCLES.payment.initial,
+    })
+    move(ctx, {
+      from: WORLD,
+      to: INCOMING,
+      amount: payment.amount,
+      source: payment.reference,
+      memo: 'promise payment',
     })
     // "passes expired_at": due one millisecond after it
     scheduleAt(ctx, payment.expiredAt + 1, {
@@ -45,10 +54,27 @@ export function createPayment(ctx: DomainContext, input: MoneyRequestInput): Pay
   })
 }
 
-/** The payer paid: the money comes in from outside and lands on the float, settled. */
-export function creditPayment(ctx: DomainContext, payment: Payment): void {
+/** What a paid, failed or expired payment does to the ledger and the business operations. */
+export function settlePayment(
+  ctx: DomainContext,
+  payment: Payment,
+  to: 'success' | 'failed' | 'expired',
+): void {
+  if (to === 'success') creditPayment(ctx, payment)
+  else
+    move(ctx, {
+      from: INCOMING,
+      to: WORLD,
+      amount: payment.amount,
+      source: payment.reference,
+      memo: `call off payment (${to})`,
+    })
+}
+
+/** The payer paid: the money on its way in lands on the float, settled. */
+function creditPayment(ctx: DomainContext, payment: Payment): void {
   move(ctx, {
-    from: WORLD,
+    from: INCOMING,
     to: FLOAT,
     amount: payment.amount,
     source: payment.reference,

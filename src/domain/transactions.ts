@@ -2,7 +2,8 @@
  * Card transactions (SPEC §2.5, §4.4; PRODUCT §5). Card-to-bank, card-to-wallet and
  * wallet-to-card start `pending` on a card that is issued and not frozen, and settle by
  * themselves after their delay. Outgoing transfers hold the amount at creation (422 when the
- * balance is short) and release it if they fail; wallet-to-card credits the card on success.
+ * balance is short) and release it if they fail; wallet-to-card counts the amount as on its way
+ * in at creation (ledger.ts INCOMING) and credits the card on success.
  * Control-plane funding makes `recharge` and `withdraw` transactions, already `success`.
  */
 import { and, eq } from 'drizzle-orm'
@@ -19,7 +20,7 @@ import {
   type PageOf,
 } from './context.js'
 import { notFound, refused } from './errors.js'
-import { HOLDS, WORLD, assertFunds, cardAccount, move } from './ledger.js'
+import { HOLDS, INCOMING, WORLD, assertFunds, cardAccount, move } from './ledger.js'
 import { LIFECYCLES } from './lifecycles.js'
 import { magicAmount } from '../engine/magic-values.js'
 import { scheduleOutcome } from './schedule.js'
@@ -151,9 +152,10 @@ export function settleTransaction(
     move(ctx, { from: HOLDS, to: WORLD, amount, source, memo: `settle ${transaction.kind}` })
   if (outgoing && to === 'failed')
     move(ctx, { from: HOLDS, to: card, amount, source, memo: `release ${transaction.kind}` })
-  if (transaction.kind === 'wallet_to_card' && to === 'success') {
-    move(ctx, { from: WORLD, to: card, amount, source, memo: 'credit wallet_to_card' })
-  }
+  if (transaction.kind === 'wallet_to_card' && to === 'success')
+    move(ctx, { from: INCOMING, to: card, amount, source, memo: 'credit wallet_to_card' })
+  if (transaction.kind === 'wallet_to_card' && to === 'failed')
+    move(ctx, { from: INCOMING, to: WORLD, amount, source, memo: 'call off wallet_to_card' })
 }
 
 /** Control-plane funding: a `recharge` (money in) or `withdraw` (money out), already settled. */
@@ -214,13 +216,21 @@ export function walletToCard(ctx: DomainContext, input: WalletToCardInput): Tran
   return atomically(ctx.db, () => {
     const card = usableCard(ctx, input.cardReference)
     useWalletCode(ctx, input)
-    return pendingTransfer(ctx, card, {
+    const transaction = pendingTransfer(ctx, card, {
       kind: 'wallet_to_card',
       amount: input.amount,
       reference: input.reference,
       phone: input.phone,
       network: input.network,
     })
+    move(ctx, {
+      from: WORLD,
+      to: INCOMING,
+      amount: input.amount,
+      source: transaction.slug,
+      memo: 'promise wallet_to_card',
+    })
+    return transaction
   })
 }
 

@@ -11,7 +11,7 @@ import { atomically, prepared, writeStatus, type DomainContext } from './context
 import { findDisburse, settleDisburse } from './disburses.js'
 import { findDispute, setDisputeStatus } from './disputes.js'
 import { assertMove, type Resource } from './lifecycles.js'
-import { creditPayment, findPayment } from './payments.js'
+import { findPayment, settlePayment } from './payments.js'
 import { findTransaction, settleTransaction } from './transactions.js'
 import { cardCreationEvent, extensionEvent, verificationEvent } from '../webhooks/events.js'
 import { enqueueEvent } from '../webhooks/outbox.js'
@@ -100,7 +100,7 @@ const MOVERS: Record<TransitionResource, Mover> = {
     const payment = findPayment(ctx, reference)
     assertMove('payment', payment.status, to)
     writeStatus(ctx, payments, payment.seq, to)
-    if (to === 'success') creditPayment(ctx, payment)
+    settlePayment(ctx, payment, to as 'success' | 'failed' | 'expired')
     enqueueExtension(ctx, 'payment', to, {
       reference: payment.reference,
       partner_reference: payment.partnerReference,

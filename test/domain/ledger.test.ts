@@ -6,8 +6,17 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { startSandbox } from '../../src/index.js'
 import type { Db } from '../../src/db/open.js'
-import { OPENING_FLOAT } from '../../src/domain/ledger.js'
-import { fullIdentity, newSandbox } from '../helpers.js'
+import { SandboxError } from '../../src/domain/errors.js'
+import {
+  FLOAT,
+  HOLDS,
+  MAX_HELD,
+  OPENING_FLOAT,
+  WORLD,
+  balanceOf,
+  move,
+} from '../../src/domain/ledger.js'
+import { TOKEN, fullIdentity, newSandbox } from '../helpers.js'
 
 /** Checks the invariants straight in SQLite, for every tenant. */
 function assertLedgerInvariants(db: Db) {
@@ -54,6 +63,11 @@ function assertLedgerInvariants(db: Db) {
       "SELECT SUM(amount) AS s FROM transactions WHERE kind IN ('card_to_bank', 'card_to_wallet') AND status = 'pending'",
     ) + sum("SELECT SUM(amount) AS s FROM disburses WHERE status = 'processing'")
   expect(balance('holds'), 'holds').toBe(held)
+  const incoming =
+    sum(
+      "SELECT SUM(amount) AS s FROM transactions WHERE kind = 'wallet_to_card' AND status = 'pending'",
+    ) + sum("SELECT SUM(amount) AS s FROM payments WHERE status = 'pending'")
+  expect(balance('incoming'), 'incoming').toBe(incoming)
   const tenants = sum('SELECT COUNT(*) AS s FROM tenants')
   const float =
     tenants * OPENING_FLOAT -
@@ -330,5 +344,117 @@ describe('concurrency', () => {
     } finally {
       await sandbox.close()
     }
+  })
+})
+
+describe('money past Number.MAX_SAFE_INTEGER', () => {
+  /** Brings `amount` in from outside straight through the ledger, as 9,000 fundings would. */
+  function bringIn(s: ReturnType<typeof newSandbox>, amount: number) {
+    const ctx = { db: s.deps.db, tenant: s.deps.tenants.forToken(TOKEN)!, now: 0 }
+    move(ctx, { from: WORLD, to: FLOAT, amount, source: 'test', memo: 'test' })
+    return ctx
+  }
+
+  function refusal(run: () => void): SandboxError | undefined {
+    try {
+      run()
+    } catch (error) {
+      if (error instanceof SandboxError) return error
+      throw error
+    }
+  }
+
+  it('lets money come in up to exactly Number.MAX_SAFE_INTEGER held, and refuses one more', () => {
+    const s = newSandbox()
+    const ctx = bringIn(s, MAX_HELD - OPENING_FLOAT - 1)
+    const fund = (amount: number) =>
+      move(ctx, { from: WORLD, to: FLOAT, amount, source: 'test', memo: 'test' })
+    fund(1)
+    expect(balanceOf(ctx, FLOAT)).toBe(Number.MAX_SAFE_INTEGER)
+
+    const refused = refusal(() => fund(1))
+    expect(refused?.details.errors?.amount?.[0]).toMatch(
+      /^The amount would take the money this business holds past 9007199254740991 .*at most 0 more/,
+    )
+    expect(balanceOf(ctx, FLOAT)).toBe(Number.MAX_SAFE_INTEGER)
+    expect(balanceOf(ctx, WORLD)).toBe(-Number.MAX_SAFE_INTEGER)
+    // money moving inside the sandbox, or out of it, is never refused
+    move(ctx, { from: FLOAT, to: HOLDS, amount: MAX_HELD, source: 'test', memo: 'test' })
+    move(ctx, { from: HOLDS, to: WORLD, amount: 1, source: 'test', memo: 'test' })
+    fund(1)
+    expect(balanceOf(ctx, FLOAT) + balanceOf(ctx, HOLDS)).toBe(Number.MAX_SAFE_INTEGER)
+  })
+
+  it('refuses over HTTP, naming amount, a funding, payment or wallet-to-card that would pass it', async () => {
+    const s = newSandbox()
+    const card = (await s.issuedCard()).reference
+    bringIn(s, MAX_HELD - OPENING_FLOAT - 100)
+    const payment = await s.call('POST', '/v1/payments/create', {
+      amount: 60,
+      network: 'wave-sn',
+      customer: { full_name: 'Fatou Sall', phone: '+221770000004' },
+    })
+    expect(payment.status).toBe(200)
+
+    // the payment's 60 is on its way in: 40 more may come, 41 may not, whatever brings it
+    const attempts: [string, Record<string, unknown>][] = [
+      [`/__sandbox/cards/${card}/fund`, {}],
+      ['/__sandbox/business/fund', {}],
+      [
+        '/v1/payments/create',
+        { network: 'wave-sn', customer: { full_name: 'A B', phone: '+221770000000' } },
+      ],
+      [
+        '/v1/transactions/create/wallet-to-card',
+        { card_reference: card, phone: '+221770000000', network: 'wave-sn' },
+      ],
+    ]
+    for (const [path, body] of attempts) {
+      const refused = await s.call('POST', path, { amount: 41, ...body })
+      expect(refused.status, path).toBe(422)
+      expect(Object.keys(refused.body.errors), path).toEqual(['amount'])
+      expect(refused.body.message, path).toMatch(/past 9007199254740991 .*at most 40 more/)
+    }
+    expect((await s.call('POST', `/__sandbox/cards/${card}/fund`, { amount: 40 })).status).toBe(200)
+    const paid = await s.call(
+      'POST',
+      `/__sandbox/payments/${payment.body.data.payment.reference}/transition`,
+      { to: 'success' },
+    )
+    expect(paid.status).toBe(200)
+    const business = (await s.call('GET', '/__sandbox/business')).body.data
+    const cards = (await s.call('GET', '/v1/cards')).body.data
+    expect(business.float_balance + cards[0].balance).toBe(Number.MAX_SAFE_INTEGER)
+    expect(business.float_balance).toBe(MAX_HELD - 40)
+    expect((await s.call('POST', '/__sandbox/business/fund', { amount: 1 })).status).toBe(422)
+  })
+
+  it('frees the room a payment or a wallet-to-card promised once it fails or expires', async () => {
+    const s = newSandbox()
+    const card = (await s.issuedCard()).reference
+    bringIn(s, MAX_HELD - OPENING_FLOAT - 100)
+    const payment = await s.call('POST', '/v1/payments/create', {
+      amount: 60,
+      network: 'wave-sn',
+      customer: { full_name: 'Fatou Sall', phone: '+221770000004' },
+    })
+    const pull = await s.call('POST', '/v1/transactions/create/wallet-to-card', {
+      amount: 40,
+      card_reference: card,
+      phone: '+221770000000',
+      network: 'wave-sn',
+    })
+    expect((await s.call('POST', '/__sandbox/business/fund', { amount: 1 })).status).toBe(422)
+    const reference = payment.body.data.payment.reference
+    expect(
+      (await s.call('POST', `/__sandbox/payments/${reference}/transition`, { to: 'expired' }))
+        .status,
+    ).toBe(200)
+    const slug = pull.body.data.transaction.slug
+    expect(
+      (await s.call('POST', `/__sandbox/transactions/${slug}/transition`, { to: 'failed' })).status,
+    ).toBe(200)
+    const funded = await s.call('POST', '/__sandbox/business/fund', { amount: 100 })
+    expect(funded.body.data.float_balance).toBe(Number.MAX_SAFE_INTEGER)
   })
 })
