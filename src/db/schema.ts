@@ -182,7 +182,10 @@ export const disburses = sqliteTable(
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
   },
-  (t) => [index('disburses_tenant_seq').on(t.tenantId, t.seq)],
+  (t) => [
+    index('disburses_tenant_seq').on(t.tenantId, t.seq),
+    index('disburses_tenant_partner_reference').on(t.tenantId, t.partnerReference),
+  ],
 )
 
 export const businessOperations = sqliteTable(

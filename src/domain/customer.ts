@@ -1,8 +1,11 @@
 /**
  * What payments and disburses share (SPEC §2.6, §2.7): the customer, whose every field is a
- * string on the wire ("" for what the caller did not send), and the create-time columns.
+ * string on the wire ("" for what the caller did not send), the create-time columns, and the
+ * one-use `partner_reference`.
  */
-import type { DomainContext } from './context.js'
+import type { disburses, payments } from '../db/schema.js'
+import { findOwned, type DomainContext } from './context.js'
+import { refused } from './errors.js'
 
 export type CustomerInput = {
   full_name: string
@@ -47,5 +50,25 @@ export function moneyRequestValues(ctx: DomainContext, input: MoneyRequestInput)
     expiredAt: ctx.now + EXPIRY_MS,
     createdAt: ctx.now,
     updatedAt: ctx.now,
+  }
+}
+
+/**
+ * A payment or disburse repeating a client `partner_reference` of the tenant is refused (422),
+ * not collected or paid twice. Called in the creating transaction, before the insert, so that
+ * concurrent duplicates are refused too (SQLite runs one write transaction at a time).
+ */
+export function assertNewPartnerReference(
+  ctx: DomainContext,
+  [table, noun]: [typeof payments, 'payment'] | [typeof disburses, 'disburse'],
+  partnerReference: string | undefined,
+): void {
+  if (partnerReference === undefined) return
+  const used = findOwned(ctx, table, table.partnerReference, partnerReference)
+  if (used) {
+    throw refused(
+      'partner_reference',
+      `The partner reference has already been used (${noun} ${used.reference}).`,
+    )
   }
 }

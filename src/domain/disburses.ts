@@ -1,7 +1,8 @@
 /**
  * Disburses: the business pays a customer's wallet or bank account from its float (SPEC §2.6,
- * §4.6; PRODUCT §5). A disburse starts `processing`: in one transaction the float is checked
- * (422 when short), the amount held from it, and a `float_debit` business operation recorded.
+ * §4.6; PRODUCT §5). A disburse starts `processing`: in one transaction its `partner_reference`
+ * is checked unused and the float sufficient (422 otherwise), the amount held from the float,
+ * and a `float_debit` business operation recorded.
  * It settles by itself after its delay; a failed disburse gives the money back to the float.
  */
 import { and, eq } from 'drizzle-orm'
@@ -16,7 +17,11 @@ import {
   type Page,
   type PageOf,
 } from './context.js'
-import { moneyRequestValues, type MoneyRequestInput } from './customer.js'
+import {
+  assertNewPartnerReference,
+  moneyRequestValues,
+  type MoneyRequestInput,
+} from './customer.js'
 import { notFound } from './errors.js'
 import { FLOAT, HOLDS, WORLD, assertFunds, move } from './ledger.js'
 import { LIFECYCLES } from './lifecycles.js'
@@ -28,6 +33,7 @@ export const DISBURSE_NETWORKS = ['bank', ...WALLET_NETWORKS] as const
 
 export function createDisburse(ctx: DomainContext, input: MoneyRequestInput): Disburse {
   return atomically(ctx.db, () => {
+    assertNewPartnerReference(ctx, [disburses, 'disburse'], input.partnerReference)
     assertFunds(ctx, FLOAT, input.amount, 'amount')
     const disburse = insertReturning(ctx.db, disburses, {
       ...moneyRequestValues(ctx, input),

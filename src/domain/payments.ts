@@ -15,8 +15,12 @@ import {
   type Page,
   type PageOf,
 } from './context.js'
-import { moneyRequestValues, type MoneyRequestInput } from './customer.js'
-import { notFound, refused } from './errors.js'
+import {
+  assertNewPartnerReference,
+  moneyRequestValues,
+  type MoneyRequestInput,
+} from './customer.js'
+import { notFound } from './errors.js'
 import { recordOperation } from './business.js'
 import { FLOAT, INCOMING, WORLD, move } from './ledger.js'
 import { LIFECYCLES } from './lifecycles.js'
@@ -25,7 +29,7 @@ import { scheduleAt, scheduleOutcome } from './schedule.js'
 
 export function createPayment(ctx: DomainContext, input: MoneyRequestInput): Payment {
   return atomically(ctx.db, () => {
-    assertNewPartnerReference(ctx, input.partnerReference)
+    assertNewPartnerReference(ctx, [payments, 'payment'], input.partnerReference)
     const payment = insertReturning(ctx.db, payments, {
       ...moneyRequestValues(ctx, input),
       status: LIFECYCLES.payment.initial,
@@ -100,16 +104,4 @@ export function findPayment(ctx: DomainContext, reference: string, field = 'refe
 
 export function listPayments(ctx: DomainContext, page: Page): PageOf<Payment> {
   return listPage(ctx, payments, page)
-}
-
-/** A payment repeating a client `partner_reference` is refused (422), not collected twice. */
-function assertNewPartnerReference(ctx: DomainContext, partnerReference: string | undefined): void {
-  if (partnerReference === undefined) return
-  const used = findOwned(ctx, payments, payments.partnerReference, partnerReference)
-  if (used) {
-    throw refused(
-      'partner_reference',
-      `The partner reference has already been used (payment ${used.reference}).`,
-    )
-  }
 }

@@ -2,6 +2,8 @@
  * /v1/disburses (SPEC §2.6, §4.6; PRODUCT §2, §4, §5, §10).
  */
 import { describe, expect, it } from 'vitest'
+import { OPENING_FLOAT } from '../../src/domain/ledger.js'
+import { startSandbox } from '../../src/index.js'
 import { MILLIS_TIMESTAMP, UUID, newSandbox } from '../helpers.js'
 
 const BUSINESS = expect.stringMatching(/\S/)
@@ -179,7 +181,8 @@ describe('POST /v1/disburses/create', () => {
     expect((await createDisburse(s)).expired_at).toBe('2026-01-01T00:30:00.000Z')
     const advanced = await s.call('POST', '/__sandbox/clock/advance', { by: '1h' })
     expect(advanced.status, JSON.stringify(advanced.body)).toBe(200)
-    expect((await createDisburse(s)).expired_at).toBe('2026-01-01T01:30:00.000Z')
+    const later = walletDisburse({ partner_reference: 'payout-later' })
+    expect((await createDisburse(s, later)).expired_at).toBe('2026-01-01T01:30:00.000Z')
   })
 
   it.each(['bank', 'orange-money-sn', 'wave-sn'])(
@@ -423,14 +426,16 @@ describe('GET /v1/disburses', () => {
     const refs: string[] = []
     refs.push((await createDisburse(s, walletDisburse({ amount: 1 }))).reference)
     refs.push((await createDisburse(s, bankDisburse({ amount: 2 }))).reference)
-    refs.push((await createDisburse(s, walletDisburse({ amount: 3 }))).reference)
+    const third = walletDisburse({ amount: 3, partner_reference: 'payout-79' })
+    refs.push((await createDisburse(s, third)).reference)
     const res = await s.call('GET', '/v1/disburses')
     expect(res.body.data.map((d: any) => d.reference)).toEqual(refs.reverse())
   })
 
   it('pages 20 at a time by default', async () => {
     const s = newSandbox()
-    for (let i = 1; i <= 21; i++) await createDisburse(s, walletDisburse({ amount: i }))
+    for (let i = 1; i <= 21; i++)
+      await createDisburse(s, walletDisburse({ amount: i, partner_reference: `payout-${i}` }))
     const first = await s.call('GET', '/v1/disburses')
     expect(first.body.data).toHaveLength(20)
     expect(first.body.data[0].amount).toBe(21)
@@ -456,7 +461,8 @@ describe('GET /v1/disburses', () => {
 
   it('honours page and per_page', async () => {
     const s = newSandbox()
-    for (let i = 1; i <= 7; i++) await createDisburse(s, walletDisburse({ amount: i }))
+    for (let i = 1; i <= 7; i++)
+      await createDisburse(s, walletDisburse({ amount: i, partner_reference: `payout-${i}` }))
     const res = await s.call('GET', '/v1/disburses?page=3&per_page=3')
     expect(res.status, JSON.stringify(res.body)).toBe(200)
     expect(res.body.data.map((d: any) => d.amount)).toEqual([1])
@@ -646,5 +652,64 @@ describe('disburse lifecycle through the control plane', () => {
       'success',
     )
     s.close()
+  })
+})
+
+describe('idempotency', () => {
+  it('refuses a disburse repeating a partner_reference with 422, paying nothing twice', async () => {
+    const s = newSandbox()
+    const first = await createDisburse(s)
+    const again = await s.call('POST', '/v1/disburses/create', walletDisburse({ amount: 7 }))
+    expect(again.status).toBe(422)
+    expect(again.body.errors).toEqual({
+      partner_reference: [
+        `The partner reference has already been used (disburse ${first.reference}).`,
+      ],
+    })
+    expect((await s.call('GET', '/v1/disburses')).body.meta.total).toBe(1)
+    expect((await s.call('GET', '/v1/business/operations')).body.meta.total).toBe(1)
+    const float = (await s.call('GET', '/__sandbox/business')).body.data.float_balance
+    expect(float).toBe(OPENING_FLOAT - 2500)
+    // another tenant has its own references
+    expect(
+      (await s.call('POST', '/v1/disburses/create', walletDisburse(), { token: 'other' })).status,
+    ).toBe(200)
+  })
+
+  it('creates one of 60 concurrent identical disburses (and payments) over real HTTP', async () => {
+    const sandbox = await startSandbox({ port: 0, clock: 'manual', log: 'silent' })
+    const headers = { Authorization: 'Bearer dup', 'Content-Type': 'application/json' }
+    const get = async (path: string) =>
+      ((await (await fetch(`${sandbox.url}${path}`, { headers })).json()) as any).meta.total
+    try {
+      for (const resource of ['disburses', 'payments']) {
+        const answers = await Promise.all(
+          Array.from({ length: 60 }, () =>
+            fetch(`${sandbox.url}/v1/${resource}/create`, {
+              method: 'POST',
+              headers,
+              body: JSON.stringify(walletDisburse({ partner_reference: 'once' })),
+            }).then(async (res) => ({ status: res.status, body: (await res.json()) as any })),
+          ),
+        )
+        const statuses = answers.map((a) => a.status)
+        expect(
+          statuses.filter((status) => status === 200),
+          resource,
+        ).toHaveLength(1)
+        expect(
+          statuses.filter((status) => status === 422),
+          resource,
+        ).toHaveLength(59)
+        for (const refused of answers.filter((a) => a.status === 422))
+          expect(Object.keys(refused.body.errors), resource).toEqual(['partner_reference'])
+        expect(await get(`/v1/${resource}`), resource).toBe(1)
+      }
+      expect(await get('/v1/business/operations')).toBe(1)
+      const business = await fetch(`${sandbox.url}/__sandbox/business`, { headers })
+      expect(((await business.json()) as any).data.float_balance).toBe(OPENING_FLOAT - 2500)
+    } finally {
+      await sandbox.close()
+    }
   })
 })

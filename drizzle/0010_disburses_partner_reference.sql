@@ -1,0 +1,1 @@
+CREATE INDEX `disburses_tenant_partner_reference` ON `disburses` (`tenant_id`,`partner_reference`);
