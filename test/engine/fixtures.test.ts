@@ -102,6 +102,37 @@ describe('POST /__sandbox/fixtures', () => {
   })
 })
 
+describe('a fixture whose tenant is reset midway', () => {
+  it('carries on against the fresh tenant, and names the step that needs what the reset removed', async () => {
+    const s = newSandbox()
+    const applied = await s.call('POST', '/__sandbox/fixtures', {
+      fixture: {
+        name: 'reset-midway',
+        steps: [
+          { call: 'POST /v1/card-users/create', body: { phone: '+221770000001' }, as: 'before' },
+          { call: 'POST /__sandbox/reset' },
+          { call: 'POST /v1/card-users/create', body: { phone: '+221770000002' } },
+          {
+            call: 'POST /v1/cards/create',
+            body: {
+              card_user_reference: '{{before.userCard.reference}}',
+              card_brand: 'visa',
+              card_type: 'virtual',
+            },
+          },
+        ],
+      },
+    })
+    expect(applied.status).toBe(422)
+    expect(applied.body.errors.fixture[0]).toMatch(
+      /^fixture reset-midway, step 4 \(POST \/v1\/cards\/create\): 404 /,
+    )
+    const users = (await s.call('GET', '/v1/card-users')).body
+    expect(users.meta.total).toBe(1)
+    expect(users.data[0].data[0].phone).toBe('+221770000002')
+  })
+})
+
 describe('--fixtures', () => {
   it('seeds every new tenant before its first request, and again after its reset', async () => {
     const s = newSandbox({ fixtures: 'verified-user-funded-card' })
