@@ -1,6 +1,7 @@
 /**
- * createApp(deps): the Hono app of one sandbox. /v1 (SPEC §4) behind bearer auth, the
- * control plane under /__sandbox (PRODUCT §8), one error renderer, 404/405 for the rest.
+ * createApp(deps): the Hono app of one sandbox. Only its own Host names get in (PRODUCT §11),
+ * /v1 (SPEC §4) is behind bearer auth, the control plane under /__sandbox (PRODUCT §8), one
+ * error renderer, 404/405 for the rest.
  */
 import { Hono } from 'hono'
 import type { AppEnv } from './env.js'
@@ -8,6 +9,7 @@ import { createControlApi } from './http/control/index.js'
 import { onError, renderError } from './http/errors.js'
 import { unmatchedRequestError } from './http/method-not-allowed.js'
 import { auth } from './http/middleware/auth.js'
+import { hostCheck } from './http/middleware/host-check.js'
 import { journal } from './http/middleware/journal.js'
 import { requestLog } from './http/middleware/request-log.js'
 import { scenarios } from './http/middleware/scenarios.js'
@@ -18,6 +20,8 @@ export function createApp(deps: SandboxDeps) {
   const app = new Hono<AppEnv>()
   const unmatched = unmatchedRequestError(app)
 
+  // first: a request addressed to a name that is not the sandbox's reaches nothing (DNS rebinding)
+  app.use(hostCheck(deps.allowedHosts))
   app.use(async function provideDeps(c, next) {
     c.set('deps', deps)
     await next()

@@ -3,6 +3,7 @@
  * Each flag also reads `CARD_SANDBOX_<NAME>` from the environment; the command line wins.
  */
 import { parseArgs } from 'node:util'
+import { hostName } from './http/middleware/host-check.js'
 import type { SandboxOptions } from './sandbox.js'
 
 type Flag = {
@@ -21,6 +22,17 @@ export const FLAGS: readonly Flag[] = [
     value: '<addr>',
     default: '127.0.0.1',
     help: 'address to bind; 0.0.0.0 exposes the sandbox to the network',
+  },
+  {
+    name: 'allowed-host',
+    value: '<name>',
+    help: 'another Host name to answer to (e.g. a proxy or container name); repeatable',
+    repeatable: true,
+  },
+  {
+    name: 'public-url',
+    value: '<url>',
+    help: "the sandbox's address as links show it (wallet_url); default: the listener's",
   },
   {
     name: 'db',
@@ -133,6 +145,8 @@ export function parseFlags(argv: string[], env: NodeJS.ProcessEnv = {}): CliComm
   const options: SandboxOptions = {
     port: integer('port', raw('port'), 0, 65535),
     host: raw('host'),
+    allowedHosts: list('allowed-host')?.map((name) => host('allowed-host', name)),
+    publicUrl: url('public-url', raw('public-url')),
     db: raw('db'),
     seed: raw('seed') === undefined ? undefined : integer('seed', raw('seed'), 0, 2 ** 31 - 1),
     tokens: raw('tokens')
@@ -168,6 +182,16 @@ function url(name: string, value: string | undefined): string | undefined {
     throw new FlagError(`--${name} must be an http(s) URL (got "${value}")`)
   }
   return value
+}
+
+function host(name: string, value: string): string {
+  try {
+    return hostName(value)
+  } catch {
+    throw new FlagError(
+      `--${name} must be a host name or address, as a Host header names it (got "${value}")`,
+    )
+  }
 }
 
 function positiveNumber(name: string, value: string | undefined): number {

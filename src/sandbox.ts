@@ -2,10 +2,11 @@
  * createSandbox(options) builds one sandbox (database, randomness, tenants, app) without
  * binding a port; startSandbox(options) serves it over HTTP. Nothing starts on import.
  */
-import { serve } from '@hono/node-server'
+import { createAdaptorServer } from '@hono/node-server'
 import type { AddressInfo } from 'node:net'
 import { createApp, type SandboxApp } from './app.js'
 import { createJournal, type Journal } from './http/journal.js'
+import { allowedHostnames, isWildcard } from './http/middleware/host-check.js'
 import { openDb, type Db } from './db/open.js'
 import { createIds, type Ids } from './domain/ids.js'
 import { sweepRetiredTenants } from './domain/reset.js'
@@ -21,6 +22,17 @@ export type SandboxOptions = {
   port?: number
   /** Address to bind. Default 127.0.0.1. */
   host?: string
+  /**
+   * Other names the sandbox answers to (a Host header naming anything else gets 403): besides
+   * localhost, 127.0.0.1, [::1], the bound host (bound to a wildcard: every interface address
+   * and the machine's name) and the host of `publicUrl`.
+   */
+  allowedHosts?: string[]
+  /**
+   * Where links to the sandbox point (`wallet_url`), e.g. behind a proxy or a tunnel. Default:
+   * the listener's address (a wildcard shown as 127.0.0.1); in-process, `http://localhost`.
+   */
+  publicUrl?: string
   /** SQLite file, or ':memory:' (default). */
   db?: string
   /** Seed for every id, name and card number. */
@@ -49,10 +61,10 @@ export type SandboxOptions = {
   fixtures?: string
 }
 
-export type ResolvedOptions = Required<
-  Omit<SandboxOptions, 'seed' | 'tokens' | 'webhookUrl' | 'webhookSecret' | 'fixtures'>
-> &
-  Pick<SandboxOptions, 'seed' | 'tokens' | 'webhookUrl' | 'webhookSecret' | 'fixtures'>
+export type ResolvedOptions = Required<Omit<SandboxOptions, OptionalOption>> &
+  Pick<SandboxOptions, OptionalOption>
+
+type OptionalOption = 'seed' | 'tokens' | 'webhookUrl' | 'webhookSecret' | 'fixtures' | 'publicUrl'
 
 export type SandboxDeps = {
   db: Db
@@ -62,6 +74,10 @@ export type SandboxDeps = {
   scenarios: ScenarioRegistry
   journal: Journal
   options: ResolvedOptions
+  /** The Host names this sandbox answers to, computed once at start (host-check.ts). */
+  allowedHosts: ReadonlySet<string>
+  /** The sandbox's own origin as links show it: `publicUrl`, else the listener's address. */
+  publicUrl: string
   /** Applies the start-up fixture to a tenant (set when `fixtures` is given). */
   seedTenant?: (token: string) => Promise<void>
   /** Calls the sandbox's own API in-process as a tenant (fixtures). */
@@ -72,6 +88,8 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
   return {
     port: options.port ?? 4010,
     host: options.host ?? '127.0.0.1',
+    allowedHosts: options.allowedHosts ?? [],
+    publicUrl: options.publicUrl?.replace(/\/+$/, ''),
     db: options.db ?? ':memory:',
     seed: options.seed,
     tokens: options.tokens,
@@ -102,6 +120,10 @@ export type Sandbox = {
  */
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const resolved = resolveOptions(options)
+  const publicUrl = resolved.publicUrl
+  if (publicUrl !== undefined && (!/^https?:\/\/\S+$/.test(publicUrl) || !URL.canParse(publicUrl)))
+    throw new Error(`publicUrl must be an http(s) URL (got "${resolved.publicUrl}")`)
+  const allowedHosts = allowedHostnames(resolved)
   const fixture = resolved.fixtures ? loadFixture(resolved.fixtures) : undefined
   const db = openDb(resolved.db)
   const ids = createIds(resolved.seed)
@@ -137,6 +159,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     scenarios,
     journal: createJournal(),
     options: resolved,
+    allowedHosts,
+    publicUrl: resolved.publicUrl ?? IN_PROCESS_URL,
   }
   const stopTicker = startTicker(() => tick(deps))
   const app = createApp(deps)
@@ -154,6 +178,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     },
   }
 }
+
+/** The origin of `app.request('/path')`: what links point at when no port is bound. */
+const IN_PROCESS_URL = 'http://localhost'
 
 /** The tick: runs what fell due for every tenant on a real clock, sweeps reset tenants' rows. */
 function tick(deps: SandboxDeps): void {
@@ -205,16 +232,24 @@ const SHUTDOWN_GRACE_MS = 5_000
  */
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const sandbox = createSandbox(options)
-  const { host, port } = sandbox.deps.options
-  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const s = serve({ fetch: sandbox.app.fetch, port, hostname: host }, () => resolve(s))
-    s.once('error', reject)
+  const { host, port, publicUrl } = sandbox.deps.options
+  // an HTTP/1.0 request without a Host header is taken as addressed to the bound address
+  const ownName = isWildcard(host) ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host
+  const server = createAdaptorServer({ fetch: sandbox.app.fetch, hostname: ownName })
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, host, () => resolve())
   })
   // a request may take at most this long, body included (a latency scenario counts)
   ;(server as import('node:http').Server).requestTimeout = REQUEST_TIMEOUT_MS
   const address = server.address() as AddressInfo
-  const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address
+  const shown = isWildcard(address.address)
+    ? '127.0.0.1'
+    : address.family === 'IPv6'
+      ? `[${address.address}]`
+      : address.address
   const url = `http://${shown}:${address.port}`
+  sandbox.deps.publicUrl = publicUrl ?? url
   let closing: Promise<void> | undefined
   return {
     ...sandbox,

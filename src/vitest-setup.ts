@@ -26,10 +26,10 @@ declare module 'vitest' {
 /** What the tests get unless the environment says otherwise. */
 const DEFAULTS: SandboxOptions = { port: 0, clock: 'manual', log: 'silent' }
 
-/** The option a flag sets: `webhook-url` → `webhookUrl`, `scenario` → `scenarios`. */
-function optionKey(flag: string): keyof SandboxOptions {
-  if (flag === 'scenario') return 'scenarios'
-  return flag.replace(/-(\w)/g, (_, letter: string) => letter.toUpperCase()) as keyof SandboxOptions
+/** The option a flag sets: `webhook-url` → `webhookUrl`; a repeatable one is a list: `scenarios`. */
+function optionKey(flag: (typeof FLAGS)[number]): keyof SandboxOptions {
+  const key = flag.name.replace(/-(\w)/g, (_, letter: string) => letter.toUpperCase())
+  return (flag.repeatable ? `${key}s` : key) as keyof SandboxOptions
 }
 
 /** The options the CARD_SANDBOX_* variables set (only those set), validated as the CLI does. */
@@ -37,9 +37,7 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): SandboxOpt
   const command = parseFlags([], env)
   if (command.kind !== 'run') return {}
   const set = FLAGS.filter((flag) => env[envName(flag.name)] !== undefined)
-  return Object.fromEntries(
-    set.map((flag) => [optionKey(flag.name), command.options[optionKey(flag.name)]]),
-  )
+  return Object.fromEntries(set.map((flag) => [optionKey(flag), command.options[optionKey(flag)]]))
 }
 
 /** Starts the sandbox, provides its origin, and returns the teardown that stops it. */

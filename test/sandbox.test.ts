@@ -1,3 +1,4 @@
+import { request } from 'node:http'
 import { describe, expect, it } from 'vitest'
 import { startSandbox } from '../src/index.js'
 import { fullIdentity, newSandbox } from './helpers.js'
@@ -57,25 +58,69 @@ describe('startSandbox()', () => {
         headers: { Authorization: 'Bearer x' },
       })
       expect(res.status).toBe(200)
-      // wallet_url points at this sandbox's own host and port
-      const created = await fetch(`${sandbox.baseUrl}/payments/create`, {
-        method: 'POST',
-        headers: { Authorization: 'Bearer x', 'Content-Type': 'application/json' },
-        body: JSON.stringify({
-          amount: 100,
-          network: 'mtn-ci',
-          customer: { full_name: 'A B', phone: '+2250700000000' },
-        }),
-      })
-      const body = (await created.json()) as any
-      expect(body.data.payment.meta.wallet_url).toBe(
-        `${sandbox.url}/__sandbox/checkout/${body.data.payment.reference}`,
-      )
     } finally {
       await sandbox.close()
     }
   })
+
+  it("points wallet_url at the listener's address, never at the request's Host", async () => {
+    const sandbox = await startSandbox({ port: 0 })
+    try {
+      // localhost:1 is one of the sandbox's names (the port is not checked), not its address
+      const created = await postPayment(sandbox.port, 'localhost:1')
+      expect(created.status, JSON.stringify(created.body)).toBe(200)
+      const { reference, meta } = created.body.data.payment
+      expect(meta.wallet_url).toBe(`${sandbox.url}/__sandbox/checkout/${reference}`)
+    } finally {
+      await sandbox.close()
+    }
+  })
+
+  it('bound to a wildcard, points wallet_url at 127.0.0.1; --public-url wins over both', async () => {
+    const wildcard = await startSandbox({ port: 0, host: '0.0.0.0' })
+    const proxied = await startSandbox({ port: 0, publicUrl: 'https://sandbox.example.dev' })
+    try {
+      const first = await postPayment(wildcard.port, `127.0.0.1:${wildcard.port}`)
+      expect(first.body.data.payment.meta.wallet_url).toMatch(
+        new RegExp(`^http://127\\.0\\.0\\.1:${wildcard.port}/__sandbox/checkout/`),
+      )
+      const second = await postPayment(proxied.port, `127.0.0.1:${proxied.port}`)
+      expect(second.body.data.payment.meta.wallet_url).toMatch(
+        /^https:\/\/sandbox\.example\.dev\/__sandbox\/checkout\/[0-9a-f-]{36}$/,
+      )
+    } finally {
+      await Promise.all([wildcard.close(), proxied.close()])
+    }
+  })
 })
+
+/** POST /v1/payments/create over a socket, with the Host header set by hand. */
+function postPayment(port: number, host: string): Promise<{ status: number; body: any }> {
+  const payload = JSON.stringify({
+    amount: 100,
+    network: 'mtn-ci',
+    customer: { full_name: 'A B', phone: '+2250700000000' },
+  })
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/v1/payments/create',
+        headers: { Host: host, Authorization: 'Bearer x', 'Content-Type': 'application/json' },
+      },
+      (res) => {
+        let text = ''
+        res.setEncoding('utf8')
+        res.on('data', (chunk) => (text += chunk))
+        res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }))
+      },
+    )
+    req.on('error', reject)
+    req.end(payload)
+  })
+}
 
 describe('the manual clock', () => {
   it('dates what is created after an advance at the advanced time', async () => {

@@ -32,4 +32,22 @@ describe('card-sandbox/vitest', () => {
     })
     expect(() => optionsFromEnv({ CARD_SANDBOX_CLOCK: 'sundial' })).toThrow(/clock/)
   })
+
+  it('takes allowed Host names and the public URL from the environment', () => {
+    expect(
+      optionsFromEnv({
+        CARD_SANDBOX_ALLOWED_HOST: 'sandbox, Proxy.Test:8080',
+        CARD_SANDBOX_PUBLIC_URL: 'https://sandbox.example.dev',
+      }),
+    ).toEqual({
+      allowedHosts: ['sandbox', 'proxy.test'],
+      publicUrl: 'https://sandbox.example.dev',
+    })
+    expect(() => optionsFromEnv({ CARD_SANDBOX_ALLOWED_HOST: 'http://x.test/' })).toThrow(
+      /--allowed-host/,
+    )
+    expect(() => optionsFromEnv({ CARD_SANDBOX_PUBLIC_URL: 'sandbox:4010' })).toThrow(
+      /--public-url/,
+    )
+  })
 })

@@ -5,6 +5,7 @@
 export const ERROR_CODES = [
   'malformed_json',
   'unauthenticated',
+  'forbidden',
   'not_found',
   'method_not_allowed',
   'invalid_transition',

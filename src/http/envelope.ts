@@ -7,11 +7,16 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { z } from 'zod'
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE, type Page, type PageOf } from '../domain/context.js'
 
-/** How a response is shaped: with the real service's quirks or clean, and where links point. */
+/**
+ * How a response is shaped: with the real service's quirks or clean, and where links point:
+ * the sandbox's own origin (PRODUCT §10: `--public-url`, else the listener), never the Host
+ * the request names.
+ */
 export type Presenting = { quirks: boolean; origin: string }
 
 export function presenting(c: Context): Presenting {
-  return { quirks: c.get('deps').options.quirks, origin: new URL(c.req.url).origin }
+  const deps = c.get('deps')
+  return { quirks: deps.options.quirks, origin: deps.publicUrl }
 }
 
 export function ok(c: Context, message: string, fields: Record<string, unknown>): Response {

@@ -14,6 +14,7 @@ import { sendJson } from './envelope.js'
 const STATUS_BY_CODE: Record<ErrorCode, ContentfulStatusCode> = {
   malformed_json: 400,
   unauthenticated: 401,
+  forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
   invalid_transition: 409,

@@ -52,6 +52,20 @@ async function createDisburse(s: Sandbox, body: unknown = walletDisburse(), toke
 }
 
 describe('POST /v1/disburses/create', () => {
+  it('builds meta.wallet_url from publicUrl (--public-url), not from the Host', async () => {
+    const s = newSandbox({ publicUrl: 'http://sandbox.internal:4010' })
+    const res = await s.app.request('http://127.0.0.1:9999/v1/disburses/create', {
+      method: 'POST',
+      headers: { Authorization: 'Bearer test-token', 'Content-Type': 'application/json' },
+      body: JSON.stringify(walletDisburse()),
+    })
+    const body = (await res.json()) as any
+    expect(res.status, JSON.stringify(body)).toBe(200)
+    expect(body.data.disburse.meta).toEqual({
+      wallet_url: `http://sandbox.internal:4010/__sandbox/checkout/${body.data.disburse.reference}`,
+    })
+  })
+
   it('answers a processing wallet disburse under data.disburse with meta.wallet_url (quirks on)', async () => {
     const s = newSandbox()
     const res = await s.call('POST', '/v1/disburses/create', walletDisburse())

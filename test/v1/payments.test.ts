@@ -116,8 +116,8 @@ describe('POST /v1/payments/create', () => {
     expect(payment.customer).toEqual({ full_name: 'Awa Diop', email: '', phone: '+221770000001' })
   })
 
-  it('points meta.wallet_url at the origin the request came to', async () => {
-    const s = newSandbox()
+  it('builds meta.wallet_url from publicUrl (--public-url), whatever Host the request names', async () => {
+    const s = newSandbox({ publicUrl: 'https://sandbox.example.dev/' })
     const req = await s.app.request('http://127.0.0.1:4010/v1/payments/create', {
       method: 'POST',
       headers: { Authorization: 'Bearer test-token', 'Content-Type': 'application/json' },
@@ -127,7 +127,7 @@ describe('POST /v1/payments/create', () => {
     expect(req.status, JSON.stringify(body)).toBe(200)
     const reference = body.data.payment.reference
     expect(body.data.payment.meta).toEqual({
-      wallet_url: `http://127.0.0.1:4010/__sandbox/checkout/${reference}`,
+      wallet_url: `https://sandbox.example.dev/__sandbox/checkout/${reference}`,
     })
   })
 
