@@ -1,7 +1,7 @@
 /**
  * createApp(deps): the Hono app of one sandbox. Only its own Host names get in (PRODUCT §11),
- * /v1 (SPEC §4) is behind bearer auth, the control plane under /__sandbox (PRODUCT §8), one
- * error renderer, 404/405 for the rest.
+ * pages carry the hardening headers, /v1 (SPEC §4) is behind bearer auth, the control
+ * plane under /__sandbox (PRODUCT §8), one error renderer, 404/405 for the rest.
  */
 import { Hono } from 'hono'
 import type { AppEnv } from './env.js'
@@ -13,6 +13,7 @@ import { hostCheck } from './http/middleware/host-check.js'
 import { journal } from './http/middleware/journal.js'
 import { requestLog } from './http/middleware/request-log.js'
 import { scenarios } from './http/middleware/scenarios.js'
+import { securityHeaders } from './http/middleware/security-headers.js'
 import { createV1Api } from './http/v1/index.js'
 import type { SandboxDeps } from './sandbox.js'
 
@@ -22,6 +23,8 @@ export function createApp(deps: SandboxDeps) {
 
   // first: a request addressed to a name that is not the sandbox's reaches nothing (DNS rebinding)
   app.use(hostCheck(deps.allowedHosts))
+  // the pages live here; JSON answers carry nosniff from sendJson (envelope.ts)
+  app.use('/__sandbox/*', securityHeaders())
   app.use(async function provideDeps(c, next) {
     c.set('deps', deps)
     await next()

@@ -116,7 +116,7 @@ dt { color: var(--muted); } dd { margin: 0; }
 .actions button { padding: 8px 16px; }
 `
 
-const CHECKOUT_SCRIPT = `
+export const CHECKOUT_SCRIPT = `
 (function () {
   var main = document.querySelector('main.checkout')
   document.querySelectorAll('[data-answer]').forEach(function (button) {

@@ -1,5 +1,6 @@
 /**
- * The dashboard (PRODUCT §8): `/__sandbox/ui` picks a tenant; `/__sandbox/ui/panel`, fetched by
+ * The dashboard (PRODUCT §8): `/__sandbox/ui` is a public shell where a person opens a tenant by
+ * pasting its token (no tenant's data in it, tokens masked); `/__sandbox/ui/panel`, fetched by
  * the page with that tenant's bearer token every second, renders everything it owns on the
  * server — card users, cards, transactions, payments, disburses, disputes, business operations,
  * webhooks with their bodies and attempts, the request journal, the clock — with a button for
@@ -32,9 +33,9 @@ import { money, page, statusBadge, type Html } from './layout.js'
 const ROWS = 25
 
 export const dashboardApi = new Hono<AppEnv>()
-  .get('/ui', describeRoute({ auth: 'none', summary: 'Dashboard' }), (c) => {
-    return c.html(shell(c.get('deps').tenants.all(), c.req.query('token') ?? null))
-  })
+  .get('/ui', describeRoute({ auth: 'none', summary: 'Dashboard' }), (c) =>
+    c.html(shell(c.get('deps').tenants.all())),
+  )
   .get(
     '/ui/panel',
     describeRoute({ auth: 'bearer', summary: "Dashboard panel of the token's tenant (HTML)" }),
@@ -48,45 +49,65 @@ export const dashboardApi = new Hono<AppEnv>()
 
 type KnownTenant = { token: string; businessName: string }
 
-function shell(known: KnownTenant[], token: string | null) {
+/**
+ * The public page: no tenant's data, tokens masked. A person opens a tenant by pasting its
+ * token; the page's script keeps it in sessionStorage (this tab only, never sent by the browser
+ * on its own, so no other site can make use of it) and sends it as the Authorization header.
+ * The token field has no name: even without the script, a submit puts nothing in the URL.
+ */
+function shell(known: KnownTenant[]) {
   const body = html`<header class="top">
       <h1>card-sandbox</h1>
-      <form method="get" action="/__sandbox/ui" class="picker">
+      <form id="open-tenant" class="picker" autocomplete="off">
         <label
-          >Tenant
-          <select name="token" onchange="this.form.submit()">
-            <option value="" ${token ? '' : 'selected'}>choose a bearer token…</option>
-            ${known.map(
-              (t) =>
-                html`<option value="${t.token}" ${t.token === token ? 'selected' : ''}>
-                  ${t.token} — ${t.businessName}
-                </option>`,
-            )}
-            ${
-              token && !known.some((t) => t.token === token)
-                ? html`<option value="${token}" selected>${token} (new)</option>`
-                : ''
-            }
-          </select>
+          >Tenant token
+          <input
+            id="token"
+            type="password"
+            placeholder="paste a bearer token"
+            spellcheck="false"
+            required
+          />
         </label>
+        <button type="submit" class="primary">Open</button>
       </form>
-      <form method="get" action="/__sandbox/ui" class="picker">
-        <input name="token" placeholder="or type a token" aria-label="token" />
-        <button type="submit">Open</button>
-      </form>
+      <button type="button" id="close-tenant" hidden>Close tenant</button>
       <a href="/__sandbox/docs">API reference</a>
     </header>
-    ${
-      token
-        ? html`<div id="toast" role="status" hidden></div>
-            <main id="panel" data-token="${token}"><p class="muted">Loading…</p></main>`
-        : html`<main>
-            <p>
-              Pick a tenant: each bearer token your app sends is its own business. The list holds
-              every token seen so far.
-            </p>
-          </main>`
-    }`
+    <div id="toast" role="status" hidden></div>
+    <main id="welcome">
+      <p>
+        Paste the bearer token of the tenant to open: each token your app sends is its own business.
+        The token stays in this browser tab and travels only in the Authorization header.
+      </p>
+      ${
+        known.length
+          ? html`<section class="table" data-section="Tenants">
+              <h2>Tenants seen so far <span class="muted">${known.length}</span></h2>
+              <table>
+                <thead>
+                  <tr>
+                    <th>token</th>
+                    <th>business</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  ${known.map(
+                    (t) =>
+                      html`<tr>
+                        <td><code>${maskToken(t.token)}</code></td>
+                        <td>${t.businessName}</td>
+                      </tr>`,
+                  )}
+                </tbody>
+              </table>
+            </section>`
+          : html`<p class="muted">
+              No tenant yet: the first request with a bearer token makes one.
+            </p>`
+      }
+    </main>
+    <main id="panel" hidden></main>`
   return page('card-sandbox dashboard', body, { style: DASHBOARD_STYLE, script: DASHBOARD_SCRIPT })
 }
 
@@ -420,18 +441,49 @@ pre { background: #f2f4f7; padding: 8px; border-radius: 6px; max-height: 240px; 
 #toast.error { background: #912018; }
 `
 
-/** Polls the panel every second, and turns buttons and forms into control-plane calls. */
-const DASHBOARD_SCRIPT = `
+/**
+ * Opens a tenant from the token form (kept in sessionStorage), polls its panel every second,
+ * and turns buttons and forms into control-plane calls with its token.
+ */
+export const DASHBOARD_SCRIPT = `
 (function () {
+  var KEY = 'card-sandbox-token'
+  var form = document.getElementById('open-tenant')
+  var input = document.getElementById('token')
+  var closer = document.getElementById('close-tenant')
+  var welcome = document.getElementById('welcome')
   var panel = document.getElementById('panel')
-  if (!panel) return
-  var token = panel.dataset.token
   var toast = document.getElementById('toast')
+  var token = null
   var shown = ''
+  var timer = null
   function headers(json) {
     var h = { Authorization: 'Bearer ' + token }
     if (json) h['Content-Type'] = 'application/json'
     return h
+  }
+  function open(value) {
+    token = value
+    sessionStorage.setItem(KEY, value)
+    welcome.hidden = true
+    closer.hidden = false
+    panel.hidden = false
+    panel.innerHTML = '<p class="muted">Loading...</p>'
+    shown = ''
+    refresh(true)
+    clearInterval(timer)
+    timer = setInterval(refresh, 1000)
+  }
+  function close(message) {
+    token = null
+    sessionStorage.removeItem(KEY)
+    clearInterval(timer)
+    panel.hidden = true
+    panel.innerHTML = ''
+    shown = ''
+    closer.hidden = true
+    welcome.hidden = false
+    if (message) say(message, true)
   }
   function busy() {
     var active = document.activeElement
@@ -439,12 +491,17 @@ const DASHBOARD_SCRIPT = `
       panel.querySelector('details[open]') !== null
   }
   function refresh(force) {
-    if (!force && busy()) return Promise.resolve()
+    if (!token || (!force && busy())) return Promise.resolve()
+    var asked = token
     return fetch('/__sandbox/ui/panel', { headers: headers(false), cache: 'no-store' })
-      .then(function (res) { return res.text() })
-      .then(function (text) {
-        if (text !== shown) { shown = text; panel.innerHTML = text }
-        panel.dataset.loaded = String(Date.now())
+      .then(function (res) {
+        if (asked !== token) return
+        if (res.status === 401) return close('The sandbox does not let this token in (--tokens).')
+        return res.text().then(function (text) {
+          if (asked !== token) return
+          if (text !== shown) { shown = text; panel.innerHTML = text }
+          panel.dataset.loaded = String(Date.now())
+        })
       })
       .catch(function () {})
   }
@@ -466,6 +523,13 @@ const DASHBOARD_SCRIPT = `
         return refresh(true)
       })
   }
+  form.addEventListener('submit', function (event) {
+    event.preventDefault()
+    var value = input.value.trim()
+    input.value = ''
+    if (value) open(value)
+  })
+  closer.addEventListener('click', function () { close() })
   panel.addEventListener('click', function (event) {
     var button = event.target.closest('button[data-call]')
     if (!button) return
@@ -484,7 +548,7 @@ const DASHBOARD_SCRIPT = `
     document.activeElement && document.activeElement.blur()
     send(form.dataset.call, body)
   })
-  refresh(true)
-  setInterval(refresh, 1000)
+  var kept = sessionStorage.getItem(KEY)
+  if (kept) open(kept)
 })()
 `

@@ -44,11 +44,8 @@ export function page(title: string, body: Html, options: { style?: string; scrip
       <body>
         ${body}
         ${
-          options.script
-            ? html`<script>
-                ${raw(options.script)}
-              </script>`
-            : ''
+          // written byte for byte: the Content-Security-Policy allows it by its hash
+          options.script ? raw(`<script>${options.script}</script>`) : ''
         }
       </body>
     </html>`

@@ -92,7 +92,7 @@ function verificationPage(reference: string, user: CardUser | undefined, accent:
     </header>
     ${user ? verificationSteps(user) : unknownUser()}
   </main>`
-  return page('Identity verification', body, { style: WIDGET_STYLE, script: PAGE_SCRIPT })
+  return page('Identity verification', body, { style: WIDGET_STYLE, script: VERIFY_PAGE_SCRIPT })
 }
 
 function unknownUser() {
@@ -146,7 +146,7 @@ button.primary { background: var(--accent); border-color: var(--accent); }
 `
 
 /** Runs in the verification page: steps, the submission, and messages to the widget script. */
-const PAGE_SCRIPT = `
+export const VERIFY_PAGE_SCRIPT = `
 (function () {
   var main = document.querySelector('main.widget')
   var reference = main.dataset.reference

@@ -21,6 +21,10 @@ const TOKEN = 'browser-token'
 let browser: Browser
 let sandbox: RunningSandbox
 let page: Page
+/** What chromium reports about the Content-Security-Policy (console and violation events). */
+let cspReports: string[]
+/** Every URL the page requested. */
+let requested: string[]
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) {
@@ -49,9 +53,24 @@ afterAll(async () => {
 beforeEach(async () => {
   sandbox = await startSandbox({ port: 0, clock: 'manual', seed: 7 })
   page = await browser.newPage({ viewport: { width: 1400, height: 1000 } })
+  cspReports = []
+  requested = []
+  page.on('console', (message) => {
+    if (/Content Security Policy|Refused to/i.test(message.text())) cspReports.push(message.text())
+  })
+  page.on('request', (request) => void requested.push(request.url()))
+  // in every frame, before its own scripts: a blocked script, style or fetch is reported here
+  await page.exposeFunction('reportCsp', (report: string) => void cspReports.push(report))
+  await page.addInitScript(() =>
+    (globalThis as any).document.addEventListener('securitypolicyviolation', (event: any) =>
+      (globalThis as any).reportCsp(`${event.violatedDirective} blocked ${event.blockedURI}`),
+    ),
+  )
 })
 
 afterEach(async () => {
+  // no page's own script, style or request was blocked by its Content-Security-Policy
+  expect(cspReports).toEqual([])
   await page.close()
   await sandbox.close()
 })
@@ -75,7 +94,57 @@ function statusIn(reference: string) {
   return page.locator(`tr[data-reference="${reference}"] .status`).first()
 }
 
+/** Opens the dashboard shell and the tenant of `token` through its form, as a person does. */
+async function openDashboard(token: string) {
+  await page.goto(`${sandbox.url}/__sandbox/ui`)
+  await page.locator('#token').fill(token)
+  await page.locator('#open-tenant button[type=submit]').click()
+  await eventually(() => page.locator('#panel .tenant').count()).toBe(1)
+}
+
 describe('the dashboard', () => {
+  it('opens a tenant by its pasted token, keeps it in the tab, never in a URL or the page', async () => {
+    await api('GET', '/v1/cards') // the tenant exists: the shell lists it, masked
+    await page.goto(`${sandbox.url}/__sandbox/ui`)
+    await expect(page.locator('[data-section=Tenants] code').textContent()).resolves.toBe(
+      '*********oken',
+    )
+    await openDashboard(TOKEN)
+    expect(await page.locator('#panel .tenant code').first().textContent()).toBe('*********oken')
+    expect(
+      await page.evaluate(() => (globalThis as any).sessionStorage.getItem('card-sandbox-token')),
+    ).toBe(TOKEN)
+    expect(await page.content()).not.toContain(TOKEN)
+
+    // a reload reopens it from sessionStorage; "Close tenant" forgets it
+    await page.reload()
+    await eventually(() => page.locator('#panel .tenant').count()).toBe(1)
+    await page.locator('#close-tenant').click()
+    expect(
+      await page.evaluate(() => (globalThis as any).sessionStorage.getItem('card-sandbox-token')),
+    ).toBeNull()
+    expect(await page.locator('#panel').isHidden()).toBe(true)
+    await page.reload()
+    await page.waitForLoadState('load')
+    expect(await page.locator('#panel').isHidden()).toBe(true)
+
+    expect(requested.length).toBeGreaterThan(2)
+    for (const url of requested) expect(url).not.toContain(TOKEN)
+  })
+
+  it('tells the person when --tokens keeps the pasted token out', async () => {
+    await sandbox.close()
+    sandbox = await startSandbox({ port: 0, clock: 'manual', seed: 7, tokens: ['only-this-one'] })
+    await page.goto(`${sandbox.url}/__sandbox/ui`)
+    await page.locator('#token').fill('not-that-one')
+    await page.locator('#open-tenant button[type=submit]').click()
+    await eventually(() => page.locator('#toast').textContent()).toContain('--tokens')
+    expect(await page.locator('#panel').isHidden()).toBe(true)
+    expect(
+      await page.evaluate(() => (globalThis as any).sessionStorage.getItem('card-sandbox-token')),
+    ).toBeNull()
+  })
+
   it('verifies a user, issues a card and replays a webhook with clicks', async () => {
     const receiver = await startReceiver([500, 200])
     try {
@@ -83,7 +152,7 @@ describe('the dashboard', () => {
       const created = await api('POST', '/v1/card-users/create', fullIdentity())
       const user: string = created.body.data.userCard.reference
 
-      await page.goto(`${sandbox.url}/__sandbox/ui?token=${TOKEN}`)
+      await openDashboard(TOKEN)
       await eventually(() => statusIn(user).textContent()).toBe('pending')
       await page.locator(`tr[data-reference="${user}"] button`, { hasText: '→ passed' }).click()
       await eventually(() => statusIn(user).textContent()).toBe('passed')
@@ -219,6 +288,32 @@ describe('the checkout page', () => {
 
     const shown = await api('GET', `/v1/payments/${payment.reference}`)
     expect(JSON.stringify(shown.body)).toContain('"status":"success"')
+  })
+})
+
+describe('framing', () => {
+  it('another site cannot frame the dashboard or the checkout page', async () => {
+    const created = await api('POST', '/v1/payments/create', {
+      amount: 500,
+      network: 'wave-sn',
+      customer: { full_name: 'Awa Diop', phone: '+221770000001' },
+    })
+    const checkout: string = created.body.data.payment.meta.wallet_url
+    const host = await serveHostPage(
+      `<!doctype html><html><body>
+      <iframe id="dashboard" src="${sandbox.url}/__sandbox/ui"></iframe>
+      <iframe id="checkout" src="${checkout}"></iframe></body></html>`,
+    )
+    try {
+      await page.goto(host.url)
+      await page.waitForLoadState('load')
+      await eventually(() => cspReports.filter((r) => r.includes('frame-ancestors')).length).toBe(2)
+      expect(await page.frameLocator('#dashboard').locator('#open-tenant').count()).toBe(0)
+      expect(await page.frameLocator('#checkout').locator('.amount').count()).toBe(0)
+      cspReports.length = 0 // the two refusals were the point
+    } finally {
+      await host.close()
+    }
   })
 })
 

@@ -3,6 +3,7 @@
  * The same pages are clicked through in a real browser in test/ui/browser.test.ts.
  */
 import { describe, expect, it } from 'vitest'
+import { maskToken } from '../../src/masking.js'
 import { newSandbox } from '../helpers.js'
 
 type Sandbox = ReturnType<typeof newSandbox>
@@ -145,7 +146,39 @@ describe('the dashboard panel', () => {
     expect(html).toContain('→ passed')
     expect(html).toContain('POST /__sandbox/clock/advance')
     expect((await s.app.request('/__sandbox/ui/panel')).status).toBe(401)
-    const shell = await s.app.request('/__sandbox/ui?token=test-token')
-    expect(await shell.text()).toContain('data-token="test-token"')
+    // the tenant's own token, masked: a screenshot of the panel gives nothing away
+    expect(html).toContain('<code>******oken</code>')
+    expect(html).not.toContain('test-token')
+  })
+})
+
+describe('the dashboard shell', () => {
+  it('lists every tenant by masked token, and never prints a token, even one in its URL', async () => {
+    const s = newSandbox()
+    await s.call('GET', '/v1/cards')
+    await s.call('GET', '/v1/cards', undefined, { token: 'a-much-longer-token-9876' })
+    await s.call('GET', '/v1/cards', undefined, { token: 'short' })
+    for (const url of ['/__sandbox/ui', '/__sandbox/ui?token=test-token']) {
+      const res = await s.app.request(url)
+      expect(res.status).toBe(200)
+      const html = await res.text()
+      expect(html).toContain('<code>******oken</code>')
+      expect(html).toContain('<code>********************9876</code>')
+      expect(html).toContain('<code>*****</code>')
+      for (const token of ['test-token', 'a-much-longer-token-9876', 'short'])
+        expect(html, url).not.toContain(token)
+      // the form's field has no name: submitted without the script, it sends nothing
+      expect(html).toMatch(/<input\s+id="token"\s+type="password"/)
+      expect(html).not.toMatch(/<input[^>]*name="token"/)
+    }
+  })
+})
+
+describe('maskToken', () => {
+  it('shows the last 4 characters of a token longer than 8, else nothing (PRODUCT §11)', () => {
+    expect(maskToken('test-token')).toBe('******oken')
+    expect(maskToken('123456789')).toBe('*****6789')
+    expect(maskToken('12345678')).toBe('********')
+    expect(maskToken('')).toBe('')
   })
 })
