@@ -58,18 +58,23 @@ export async function main(
   return sandbox
 }
 
+/** What the sandbox serves and how it is set up: addresses, never a token or a secret (PRODUCT §10). */
 function banner(sandbox: RunningSandbox): string {
   const o = sandbox.deps.options
   const lines = [
     `card-sandbox ${VERSION} listening`,
     `  API         ${sandbox.baseUrl}`,
+    `  dashboard   ${sandbox.url}/__sandbox/ui`,
+    `  docs        ${sandbox.url}/__sandbox/docs`,
     `  health      ${sandbox.url}/__sandbox/health`,
+    ...(o.publicUrl ? [`  public URL  ${o.publicUrl} (wallet_url links)`] : []),
+    ...(o.allowedHosts.length ? [`  also as     ${o.allowedHosts.join(', ')}`] : []),
     `  database    ${o.db}`,
     `  clock       ${o.clock}${o.clock === 'real' && o.speed !== 1 ? ` ×${o.speed}` : ''}`,
     `  quirks      ${o.quirks ? 'on' : 'off'}`,
     `  tokens      ${o.tokens ? o.tokens.map(maskToken).join(', ') : 'any bearer token (one tenant each)'}`,
     ...(o.seed !== undefined ? [`  seed        ${o.seed}`] : []),
-    `  webhooks    ${o.webhookUrl ?? 'none by default (PUT /__sandbox/webhook per tenant)'}`,
+    `  webhooks    ${o.webhookUrl ? withoutPassword(o.webhookUrl) : 'none by default (PUT /__sandbox/webhook per tenant)'}`,
     `  signed with ${o.webhookSecret ? maskToken(o.webhookSecret) : "each tenant's bearer token"}`,
     `  scenarios   ${
       o.scenarios.length
@@ -87,6 +92,14 @@ function banner(sandbox: RunningSandbox): string {
     '',
   ]
   return lines.join('\n')
+}
+
+/** `http://user:secret@host/` → `http://user:******@host/` (masking.ts). */
+function withoutPassword(url: string): string {
+  const parsed = new URL(url)
+  if (!parsed.password) return url
+  parsed.password = maskToken(decodeURIComponent(parsed.password))
+  return parsed.href
 }
 
 await main(process.argv.slice(2), process.env)

@@ -3,10 +3,11 @@
  * `npm test` builds dist/ first.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { request } from 'node:http'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 
 const CLI = new URL('../dist/bin/card-sandbox.js', import.meta.url).pathname
 const running: ChildProcess[] = []
@@ -87,6 +88,55 @@ describe('npx card-sandbox', () => {
     const body = (await created.json()) as any
     // quirks off: the clean shape, userCard under data
     expect(body.data.userCard.status).toBe('pending')
+  })
+
+  it('prints the dashboard and docs URLs, and no token or secret, in its banner', async () => {
+    const cli = startCli([
+      '--log',
+      'silent',
+      '--tokens',
+      'first-secret-token,second-secret-token',
+      '--webhook-secret',
+      'whsec-do-not-print',
+      '--webhook-url',
+      'http://hooks:hook-password@127.0.0.1:9/in',
+    ])
+    const origin = (await cli.baseUrl).replace(/\/v1$/, '')
+    await vi.waitFor(() => expect(cli.output()).toContain('Press Ctrl-C to stop.'))
+    const banner = cli.output()
+    expect(banner).toContain(`dashboard   ${origin}/__sandbox/ui`)
+    expect(banner).toContain(`docs        ${origin}/__sandbox/docs`)
+    expect(banner).toContain('webhooks    http://hooks:*********word@127.0.0.1:9/in')
+    for (const secret of [
+      'first-secret-token',
+      'second-secret-token',
+      'whsec-do-not-print',
+      'hook-password',
+    ])
+      expect(banner).not.toContain(secret)
+  })
+
+  it('answers the Host names of --allowed-host and CARD_SANDBOX_ALLOWED_HOST, refuses others', async () => {
+    const cli = startCli(['--log', 'silent', '--allowed-host', 'sandbox.test'], {
+      CARD_SANDBOX_ALLOWED_HOST: 'ignored.test', // the command line wins
+    })
+    const port = Number(new URL(await cli.baseUrl).port)
+    const status = (host: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = request(
+          { host: '127.0.0.1', port, path: '/__sandbox/health', headers: { Host: host } },
+          (res) => {
+            res.resume()
+            resolve(res.statusCode!)
+          },
+        )
+        req.on('error', reject)
+        req.end()
+      })
+    expect(await status('sandbox.test:4010')).toBe(200)
+    expect(await status('ignored.test')).toBe(403)
+    expect(await status('evil.example')).toBe(403)
+    expect(await status(`localhost:${port}`)).toBe(200)
   })
 
   it('keeps data across restarts with --db file', async () => {
@@ -197,6 +247,8 @@ describe('npx card-sandbox', () => {
       ['--quirks', 'maybe'],
       ['--webhook-url', 'not a url'],
       ['--webhook-extensions', 'maybe'],
+      ['--allowed-host', 'http://sandbox.test/'],
+      ['--public-url', 'sandbox.test:4010'],
     ]) {
       const result = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' })
       expect(result.status, args.join(' ')).toBe(2)

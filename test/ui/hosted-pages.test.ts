@@ -3,7 +3,6 @@
  * The same pages are clicked through in a real browser in test/ui/browser.test.ts.
  */
 import { describe, expect, it } from 'vitest'
-import { maskToken } from '../../src/masking.js'
 import { newSandbox } from '../helpers.js'
 
 type Sandbox = ReturnType<typeof newSandbox>
@@ -171,14 +170,5 @@ describe('the dashboard shell', () => {
       expect(html).toMatch(/<input\s+id="token"\s+type="password"/)
       expect(html).not.toMatch(/<input[^>]*name="token"/)
     }
-  })
-})
-
-describe('maskToken', () => {
-  it('shows the last 4 characters of a token longer than 8, else nothing (PRODUCT §11)', () => {
-    expect(maskToken('test-token')).toBe('******oken')
-    expect(maskToken('123456789')).toBe('*****6789')
-    expect(maskToken('12345678')).toBe('********')
-    expect(maskToken('')).toBe('')
   })
 })
