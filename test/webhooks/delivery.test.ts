@@ -6,6 +6,8 @@ import { createHmac } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
 import { afterEach, describe, expect, it } from 'vitest'
 import { MAX_IN_FLIGHT, MAX_IN_FLIGHT_PER_TENANT } from '../../src/webhooks/delivery.js'
 import { fullIdentity, newSandbox, TOKEN } from '../helpers.js'
@@ -31,6 +33,9 @@ async function drain(s: ReturnType<typeof newSandbox>) {
   await new Promise((resolve) => setImmediate(resolve))
   await s.deps.deliverer.idle()
 }
+
+setFlagsFromString('--expose-gc')
+const collectGarbage = runInNewContext('gc') as () => void
 
 const hmac = (body: string, secret: string) =>
   createHmac('sha512', secret).update(body).digest('hex')
@@ -325,6 +330,7 @@ describe('retries', () => {
     await s.call('PUT', '/__sandbox/webhook', { url: receiver.url })
     await verifiedByTheClock(s)
     await until(() => receiver.requests.length === 1)
+    collectGarbage() // the timeout must not live on an object nothing holds
     await drain(s)
     const [event] = await events(s)
     expect(event.status).toBe('pending')
@@ -546,6 +552,50 @@ describe('hostile receivers', () => {
       expect(event).toMatchObject({ status: 'pending', attempts: [] })
     }
   })
+
+  it('takes turns between tenants when every slot is taken, so no tenant waits for the others’ backlogs', async () => {
+    const hung = await startReceiver(['hang'])
+    const healthy = await startReceiver([200])
+    const s = newSandbox({ webhookTimeoutMs: 2_000 })
+    cleanups.push(
+      () => s.close(),
+      () => hung.close(),
+      () => healthy.close(),
+    )
+    const tokens = Array.from(
+      { length: MAX_IN_FLIGHT / MAX_IN_FLIGHT_PER_TENANT + 1 },
+      (_, i) => `tenant-${i}`,
+    )
+    for (const token of tokens) await s.call('GET', '/__sandbox/webhook', undefined, { token })
+    // the tenant that comes last in id order: a pick that always started from the first id
+    // would serve it only once every other tenant had nothing due
+    const idOf = (token: string) => s.deps.tenants.forToken(token)!.id
+    const last = tokens.reduce((a, b) => (idOf(a) > idOf(b) ? a : b))
+    const dead = tokens.filter((token) => token !== last)
+    const rounds = 3
+    for (const token of dead) {
+      await s.call('PUT', '/__sandbox/webhook', { url: hung.url }, { token })
+      for (let i = 0; i < MAX_IN_FLIGHT_PER_TENANT * rounds; i++) {
+        await s.call('POST', '/v1/card-users/create', fullIdentity(), { token })
+      }
+    }
+    for (const token of dead)
+      await s.call('POST', '/__sandbox/clock/advance', { by: '3s' }, { token })
+    await until(() => hung.hanging.length === MAX_IN_FLIGHT) // every slot is taken
+
+    const lastAs = { token: last }
+    await s.call('PUT', '/__sandbox/webhook', { url: healthy.url }, lastAs)
+    const user = await s.call('POST', '/v1/card-users/create', { phone: '+221770000001' }, lastAs)
+    await s.call(
+      'POST',
+      `/__sandbox/card-users/${user.body.userCard.reference}/transition`,
+      { to: 'passed' },
+      lastAs,
+    )
+    await until(() => healthy.requests.length === 1, 15_000, 'the last tenant’s delivery')
+    // served when the first slots came free, before the others' last round started
+    expect(hung.requests.length).toBeLessThanOrEqual(MAX_IN_FLIGHT * (rounds - 1))
+  }, 60_000)
 })
 
 describe('PUT /__sandbox/webhook', () => {
