@@ -2,13 +2,14 @@
  * Scenarios (PRODUCT §9): every example in scenarios/ loaded and checked end to end through the
  * HTTP API; malformed files give precise errors; edits are picked up without a restart.
  */
-import { copyFileSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdtempSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { startSandbox } from '../../src/index.js'
 import { loadScenarioFile, parseScenario, ScenarioError } from '../../src/engine/scenarios/load.js'
 import { fullIdentity, newSandbox } from '../helpers.js'
+import { until } from '../webhooks/receiver.js'
 
 const SCENARIOS = new URL('../../scenarios/', import.meta.url).pathname
 const example = (name: string) => join(SCENARIOS, `${name}.yaml`)
@@ -410,6 +411,45 @@ describe('scenario files', () => {
     writeFileSync(file, 'name: live\nrules:\n  - respond: { status: "broken" }\n')
     await new Promise((resolve) => setTimeout(resolve, 300))
     expect((await s.call('GET', '/v1/cards')).status).toBe(421)
+  })
+
+  it('takes a deleted file out of force, says so, keeps serving, and loads it again when it comes back', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-'))
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
+    const file = join(dir, 'live.yaml')
+    const teapot =
+      'name: live\nrules:\n  - match: { method: GET, path: /v1/cards }\n    respond: { status: 418 }\n'
+    writeFileSync(file, teapot)
+    const log: string[] = []
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((line) => {
+      log.push(String(line))
+      return true
+    })
+    cleanups.push(() => stderr.mockRestore())
+    const s = newSandbox({ scenarios: [file] })
+    cleanups.push(() => s.close())
+    const status = async () => (await s.call('GET', '/v1/cards')).status
+    expect(await status()).toBe(418)
+
+    // deleted: the scenario is out of force, the log says so, the sandbox still answers
+    unlinkSync(file)
+    await until(() => log.some((line) => line.includes(`${file} was deleted`)), 5_000, 'the log')
+    expect(log.join('')).toContain(`scenario file ${file} was deleted: live is out of force`)
+    expect(await status()).toBe(200)
+    expect((await s.call('GET', '/__sandbox/scenarios')).body.data).toEqual([])
+
+    // back (with another answer): loaded again and watched as before
+    writeFileSync(file, teapot.replace('418', '503'))
+    await until(
+      () => log.some((line) => line.includes(`card-sandbox: loaded scenario ${file}`)),
+      5_000,
+      'reload',
+    )
+    expect(await status()).toBe(503)
+    writeFileSync(file, teapot)
+    for (let i = 0; i < 250 && (await status()) !== 418; i++)
+      await new Promise((r) => setTimeout(r, 20))
+    expect(await status()).toBe(418)
   })
 })
 

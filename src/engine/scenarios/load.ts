@@ -1,10 +1,12 @@
 /**
  * Reading scenario files (PRODUCT §9): YAML or JSON (JSON is read as YAML, for positions),
  * validated with zod; an error names the file, the line and the bad field. Files in use are
- * watched: an edit is picked up, and a broken edit keeps the last good version.
+ * watched: an edit is picked up, a broken edit keeps the last good version, and a deleted file
+ * takes its scenario out of force until it comes back.
  */
-import { readFileSync, watch, type FSWatcher } from 'node:fs'
+import { readFileSync, watch } from 'node:fs'
 import { createRequire } from 'node:module'
+import { basename, dirname } from 'node:path'
 import { scenarioSchema, type Scenario } from './schema.js'
 
 /** YAML is only read when a scenario is loaded: not at every start (about 40 ms of imports). */
@@ -77,40 +79,53 @@ export function loadScenarioFile(path: string): Scenario {
   return parseScenario(text, path)
 }
 
+/** What a watcher reports about its file: a good version, a broken one, or its deletion. */
+export type ScenarioFileEvents = {
+  load(scenario: Scenario): void
+  /** A broken version (the caller keeps the last good one). */
+  error(error: ScenarioError): void
+  /** The file is gone; `load` follows if it comes back. */
+  remove(): void
+}
+
 /**
- * Watches a scenario file; calls `onLoad` with each good version, `onError` with the error of a
- * broken one (the caller keeps the last good version). Returns a function that stops watching.
+ * Watches a scenario file through its directory, so that a deleted file is noticed and a new
+ * one of the same name picked up (a watch on the file itself ends with the file, and editors
+ * that save by rename replace it). Returns a function that stops watching.
  */
-export function watchScenarioFile(
-  path: string,
-  onLoad: (scenario: Scenario) => void,
-  onError: (error: ScenarioError) => void,
-): () => void {
+export function watchScenarioFile(path: string, on: ScenarioFileEvents): () => void {
+  const name = basename(path)
   let timer: NodeJS.Timeout | undefined
-  let watcher: FSWatcher | undefined
-  const reload = () => {
+  let present = true
+  const settle = () => {
+    let text: string
     try {
-      onLoad(loadScenarioFile(path))
+      text = readFileSync(path, 'utf8')
     } catch (error) {
-      if (error instanceof ScenarioError) onError(error)
+      const code = (error as NodeJS.ErrnoException).code
+      if (code === 'ENOENT' || code === 'ENOTDIR') {
+        if (present) on.remove()
+        present = false
+      } else on.error(new ScenarioError(`${path}: cannot read: ${(error as Error).message}`))
+      return
+    }
+    present = true
+    try {
+      on.load(parseScenario(text, path))
+    } catch (error) {
+      if (error instanceof ScenarioError) on.error(error)
       else throw error
     }
   }
-  const start = () => {
-    watcher?.close()
-    watcher = watch(path, { persistent: false }, (event) => {
-      clearTimeout(timer)
-      // editors save in bursts, or replace the file (rename): settle, then read and re-watch
-      timer = setTimeout(() => {
-        reload()
-        if (event === 'rename') start()
-      }, 50)
-    })
-    watcher.on('error', () => undefined)
-  }
-  start()
+  const watcher = watch(dirname(path), { persistent: false }, (_event, filename) => {
+    if (filename !== null && filename !== name) return
+    // editors save in bursts, or replace the file (rename): settle, then read
+    clearTimeout(timer)
+    timer = setTimeout(settle, 50)
+  })
+  watcher.on('error', () => undefined)
   return () => {
     clearTimeout(timer)
-    watcher?.close()
+    watcher.close()
   }
 }

@@ -1,7 +1,8 @@
 /**
  * The scenarios in force (PRODUCT §9): files given at start (every tenant), and the ones a
  * tenant posts at run time (that tenant only, kept in SQLite, gone on its reset). Files are
- * watched; a broken edit keeps the last good version and says so on stderr.
+ * watched; a broken edit keeps the last good version, a deleted file takes its scenario out of
+ * force until it comes back, and each change is said on stderr.
  */
 import { and, asc, eq } from 'drizzle-orm'
 import type { Db } from '../../db/open.js'
@@ -27,19 +28,37 @@ export function createScenarioRegistry(
   const stops: (() => void)[] = []
 
   // a broken file at start stops the start, with the file, line and field in the message
-  for (const file of options.files) fromFiles.set(file, loadScenarioFile(file))
+  const fileNames = [...new Set(options.files)]
+  for (const file of fileNames) fromFiles.set(file, loadScenarioFile(file))
+  const changed = (line: string) => {
+    inForceByTenant.clear()
+    options.log(`card-sandbox: ${line}`)
+  }
   if (options.watch) {
-    for (const file of options.files) {
-      const stop = watchScenarioFile(
-        file,
-        (scenario) => {
+    for (const file of fileNames) {
+      const stop = watchScenarioFile(file, {
+        load(scenario) {
+          const again = !fromFiles.has(file)
           fromFiles.set(file, scenario)
-          inForceByTenant.clear()
-          options.log(`card-sandbox: reloaded scenario ${file} (${scenario.name})`)
+          changed(`${again ? 'loaded' : 'reloaded'} scenario ${file} (${scenario.name})`)
         },
-        (error) =>
-          options.log(`card-sandbox: ${error.message} — keeping the last good version of ${file}`),
-      )
+        error: (error) =>
+          options.log(
+            `card-sandbox: ${error.message} — ` +
+              (fromFiles.has(file)
+                ? `keeping the last good version of ${file}`
+                : `${file} stays out of force until it is fixed`),
+          ),
+        remove() {
+          const scenario = fromFiles.get(file)
+          if (!scenario) return
+          fromFiles.delete(file)
+          changed(
+            `scenario file ${file} was deleted: ${scenario.name} is out of force ` +
+              'until the file comes back',
+          )
+        },
+      })
       stops.push(stop)
     }
   }
@@ -54,8 +73,12 @@ export function createScenarioRegistry(
   }
   const inForceByTenant = new Map<string, InForce>()
 
+  /** The files' scenarios in the order the files were given (a returning file keeps its place). */
   function files(): ActiveScenario[] {
-    return [...fromFiles].map(([source, scenario]) => ({ source, scenario }))
+    return fileNames.flatMap((source) => {
+      const scenario = fromFiles.get(source)
+      return scenario ? [{ source, scenario }] : []
+    })
   }
 
   function inForce(tenantId: string): InForce {
