@@ -6,6 +6,7 @@ import { createAdaptorServer } from '@hono/node-server'
 import type { AddressInfo } from 'node:net'
 import { createApp, type SandboxApp } from './app.js'
 import { createJournal, type Journal } from './http/journal.js'
+import { lockDatabase } from './db/lock.js'
 import { allowedHostnames, isWildcard } from './http/middleware/host-check.js'
 import { openDb, type Db } from './db/open.js'
 import { createIds, type Ids } from './domain/ids.js'
@@ -125,7 +126,15 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     throw new Error(`publicUrl must be an http(s) URL (got "${resolved.publicUrl}")`)
   const allowedHosts = allowedHostnames(resolved)
   const fixture = resolved.fixtures ? loadFixture(resolved.fixtures) : undefined
-  const db = openDb(resolved.db)
+  // one sandbox per database file: a second would run every job and webhook twice
+  const unlock = lockDatabase(resolved.db)
+  let db: Db
+  try {
+    db = openDb(resolved.db)
+  } catch (error) {
+    unlock()
+    throw error
+  }
   const ids = createIds(resolved.seed)
   const tenants = createTenantDirectory(db, ids, {
     clockMode: resolved.clock,
@@ -143,6 +152,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     })
   } catch (error) {
     db.$client.close()
+    unlock()
     throw error
   }
   const deliverer = createDeliverer(db, tenants, {
@@ -175,6 +185,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       scenarios.close()
       void deliverer.close()
       db.$client.close()
+      unlock()
     },
   }
 }
@@ -237,7 +248,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const ownName = isWildcard(host) ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host
   const server = createAdaptorServer({ fetch: sandbox.app.fetch, hostname: ownName })
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
+    server.once('error', (error) => {
+      // a port in use: the database (and its lock) is let go, for a retry on another port
+      sandbox.close()
+      reject(error)
+    })
     server.listen(port, host, () => resolve())
   })
   // a request may take at most this long, body included (a latency scenario counts)

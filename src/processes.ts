@@ -1,0 +1,107 @@
+/**
+ * What the command knows of other processes, for the database lock, the pid file and the
+ * launcher watch (issue 15): whether one is running, when it started (a pid can be reused; its
+ * start time tells the new process from the old one) and its parent. Linux reads /proc; other
+ * POSIX systems ask `ps`; Windows answers what `process.kill(pid, 0)` can tell.
+ */
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+
+/** Clock ticks per second of /proc's times: USER_HZ, 100 on every Linux architecture Node runs on. */
+const USER_HZ = 100
+
+/** Whether `pid` is a live process (a zombie, dead but not yet reaped, is not). */
+export function isRunning(pid: number): boolean {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false
+  try {
+    process.kill(pid, 0)
+  } catch (error) {
+    // EPERM: it exists, under another user
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false
+  }
+  return procStat(pid)?.state !== 'Z'
+}
+
+/** When `pid` started, in ms since the epoch (to the tick on Linux, the second elsewhere). */
+export function startedAt(pid: number): number | undefined {
+  const stat = procStat(pid)
+  if (stat) return bootTime() + (stat.startTicks * 1000) / USER_HZ
+  const started = ps(pid, 'lstart')
+  const ms = started ? Date.parse(started) : NaN
+  return Number.isNaN(ms) ? undefined : ms
+}
+
+/** The parent of `pid`, if it can be found. */
+export function parentOf(pid: number): number | undefined {
+  const stat = procStat(pid)
+  if (stat) return stat.ppid
+  const ppid = Number(ps(pid, 'ppid'))
+  return Number.isSafeInteger(ppid) && ppid > 0 ? ppid : undefined
+}
+
+type ProcStat = { state: string; ppid: number; startTicks: number }
+
+/** /proc/<pid>/stat: `pid (comm) state ppid … starttime` (starttime is field 22). */
+function procStat(pid: number): ProcStat | undefined {
+  if (process.platform !== 'linux') return undefined
+  let text: string
+  try {
+    text = readFileSync(`/proc/${pid}/stat`, 'utf8')
+  } catch {
+    return undefined
+  }
+  // the command name may hold spaces and parentheses: the fields start after the last ')'
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ')
+  return { state: fields[0], ppid: Number(fields[1]), startTicks: Number(fields[19]) }
+}
+
+let boot: number | undefined
+function bootTime(): number {
+  boot ??= Number(/^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'))?.[1] ?? 0) * 1000
+  return boot
+}
+
+/** One column of `ps` for one process (macOS, the BSDs); undefined where there is no `ps`. */
+function ps(pid: number, column: 'lstart' | 'ppid'): string | undefined {
+  if (process.platform === 'win32' || !Number.isSafeInteger(pid) || pid <= 0) return undefined
+  // child_process is loaded only here, off the start-up path
+  const { execFileSync } = createRequire(import.meta.url)(
+    'node:child_process',
+  ) as typeof import('node:child_process')
+  try {
+    const out = execFileSync('ps', ['-o', `${column}=`, '-p', String(pid)], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      env: { ...process.env, LC_ALL: 'C' },
+    })
+    return out.trim() || undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** How often the launcher is looked at. */
+const LAUNCHER_POLL_MS = 500
+
+/**
+ * Started through npm (`npx card-sandbox`, `npm start`: npm sets npm_lifecycle_event), the
+ * sandbox runs as npm → `sh -c` → node, and `npx card-sandbox & … kill $!` signals npm alone:
+ * its shell dies with it or not, and this process lived on, holding the port. Calls `onGone`
+ * when the parent or grandparent it started under is gone. Not when started directly, where
+ * `kill $!` reaches it and `nohup node … &` keeps its meaning.
+ */
+export function watchLauncher(env: NodeJS.ProcessEnv, onGone: (pid: number) => void): () => void {
+  if (env.npm_lifecycle_event === undefined || process.platform === 'win32') return () => {}
+  const parent = process.ppid
+  const launchers = [parent, parentOf(parent)].filter(
+    (pid): pid is number => pid !== undefined && pid > 1,
+  )
+  const timer = setInterval(() => {
+    const gone = launchers.find((pid) => !isRunning(pid))
+    if (gone === undefined) return
+    clearInterval(timer)
+    onGone(gone)
+  }, LAUNCHER_POLL_MS)
+  timer.unref()
+  return () => clearInterval(timer)
+}

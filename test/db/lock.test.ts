@@ -1,0 +1,94 @@
+/**
+ * One sandbox per database file (issue 15): `<file>.lock` names the holder; a second sandbox
+ * is refused while the holder runs, and a lock whose holder is gone (or whose pid now belongs
+ * to a later process) is taken over.
+ */
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { DatabaseInUseError, lockDatabase } from '../../src/db/lock.js'
+import { startedAt } from '../../src/processes.js'
+import { createSandbox } from '../../src/sandbox.js'
+
+const cleanups: (() => void)[] = []
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0).reverse()) cleanup()
+})
+
+function databaseFile() {
+  const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-lock-'))
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
+  return join(dir, 'sandbox.sqlite')
+}
+
+/** The pid of a process that has ended. */
+function deadPid(): number {
+  return Number(spawnSync(process.execPath, ['-e', 'console.log(process.pid)']).stdout)
+}
+
+describe('the database lock', () => {
+  it('refuses a second sandbox on a file the first holds, naming the file and the holder', () => {
+    const file = databaseFile()
+    const first = createSandbox({ db: file })
+    cleanups.push(() => first.close())
+    expect(JSON.parse(readFileSync(`${file}.lock`, 'utf8'))).toEqual({
+      pid: process.pid,
+      startedAt: startedAt(process.pid),
+    })
+    expect(() => createSandbox({ db: file })).toThrow(DatabaseInUseError)
+    expect(() => createSandbox({ db: file })).toThrow(
+      `the database ${file} is in use by another sandbox (pid ${process.pid}`,
+    )
+  })
+
+  it('is let go when the sandbox closes', () => {
+    const file = databaseFile()
+    createSandbox({ db: file }).close()
+    expect(existsSync(`${file}.lock`)).toBe(false)
+    const again = createSandbox({ db: file })
+    again.close()
+  })
+
+  it('takes over the lock of a process that has ended', () => {
+    const file = databaseFile()
+    writeFileSync(`${file}.lock`, JSON.stringify({ pid: deadPid(), startedAt: 0 }))
+    const sandbox = createSandbox({ db: file })
+    cleanups.push(() => sandbox.close())
+    expect(JSON.parse(readFileSync(`${file}.lock`, 'utf8')).pid).toBe(process.pid)
+  })
+
+  it('takes over a lock whose pid now names a process started later (a reused pid)', () => {
+    const file = databaseFile()
+    const mine = startedAt(process.pid)!
+    writeFileSync(`${file}.lock`, JSON.stringify({ pid: process.pid, startedAt: mine - 60_000 }))
+    const release = lockDatabase(file)
+    cleanups.push(release)
+    expect(JSON.parse(readFileSync(`${file}.lock`, 'utf8')).startedAt).toBe(mine)
+  })
+
+  it('takes over a lock file that names nobody', () => {
+    const file = databaseFile()
+    writeFileSync(`${file}.lock`, 'garbage')
+    const release = lockDatabase(file)
+    cleanups.push(release)
+    expect(JSON.parse(readFileSync(`${file}.lock`, 'utf8')).pid).toBe(process.pid)
+  })
+
+  it('leaves a lock it no longer holds in place when it lets go', () => {
+    const file = databaseFile()
+    const release = lockDatabase(file)
+    const other = JSON.stringify({ pid: 1, startedAt: 0 })
+    writeFileSync(`${file}.lock`, other)
+    release()
+    expect(readFileSync(`${file}.lock`, 'utf8')).toBe(other)
+  })
+
+  it('needs no lock for an in-memory database', () => {
+    const first = createSandbox({ db: ':memory:' })
+    const second = createSandbox({ db: ':memory:' })
+    first.close()
+    second.close()
+  })
+})
