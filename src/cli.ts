@@ -1,17 +1,100 @@
 #!/usr/bin/env node
 /**
- * The `card-sandbox` command (PRODUCT §1): flags (or CARD_SANDBOX_* env vars) → startSandbox(),
- * a start-up banner, and a clean shutdown on SIGINT/SIGTERM.
+ * The `card-sandbox` command (PRODUCT §1): `card-sandbox [command] [flags]`, where the command
+ * is `serve` (the default), `stop` or `help`; each is one entry of COMMANDS. Serving: flags (or
+ * CARD_SANDBOX_* env vars) → startSandbox(), a start-up banner, the pid file of --pid-file, and
+ * a clean shutdown on SIGINT/SIGTERM or when npm, which started it, has gone.
  */
-import { FlagError, helpText, parseFlags } from './flags.js'
+import { readPidFile, writePidFile } from './commands/pid-file.js'
+import { stopCommand } from './commands/stop.js'
+import { FlagError, flagHelp, parseFlags } from './flags.js'
 import { maskToken } from './masking.js'
 import { PACKAGE_VERSION as VERSION } from './package-files.js'
+import { watchLauncher } from './processes.js'
 import { startSandbox, type RunningSandbox } from './sandbox.js'
 
-export async function main(
-  argv: string[],
-  env: NodeJS.ProcessEnv,
-): Promise<RunningSandbox | undefined> {
+/** One `card-sandbox <name>` command. */
+export type Command = {
+  name: string
+  /** `name` and its arguments, as the help shows them. */
+  usage: string
+  summary: string
+  /** The lines of its own options in `card-sandbox help <name>`. */
+  help: string[]
+  /** Runs it with the arguments after its name; resolves to the exit code. */
+  run(args: string[], env: NodeJS.ProcessEnv): Promise<number>
+}
+
+const serveCommand: Command = {
+  name: 'serve',
+  usage: 'serve [flags]',
+  summary: 'serve the sandbox (the default command)',
+  help: [...flagHelp(), '  -v, --version'.padEnd(34) + 'print the version'],
+  run: serve,
+}
+
+const helpCommand: Command = {
+  name: 'help',
+  usage: 'help [command]',
+  summary: 'show this help, or the help of a command',
+  help: [],
+  async run(args) {
+    const command = COMMANDS.find((c) => c.name === args[0])
+    process.stdout.write(command && command !== helpCommand ? helpOf(command) : helpText())
+    return 0
+  },
+}
+
+export const COMMANDS: Command[] = [serveCommand, stopCommand, helpCommand]
+
+/** Runs `card-sandbox` with its arguments; resolves to the exit code. */
+export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const [first, ...rest] = argv
+  const named = COMMANDS.find((command) => command.name === first)
+  if (!named && first !== undefined && !first.startsWith('-')) {
+    process.stderr.write(
+      `card-sandbox: unknown command '${first}' (commands: ${COMMANDS.map((c) => c.name).join(', ')})\n` +
+        "Run 'npx card-sandbox help' for the commands and their flags.\n",
+    )
+    return 2
+  }
+  const command = named ?? serveCommand
+  const args = named ? rest : argv
+  // serve reads --help with its flags
+  if (command !== serveCommand && (args.includes('--help') || args.includes('-h'))) {
+    process.stdout.write(helpOf(command))
+    return 0
+  }
+  return command.run(args, env)
+}
+
+function helpText(): string {
+  return [
+    'card-sandbox: a local, stateful sandbox of the card, wallet and disbursement API',
+    '',
+    'Usage: npx card-sandbox [command] [flags]',
+    '',
+    'Commands:',
+    ...COMMANDS.map((c) => `  ${c.usage}`.padEnd(34) + c.summary),
+    '',
+    'Flags of serve:',
+    ...serveCommand.help,
+    '  -h, --help'.padEnd(34) + 'show this help',
+    '',
+  ].join('\n')
+}
+
+function helpOf(command: Command): string {
+  return [
+    `Usage: npx card-sandbox ${command.usage}`,
+    '',
+    `${command.summary[0].toUpperCase()}${command.summary.slice(1)}.`,
+    ...(command.help.length ? ['', 'Flags:', ...command.help] : []),
+    '',
+  ].join('\n')
+}
+
+async function serve(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   let command
   try {
     command = parseFlags(argv, env)
@@ -20,46 +103,67 @@ export async function main(
     process.stderr.write(
       `card-sandbox: ${error.message}\nRun 'npx card-sandbox --help' for the flags.\n`,
     )
-    process.exitCode = 2
-    return
+    return 2
   }
-  if (command.kind === 'help') return void process.stdout.write(helpText())
-  if (command.kind === 'version') return void process.stdout.write(`${VERSION}\n`)
+  if (command.kind !== 'run') {
+    process.stdout.write(command.kind === 'version' ? `${VERSION}\n` : helpText())
+    return 0
+  }
 
-  const options = command.options
+  const { options, pidFile } = command
+  const held = pidFile ? readPidFile(pidFile) : undefined
+  if (held?.state === 'running') {
+    return couldNotStart(
+      `--pid-file ${pidFile} belongs to a running sandbox (pid ${held.pid}); ` +
+        `stop it with 'npx card-sandbox stop --pid-file ${pidFile}'`,
+    )
+  }
   let sandbox: RunningSandbox
   try {
     sandbox = await startSandbox(options)
   } catch (error) {
-    const reason =
+    return couldNotStart(
       (error as NodeJS.ErrnoException).code === 'EADDRINUSE'
         ? `port ${options.port} is already in use (try --port 0)`
-        : (error as Error).message
-    process.stderr.write(`card-sandbox: could not start: ${reason}\n`)
-    process.exitCode = 1
-    return
+        : (error as Error).message,
+    )
+  }
+  let removePidFile = () => {}
+  try {
+    if (pidFile) removePidFile = writePidFile(pidFile)
+  } catch (error) {
+    await sandbox.close()
+    return couldNotStart(`cannot write --pid-file ${pidFile}: ${(error as Error).message}`)
   }
   // A parent that stops reading (a closed pipe) must not crash the sandbox on its next line.
   process.stdout.on('error', () => {})
-  process.stdout.write(banner(sandbox))
+  process.stdout.write(banner(sandbox, pidFile))
 
   let stopping = false
-  const stop = (signal: string) => {
+  const stop = (reason: string) => {
     if (stopping) return
     stopping = true
-    process.stdout.write(`card-sandbox: ${signal} received, finishing in-flight requests…\n`)
+    process.stdout.write(`card-sandbox: ${reason}, finishing in-flight requests…\n`)
     void sandbox.close().then(() => {
+      removePidFile()
       process.stdout.write('card-sandbox: stopped\n')
       process.exit(0)
     })
   }
-  process.once('SIGINT', () => stop('SIGINT'))
-  process.once('SIGTERM', () => stop('SIGTERM'))
-  return sandbox
+  process.once('SIGINT', () => stop('SIGINT received'))
+  process.once('SIGTERM', () => stop('SIGTERM received'))
+  // `npx card-sandbox & … kill $!` kills npm, not this process
+  watchLauncher(env, (pid) => stop(`npm, which started it, has gone (pid ${pid} exited)`))
+  return 0
+}
+
+function couldNotStart(reason: string): number {
+  process.stderr.write(`card-sandbox: could not start: ${reason}\n`)
+  return 1
 }
 
 /** What the sandbox serves and how it is set up: addresses, never a token or a secret (PRODUCT §10). */
-function banner(sandbox: RunningSandbox): string {
+function banner(sandbox: RunningSandbox, pidFile: string | undefined): string {
   const o = sandbox.deps.options
   const lines = [
     `card-sandbox ${VERSION} listening`,
@@ -88,6 +192,7 @@ function banner(sandbox: RunningSandbox): string {
     ...(o.webhookExtensions
       ? ['  extensions  transaction, payment and disburse events (sandbox only)']
       : []),
+    ...(pidFile ? [`  pid file    ${pidFile} (npx card-sandbox stop --pid-file ${pidFile})`] : []),
     'Press Ctrl-C to stop.',
     '',
   ]
@@ -102,4 +207,4 @@ function withoutPassword(url: string): string {
   return parsed.href
 }
 
-await main(process.argv.slice(2), process.env)
+process.exitCode = await main(process.argv.slice(2), process.env)

@@ -101,6 +101,11 @@ export const FLAGS: readonly Flag[] = [
     default: 'off',
     help: 'also send events the real service is not known to send (transaction, payment, disburse)',
   },
+  {
+    name: 'pid-file',
+    value: '<file>',
+    help: "write the process id here once listening (removed on exit); 'card-sandbox stop' reads it",
+  },
 ]
 
 export const envName = (flag: string) => `CARD_SANDBOX_${flag.toUpperCase().replaceAll('-', '_')}`
@@ -108,7 +113,9 @@ export const envName = (flag: string) => `CARD_SANDBOX_${flag.toUpperCase().repl
 export class FlagError extends Error {}
 
 export type CliCommand =
-  { kind: 'help' } | { kind: 'version' } | { kind: 'run'; options: SandboxOptions }
+  | { kind: 'help' }
+  | { kind: 'version' }
+  | { kind: 'run'; options: SandboxOptions; pidFile?: string }
 
 export function parseFlags(argv: string[], env: NodeJS.ProcessEnv = {}): CliCommand {
   let parsed
@@ -165,7 +172,7 @@ export function parseFlags(argv: string[], env: NodeJS.ProcessEnv = {}): CliComm
       oneOf('webhook-extensions', raw('webhook-extensions'), ['on', 'off'] as const) === 'on',
   }
   if (options.tokens?.length === 0) throw new FlagError('--tokens needs at least one token')
-  return { kind: 'run', options }
+  return { kind: 'run', options, pidFile: raw('pid-file') }
 }
 
 function integer(name: string, value: string | undefined, min: number, max: number): number {
@@ -212,21 +219,11 @@ function oneOf<T extends string>(
   return value as T
 }
 
-export function helpText(): string {
-  const rows = FLAGS.map((f) => {
+/** The flag table of `--help`, two lines a flag: what it does, and its environment variable. */
+export function flagHelp(): string[] {
+  return FLAGS.map((f) => {
     const left = `  --${f.name} ${f.value}`.padEnd(34)
     const def = f.default ? ` (default ${f.default})` : ''
     return `${left}${f.help}${def}\n${' '.repeat(34)}env ${envName(f.name)}`
   })
-  return [
-    'card-sandbox: a local, stateful sandbox of the card, wallet and disbursement API',
-    '',
-    'Usage: npx card-sandbox [flags]',
-    '',
-    'Flags:',
-    ...rows,
-    '  -h, --help'.padEnd(34) + 'show this help',
-    '  -v, --version'.padEnd(34) + 'print the version',
-    '',
-  ].join('\n')
 }

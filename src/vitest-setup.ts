@@ -36,7 +36,10 @@ function optionKey(flag: (typeof FLAGS)[number]): keyof SandboxOptions {
 export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): SandboxOptions {
   const command = parseFlags([], env)
   if (command.kind !== 'run') return {}
-  const set = FLAGS.filter((flag) => env[envName(flag.name)] !== undefined)
+  // only the flags that are sandbox options (--pid-file is the command's)
+  const set = FLAGS.filter(
+    (flag) => env[envName(flag.name)] !== undefined && optionKey(flag) in command.options,
+  )
   return Object.fromEntries(set.map((flag) => [optionKey(flag), command.options[optionKey(flag)]]))
 }
 

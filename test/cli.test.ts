@@ -4,17 +4,66 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { request } from 'node:http'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { until } from './webhooks/receiver.js'
 
 const CLI = new URL('../dist/bin/card-sandbox.js', import.meta.url).pathname
+const ROOT = new URL('..', import.meta.url).pathname
 const running: ChildProcess[] = []
+const cleanups: (() => void)[] = []
 
 afterEach(() => {
   for (const child of running.splice(0)) child.kill('SIGKILL')
+  for (const cleanup of cleanups.splice(0).reverse()) cleanup()
 })
+
+function tempDir() {
+  const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-'))
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
+  return dir
+}
+
+/** Whether a process runs (not only in our children: a grandchild too). */
+function isRunning(pid: number) {
+  try {
+    process.kill(pid, 0)
+    return !/^\S+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'))
+  } catch {
+    return false
+  }
+}
+
+/** Kills a process we did not spawn ourselves, if it still runs, when the test ends. */
+function killAfterwards(pid: () => number | undefined) {
+  cleanups.push(() => {
+    const id = pid()
+    if (id && isRunning(id)) process.kill(id, 'SIGKILL')
+  })
+}
+
+/** Runs the CLI to its end: its exit code and what it printed. */
+function runCli(args: string[], env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, [CLI, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  running.push(child)
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (chunk) => (stdout += chunk))
+  child.stderr.on('data', (chunk) => (stderr += chunk))
+  // a command that should have ended but serves on is cut short: its code is then null
+  const cutShort = setTimeout(() => child.kill('SIGKILL'), 10_000)
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.once('close', (code) => {
+      clearTimeout(cutShort)
+      resolve({ code, stdout, stderr })
+    }),
+  )
+}
 
 /** Starts the CLI and resolves with its base URL once the banner is printed. */
 function startCli(args: string[], env: Record<string, string> = {}) {
@@ -255,4 +304,136 @@ describe('npx card-sandbox', () => {
       expect(result.stderr).toMatch(/^card-sandbox: /)
     }
   })
+
+  it('refuses a database file another running sandbox holds, in one line, until that one is gone', async () => {
+    const db = join(tempDir(), 'shared.sqlite')
+    const first = startCli(['--db', db, '--log', 'silent'])
+    await first.baseUrl
+
+    const second = await runCli(['--port', '0', '--db', db, '--log', 'silent'])
+    expect(second.code).toBe(1)
+    expect(second.stdout).toBe('')
+    expect(second.stderr).toBe(
+      `card-sandbox: could not start: the database ${db} is in use by another sandbox ` +
+        `(pid ${first.child.pid}, started ${second.stderr.match(/started (\S+)\)/)?.[1]}); ` +
+        'stop it, or use another database file\n',
+    )
+
+    // the holder dies without a chance to clean up: its lock goes with it
+    first.child.kill('SIGKILL')
+    await first.exited
+    const third = startCli(['--db', db, '--log', 'silent'])
+    const health = await fetch((await third.baseUrl).replace('/v1', '/__sandbox/health'))
+    expect(health.status).toBe(200)
+  })
+})
+
+describe('npx card-sandbox <command>', () => {
+  it('serves with `serve` as with no command, and refuses an unknown command with exit code 2', async () => {
+    const served = startCli(['--log', 'silent'])
+    expect(await served.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/)
+    const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--log', 'silent'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
+    running.push(child)
+    let banner = ''
+    child.stdout.on('data', (chunk) => (banner += chunk))
+    await until(() => banner.includes('Press Ctrl-C'), 10_000, 'the banner of serve')
+    expect(banner).toMatch(/API\s+http:\/\/127\.0\.0\.1:\d+\/v1/)
+
+    const unknown = await runCli(['frobnicate', '--port', '0'])
+    expect(unknown.code).toBe(2)
+    expect(unknown.stderr.split('\n')[0]).toBe(
+      "card-sandbox: unknown command 'frobnicate' (commands: serve, stop, help)",
+    )
+    const help = await runCli(['help'])
+    expect(help.code).toBe(0)
+    expect(help.stdout).toMatch(/^ {2}stop \[--pid-file <file>\] +stop the sandbox/m)
+    expect(help.stdout).toContain('--pid-file <file>')
+  })
+
+  it('writes --pid-file once listening; `stop --pid-file` stops it cleanly and the file goes', async () => {
+    const pidFile = join(tempDir(), 'sandbox.pid')
+    const cli = startCli(['--log', 'silent', '--pid-file', pidFile])
+    await cli.baseUrl
+    expect(readFileSync(pidFile, 'utf8')).toBe(`${cli.child.pid}\n`)
+
+    // a second sandbox on the same pid file would make `stop` stop the wrong one
+    const second = await runCli(['--port', '0', '--log', 'silent', '--pid-file', pidFile])
+    expect(second.code).toBe(1)
+    expect(second.stderr).toContain(
+      `--pid-file ${pidFile} belongs to a running sandbox (pid ${cli.child.pid})`,
+    )
+
+    const stopped = await runCli(['stop', '--pid-file', pidFile])
+    expect(stopped.stderr).toBe('')
+    expect(stopped.stdout).toBe(
+      `card-sandbox: stopped the sandbox of ${pidFile} (pid ${cli.child.pid})\n`,
+    )
+    expect(stopped.code).toBe(0)
+    expect(await cli.exited).toBe(0)
+    expect(cli.output()).toContain('card-sandbox: SIGTERM received')
+    expect(existsSync(pidFile)).toBe(false)
+
+    const again = await runCli(['stop'], { CARD_SANDBOX_PID_FILE: pidFile })
+    expect(again.code).toBe(1)
+    expect(again.stderr).toBe(`card-sandbox: no sandbox to stop: ${pidFile} does not exist\n`)
+  })
+
+  it('`stop` removes a pid file whose process is gone, and needs a pid file to read', async () => {
+    const pidFile = join(tempDir(), 'sandbox.pid')
+    const gone = spawnSync(process.execPath, ['-e', 'console.log(process.pid)'], {
+      encoding: 'utf8',
+    })
+    writeFileSync(pidFile, gone.stdout)
+    const stale = await runCli(['stop', '--pid-file', pidFile])
+    expect(stale.code).toBe(1)
+    expect(stale.stderr).toContain(`process ${gone.stdout.trim()} of ${pidFile} is not running`)
+    expect(existsSync(pidFile)).toBe(false)
+
+    const missing = await runCli(['stop'], { CARD_SANDBOX_PID_FILE: '' })
+    expect(missing.code).toBe(2)
+    expect(missing.stderr).toMatch(/^card-sandbox: stop needs --pid-file <file>/)
+  })
+
+  it.each(['SIGTERM', 'SIGKILL'] as const)(
+    'stops when npx, started in the background by a shell, is killed with %s',
+    async (signal) => {
+      const dir = tempDir()
+      const pidFile = join(dir, 'sandbox.pid')
+      // `npx card-sandbox & echo $!`: npm runs the package's own bin through `sh -c`
+      const shell = spawn(
+        'sh',
+        ['-c', `npx card-sandbox --port 0 --log silent --pid-file ${pidFile} & echo $!; wait`],
+        {
+          cwd: ROOT,
+          env: {
+            ...process.env,
+            // a cache of its own: npx links the package in, without its prepare script
+            npm_config_cache: join(dir, 'npm-cache'),
+            npm_config_ignore_scripts: 'true',
+            npm_config_update_notifier: 'false',
+          },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      )
+      running.push(shell)
+      let output = ''
+      shell.stdout.on('data', (chunk) => (output += chunk))
+      shell.stderr.on('data', (chunk) => (output += chunk))
+      let server: number | undefined
+      killAfterwards(() => server)
+      await until(() => existsSync(pidFile) && /^\d+\n/.test(output), 30_000, 'the sandbox')
+      const wrapper = Number(output.split('\n')[0])
+      server = Number(readFileSync(pidFile, 'utf8'))
+      expect(server).not.toBe(wrapper)
+
+      process.kill(wrapper, signal)
+      await until(() => !isRunning(server!), 10_000, `the sandbox to stop`).catch((error) => {
+        throw new Error(`${error.message} after npx got ${signal}; the output:\n${output}`)
+      })
+      expect(existsSync(pidFile)).toBe(false)
+    },
+    60_000,
+  )
 })
