@@ -126,15 +126,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     throw new Error(`publicUrl must be an http(s) URL (got "${resolved.publicUrl}")`)
   const allowedHosts = allowedHostnames(resolved)
   const fixture = resolved.fixtures ? loadFixture(resolved.fixtures) : undefined
-  // one sandbox per database file: a second would run every job and webhook twice
-  const unlock = lockDatabase(resolved.db)
-  let db: Db
-  try {
-    db = openDb(resolved.db)
-  } catch (error) {
-    unlock()
-    throw error
-  }
+  const db = openDb(resolved.db)
   const ids = createIds(resolved.seed)
   const tenants = createTenantDirectory(db, ids, {
     clockMode: resolved.clock,
@@ -152,7 +144,6 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     })
   } catch (error) {
     db.$client.close()
-    unlock()
     throw error
   }
   const deliverer = createDeliverer(db, tenants, {
@@ -185,7 +176,6 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       scenarios.close()
       void deliverer.close()
       db.$client.close()
-      unlock()
     },
   }
 }
@@ -242,7 +232,16 @@ const SHUTDOWN_GRACE_MS = 5_000
  * await sandbox.close()
  */
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
-  const sandbox = createSandbox(options)
+  // one served sandbox per database file: a second would run every job and webhook twice
+  // (createSandbox takes no lock: a test may open two on one file, as two processes would)
+  const unlock = lockDatabase(options.db ?? ':memory:')
+  let sandbox: Sandbox
+  try {
+    sandbox = createSandbox(options)
+  } catch (error) {
+    unlock()
+    throw error
+  }
   const { host, port, publicUrl } = sandbox.deps.options
   // an HTTP/1.0 request without a Host header is taken as addressed to the bound address
   const ownName = isWildcard(host) ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host
@@ -251,6 +250,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     server.once('error', (error) => {
       // a port in use: the database (and its lock) is let go, for a retry on another port
       sandbox.close()
+      unlock()
       reject(error)
     })
     server.listen(port, host, () => resolve())
@@ -281,6 +281,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
           // attempts in flight finish (each bounded by its timeout) before the database closes
           void sandbox.deps.deliverer.close().then(() => {
             sandbox.close()
+            unlock()
             resolve()
           })
         })

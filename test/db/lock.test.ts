@@ -1,7 +1,7 @@
 /**
- * One sandbox per database file (issue 15): `<file>.lock` names the holder; a second sandbox
- * is refused while the holder runs, and a lock whose holder is gone (or whose pid now belongs
- * to a later process) is taken over.
+ * One served sandbox per database file (issue 15): `<file>.lock` names the holder; a second
+ * sandbox is refused while the holder runs, and a lock whose holder is gone (or whose pid now
+ * belongs to a later process) is taken over. In-process sandboxes (createSandbox) take none.
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -10,12 +10,14 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { DatabaseInUseError, lockDatabase } from '../../src/db/lock.js'
 import { startedAt } from '../../src/processes.js'
-import { createSandbox } from '../../src/sandbox.js'
+import { createSandbox, startSandbox } from '../../src/sandbox.js'
 
-const cleanups: (() => void)[] = []
-afterEach(() => {
-  for (const cleanup of cleanups.splice(0).reverse()) cleanup()
+const cleanups: (() => unknown)[] = []
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
 })
+
+const serve = (db: string) => startSandbox({ db, port: 0 })
 
 function databaseFile() {
   const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-lock-'))
@@ -29,32 +31,32 @@ function deadPid(): number {
 }
 
 describe('the database lock', () => {
-  it('refuses a second sandbox on a file the first holds, naming the file and the holder', () => {
+  it('refuses a second sandbox on a file the first holds, naming the file and the holder', async () => {
     const file = databaseFile()
-    const first = createSandbox({ db: file })
+    const first = await serve(file)
     cleanups.push(() => first.close())
     expect(JSON.parse(readFileSync(`${file}.lock`, 'utf8'))).toEqual({
       pid: process.pid,
       startedAt: startedAt(process.pid),
     })
-    expect(() => createSandbox({ db: file })).toThrow(DatabaseInUseError)
-    expect(() => createSandbox({ db: file })).toThrow(
+    await expect(serve(file)).rejects.toThrow(DatabaseInUseError)
+    await expect(serve(file)).rejects.toThrow(
       `the database ${file} is in use by another sandbox (pid ${process.pid}`,
     )
   })
 
-  it('is let go when the sandbox closes', () => {
+  it('is let go when the sandbox closes', async () => {
     const file = databaseFile()
-    createSandbox({ db: file }).close()
+    await (await serve(file)).close()
     expect(existsSync(`${file}.lock`)).toBe(false)
-    const again = createSandbox({ db: file })
-    again.close()
+    const again = await serve(file)
+    await again.close()
   })
 
-  it('takes over the lock of a process that has ended', () => {
+  it('takes over the lock of a process that has ended', async () => {
     const file = databaseFile()
     writeFileSync(`${file}.lock`, JSON.stringify({ pid: deadPid(), startedAt: 0 }))
-    const sandbox = createSandbox({ db: file })
+    const sandbox = await serve(file)
     cleanups.push(() => sandbox.close())
     expect(JSON.parse(readFileSync(`${file}.lock`, 'utf8')).pid).toBe(process.pid)
   })
@@ -85,10 +87,19 @@ describe('the database lock', () => {
     expect(readFileSync(`${file}.lock`, 'utf8')).toBe(other)
   })
 
-  it('needs no lock for an in-memory database', () => {
-    const first = createSandbox({ db: ':memory:' })
-    const second = createSandbox({ db: ':memory:' })
-    first.close()
-    second.close()
+  it('needs no lock for an in-memory database', async () => {
+    const first = await serve(':memory:')
+    const second = await serve(':memory:')
+    await first.close()
+    await second.close()
+  })
+
+  it('is not taken by in-process sandboxes, which a test may open two of on one file', () => {
+    const file = databaseFile()
+    const one = createSandbox({ db: file })
+    const two = createSandbox({ db: file })
+    expect(existsSync(`${file}.lock`)).toBe(false)
+    one.close()
+    two.close()
   })
 })
