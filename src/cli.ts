@@ -5,12 +5,13 @@
  * CARD_SANDBOX_* env vars) → startSandbox(), a start-up banner, the pid file of --pid-file, and
  * a clean shutdown on SIGINT/SIGTERM or when npm, which started it, has gone.
  */
+// first: it notes the parent this process started under before anything else loads
+import { watchLauncher } from './processes.js'
 import { readPidFile, writePidFile } from './commands/pid-file.js'
 import { stopCommand } from './commands/stop.js'
 import { FlagError, flagHelp, parseFlags } from './flags.js'
 import { maskToken } from './masking.js'
 import { PACKAGE_VERSION as VERSION } from './package-files.js'
-import { watchLauncher } from './processes.js'
 import { startSandbox, type RunningSandbox } from './sandbox.js'
 
 /** One `card-sandbox <name>` command. */
@@ -153,7 +154,7 @@ async function serve(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   process.once('SIGINT', () => stop('SIGINT received'))
   process.once('SIGTERM', () => stop('SIGTERM received'))
   // `npx card-sandbox & … kill $!` kills npm, not this process
-  watchLauncher(env, (pid) => stop(`npm, which started it, has gone (pid ${pid} exited)`))
+  watchLauncher(env, () => stop('npm, which started it, has gone'))
   return 0
 }
 

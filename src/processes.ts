@@ -80,6 +80,13 @@ function ps(pid: number, column: 'lstart' | 'ppid'): string | undefined {
   }
 }
 
+/**
+ * The parent this process started under, noted when this module loads (the command imports it
+ * first): `process.ppid` is read on first use, and once the parent has gone it names whoever
+ * adopted the orphan instead.
+ */
+const STARTED_UNDER = process.ppid
+
 /** How often the launcher is looked at. */
 const LAUNCHER_POLL_MS = 500
 
@@ -87,20 +94,23 @@ const LAUNCHER_POLL_MS = 500
  * Started through npm (`npx card-sandbox`, `npm start`: npm sets npm_lifecycle_event), the
  * sandbox runs as npm → `sh -c` → node, and `npx card-sandbox & … kill $!` signals npm alone:
  * its shell dies with it or not, and this process lived on, holding the port. Calls `onGone`
- * when the parent or grandparent it started under is gone. Not when started directly, where
- * `kill $!` reaches it and `nohup node … &` keeps its meaning.
+ * when the parent or grandparent it started under has gone (on Linux: when either link of that
+ * chain changes, which a reused pid cannot hide). Not when started directly, where `kill $!`
+ * reaches it and `nohup node … &` keeps its meaning.
  */
-export function watchLauncher(env: NodeJS.ProcessEnv, onGone: (pid: number) => void): () => void {
+export function watchLauncher(env: NodeJS.ProcessEnv, onGone: () => void): () => void {
   if (env.npm_lifecycle_event === undefined || process.platform === 'win32') return () => {}
-  const parent = process.ppid
-  const launchers = [parent, parentOf(parent)].filter(
-    (pid): pid is number => pid !== undefined && pid > 1,
-  )
+  const parent = STARTED_UNDER
+  const grandparent = parentOf(parent)
+  // npm never runs a command as init's child: adopted by init, it has gone already
+  const chain: [child: number, parent: number][] = [[process.pid, parent]]
+  if (grandparent !== undefined && grandparent > 1) chain.push([parent, grandparent])
+  const linked = ([child, itsParent]: [number, number]) =>
+    process.platform === 'linux' ? parentOf(child) === itsParent : isRunning(itsParent)
   const timer = setInterval(() => {
-    const gone = launchers.find((pid) => !isRunning(pid))
-    if (gone === undefined) return
+    if (parent > 1 && chain.every(linked)) return
     clearInterval(timer)
-    onGone(gone)
+    onGone()
   }, LAUNCHER_POLL_MS)
   timer.unref()
   return () => clearInterval(timer)

@@ -418,13 +418,18 @@ describe('npx card-sandbox <command>', () => {
         },
       )
       running.push(shell)
+      // stdout: `echo $!` first, then the sandbox's banner; stderr: npm's warnings
+      let stdout = ''
       let output = ''
-      shell.stdout.on('data', (chunk) => (output += chunk))
+      shell.stdout.on('data', (chunk) => {
+        stdout += chunk
+        output += chunk
+      })
       shell.stderr.on('data', (chunk) => (output += chunk))
       let server: number | undefined
       killAfterwards(() => server)
-      await until(() => existsSync(pidFile) && /^\d+\n/.test(output), 30_000, 'the sandbox')
-      const wrapper = Number(output.split('\n')[0])
+      await until(() => existsSync(pidFile) && /^\d+\n/.test(stdout), 30_000, 'the sandbox')
+      const wrapper = Number(stdout.split('\n')[0])
       server = Number(readFileSync(pidFile, 'utf8'))
       expect(server).not.toBe(wrapper)
 
