@@ -6,58 +6,28 @@
  * FUZZ_RUNS sets the inputs per route (npm run test:stress runs many more).
  */
 import fc from 'fast-check'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { documentedRoutes, responseMediaType } from '../../src/http/openapi.js'
 import { newSandbox } from '../helpers.js'
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 60)
 export const tally = { inputs: 0 }
 
 const UUID = '3f2504e0-4f89-41d3-9a0c-0305e82c3301'
-/** Every route but PUT /__sandbox/webhook, which could point deliveries at a generated URL. */
-const ROUTES: [string, string][] = [
-  ['POST', '/v1/card-users/create'],
-  ['POST', '/v1/v1/card-users/create'],
-  ['POST', '/v1/card-users/resubmit'],
-  ['GET', '/v1/card-users'],
-  ['POST', '/v1/cards/create'],
-  ['POST', '/v1/cards/link'],
-  ['GET', '/v1/cards'],
-  ['POST', '/v1/cards/freeze'],
-  ['POST', '/v1/cards/unfreeze'],
-  ['POST', '/v1/transactions/create/card-to-bank'],
-  ['POST', '/v1/transactions/create/card-to-wallet'],
-  ['POST', '/v1/transactions/create/wallet-to-card'],
-  ['GET', '/v1/transactions'],
-  ['POST', '/v1/disputes/update/:uuid'],
-  ['POST', '/v1/disburses/create'],
-  ['GET', '/v1/disburses'],
-  ['GET', '/v1/disburses/:uuid'],
-  ['POST', '/v1/payments/create'],
-  ['GET', '/v1/payments'],
-  ['GET', '/v1/payments/:uuid'],
-  ['GET', '/v1/business/operations'],
-  ['GET', '/__sandbox/health'],
-  ['GET', '/__sandbox/clock'],
-  ['PUT', '/__sandbox/clock'],
-  ['POST', '/__sandbox/clock/advance'],
-  ['GET', '/__sandbox/delays'],
-  ['PUT', '/__sandbox/delays'],
-  ['GET', '/__sandbox/jobs'],
-  ['POST', '/__sandbox/:resource/:uuid/transition'],
-  ['POST', '/__sandbox/cards/:uuid/fund'],
-  ['POST', '/__sandbox/cards/:uuid/withdraw'],
-  ['GET', '/__sandbox/business'],
-  ['POST', '/__sandbox/business/fund'],
-  ['POST', '/__sandbox/disputes'],
-  ['POST', '/__sandbox/wallet-codes'],
-  ['GET', '/__sandbox/webhook'],
-  ['GET', '/__sandbox/webhooks'],
-  ['POST', '/__sandbox/webhooks/:id/replay'],
-  ['GET', '/__sandbox/scenarios'],
-  ['POST', '/__sandbox/scenarios'],
-  ['POST', '/__sandbox/fixtures'],
-  ['POST', '/__sandbox/reset'],
-]
+/**
+ * Every route of the app, from its route table (openapi.ts reads the same), with the query
+ * fields its validators read, to aim at; but PUT /__sandbox/webhook, which could point
+ * deliveries at a generated URL.
+ */
+function routesOf(app: ReturnType<typeof newSandbox>['app']) {
+  return documentedRoutes(app)
+    .filter((route) => !(route.method === 'PUT' && route.path === '/__sandbox/webhook'))
+    .map((route) => {
+      const query = route.validations.find((v) => v.target === 'query')
+      const shape = (query?.schema as { shape?: Record<string, unknown> } | undefined)?.shape
+      return { method: route.method, path: route.path, queryFields: Object.keys(shape ?? {}) }
+    })
+}
 
 const FIELDS = [
   'amount',
@@ -98,6 +68,8 @@ const FIELDS = [
   'status',
   'page',
   'per_page',
+  'answer',
+  'outcome',
 ]
 
 const nasty = fc.constantFrom(
@@ -111,6 +83,8 @@ const nasty = fc.constantFrom(
   '{{user.data}}',
   '%00',
   '<script>alert(1)</script>',
+  '(?<',
+  '[\\',
   'NaN',
   '-0',
   '1e400',
@@ -185,7 +159,7 @@ const SAMPLES: Record<string, Record<string, unknown>> = {
     network: 'orange-money-sn',
     code: '123456',
   },
-  '/v1/disputes/update/:uuid': { transaction_slug: UUID, explanation: 'x' },
+  '/v1/disputes/update/:reference': { transaction_slug: UUID, explanation: 'x' },
   '/v1/disburses/create': {
     amount: 100,
     network: 'bank',
@@ -199,26 +173,38 @@ const SAMPLES: Record<string, Record<string, unknown>> = {
   '/__sandbox/clock/advance': { by: '1s' },
   '/__sandbox/clock': { mode: 'manual' },
   '/__sandbox/delays': { card_issuing: '1s' },
-  '/__sandbox/:resource/:uuid/transition': { to: 'passed' },
-  '/__sandbox/cards/:uuid/fund': { amount: 100 },
+  '/__sandbox/:resource/:reference/transition': { to: 'passed' },
+  '/__sandbox/cards/:reference/fund': { amount: 100 },
+  '/__sandbox/cards/:reference/withdraw': { amount: 100 },
   '/__sandbox/business/fund': { amount: 100 },
   '/__sandbox/disputes': { transaction_slug: UUID, reason: 'duplicate' },
   '/__sandbox/wallet-codes': { phone: '+221770000001', network: 'orange-money-ci' },
   '/__sandbox/scenarios': { name: 'fuzz', rules: [{ match: { method: 'GET' }, latency: 0 }] },
   '/__sandbox/fixtures': { name: 'verified-user-funded-card' },
+  '/__sandbox/verify/:reference': {
+    outcome: 'passed',
+    first_name: 'Awa',
+    last_name: 'Diop',
+    address: 'Dakar',
+    id_no: '1',
+  },
+  '/__sandbox/checkout/:reference': { answer: 'pay' },
 }
+
+/** The sample of a route (the deprecated `/v1/v1/…` twins share their route's). */
+const sampleOf = (path: string) => SAMPLES[path.replace(/^\/v1\/v1\//, '/v1/')] ?? {}
 
 /** A route's sample with some fields replaced, removed or added. */
 const mutated = (path: string) =>
   fc
     .tuple(
-      fc.dictionary(fc.constantFrom(...FIELDS, ...Object.keys(SAMPLES[path] ?? {})), value, {
+      fc.dictionary(fc.constantFrom(...FIELDS, ...Object.keys(sampleOf(path))), value, {
         maxKeys: 3,
       }),
-      fc.subarray(Object.keys(SAMPLES[path] ?? {})),
+      fc.subarray(Object.keys(sampleOf(path))),
     )
     .map(([changes, removed]) => {
-      const body: Record<string, unknown> = { ...SAMPLES[path], ...changes }
+      const body: Record<string, unknown> = { ...sampleOf(path), ...changes }
       for (const key of removed.slice(0, 2)) delete body[key]
       return { raw: JSON.stringify(body), type: 'application/json' as string | undefined }
     })
@@ -241,18 +227,25 @@ const rawBody = fc.record({
     'application/vnd.api+json',
   ),
 })
+/** References of resources that exist (set before the run), so that pages get past their 404. */
+const live: string[] = []
 const pathParam = fc.oneof(
   fc.constant(UUID),
   fc.uuid(),
   fc.string(),
   nasty,
   fc.constantFrom('%2F..%2F', '%00', 'evt_x', '-1', '🙂'),
+  fc.integer({ min: 0, max: 99 }).map((i) => live[i % live.length] ?? UUID),
 )
-const query = fc.dictionary(
-  fc.constantFrom(...FIELDS),
-  fc.oneof(fc.string(), nasty, number.map(String)),
-  { maxKeys: 4 },
-)
+/** A query string: some of the route's own fields (when it reads any) and others. */
+const queryFor = (fields: string[]) =>
+  fc.dictionary(
+    fields.length > 0
+      ? fc.oneof(fc.constantFrom(...fields), fc.constantFrom(...FIELDS))
+      : fc.constantFrom(...FIELDS),
+    fc.oneof(fc.string(), nasty, number.map(String)),
+    { maxKeys: 4 },
+  )
 
 function fill(path: string, params: string[]) {
   let i = 0
@@ -267,19 +260,62 @@ function fill(path: string, params: string[]) {
 
 describe('fuzzing every route', () => {
   const s = newSandbox()
+  const ROUTES = routesOf(s.app)
   const rssBefore = process.memoryUsage().rss
+  beforeAll(async () => {
+    const as = { token: 'fuzz' }
+    const user = await s.call('POST', '/v1/card-users/create', { phone: '+221770000001' }, as)
+    const customer = { full_name: 'A B', phone: '+221770000001' }
+    const payment = await s.call(
+      'POST',
+      '/v1/payments/create',
+      { amount: 100, network: 'orange-money-ci', customer },
+      as,
+    )
+    const disburse = await s.call(
+      'POST',
+      '/v1/disburses/create',
+      { amount: 100, network: 'orange-money-ci', customer },
+      as,
+    )
+    live.push(
+      user.body.userCard.reference,
+      payment.body.data.payment.reference,
+      disburse.body.data.disburse.reference,
+    )
+  })
   afterAll(() => {
     s.close()
-    console.log(`fuzz: ${tally.inputs} inputs, none answered 5xx`)
+    console.log(`fuzz: ${tally.inputs} inputs over ${ROUTES.length} routes, none answered 5xx`)
+  })
+
+  it('covers every route of the route table but PUT /__sandbox/webhook', () => {
+    const listed = ROUTES.map((route) => `${route.method} ${route.path}`)
+    expect(listed.length).toBeGreaterThanOrEqual(55)
+    expect(listed).toEqual(
+      expect.arrayContaining([
+        'POST /v1/v1/card-users/resubmit',
+        'GET /v1/v1/card-users',
+        'POST /__sandbox/verify/:reference',
+        'POST /__sandbox/checkout/:reference',
+        'GET /__sandbox/requests',
+        'DELETE /__sandbox/requests',
+      ]),
+    )
+    expect(listed).not.toContain('PUT /__sandbox/webhook')
+    const requests = ROUTES.find((r) => r.method === 'GET' && r.path === '/__sandbox/requests')
+    expect(requests?.queryFields).toEqual(expect.arrayContaining(['method', 'path', 'status']))
   })
 
   it.each(ROUTES)(
-    `%s %s answers every generated input with a JSON 2xx/4xx (${RUNS} inputs)`,
-    async (method, path) => {
+    `$method $path answers every generated input with a JSON 2xx/4xx, or its page (${RUNS} inputs)`,
+    async ({ method, path, queryFields }) => {
+      // JSON, but for the pages (HTML) and the widget's script
+      const mediaType = responseMediaType(method, path)
       await fc.assert(
         fc.asyncProperty(
           fc.array(pathParam, { minLength: 3, maxLength: 3 }),
-          query,
+          queryFor(queryFields),
           fc.oneof(jsonBody, rawBody, mutated(path), mutated(path)),
           async (params, q, body) => {
             const search = new URLSearchParams(q).toString()
@@ -293,15 +329,18 @@ describe('fuzzing every route', () => {
             })
             tally.inputs++
             const text = await res.text()
-            expect(
-              res.status,
-              `${method} ${url} ${body.raw.slice(0, 200)} → ${text.slice(0, 300)}`,
-            ).toBeLessThan(500)
-            expect(res.headers.get('Content-Type')).toMatch(/^application\/json/)
-            const json = JSON.parse(text)
-            if (res.status >= 400) {
-              expect(json.statusCode).toBe(res.status)
-              expect(typeof json.message).toBe('string')
+            const said = `${method} ${url} ${body.raw.slice(0, 200)} → ${text.slice(0, 300)}`
+            expect(res.status, said).toBeLessThan(500)
+            const type = res.headers.get('Content-Type') ?? ''
+            if (type.startsWith('application/json')) {
+              const json = JSON.parse(text)
+              if (res.status >= 400) {
+                expect(json.statusCode, said).toBe(res.status)
+                expect(typeof json.message, said).toBe('string')
+              }
+            } else {
+              // a page (or the widget's script) answers as one, errors included
+              expect(type, said).toMatch(new RegExp(`^${mediaType}`))
             }
           },
         ),
