@@ -340,6 +340,8 @@ function responsesOf(route: DocumentedRoute, hasBody: boolean): Operation['respo
     responses['415'] = ref('UnsupportedMediaType')
   }
   if (secured(route)) responses['401'] = ref('Unauthenticated')
+  // every operation: the Host check (host-check.ts) runs before any route
+  responses['403'] = ref('ForeignHost')
   // a reference names nothing of this tenant, in the path or (for the API) in the body
   if (hasPathParameters || (isApi && hasBody)) responses['404'] = ref('NotFound')
   if (changesState) responses['409'] = ref('Conflict')
@@ -433,6 +435,11 @@ function sharedComponents(): OpenApiDocument['components'] {
       MalformedJson: json('The body is not well-formed JSON.', errorRef),
       Unauthenticated: json(
         'No bearer token, a malformed one, or one kept out by --tokens.',
+        errorRef,
+      ),
+      ForeignHost: json(
+        'The Host header names none of this sandbox’s hosts (DNS-rebinding protection, ' +
+          'PRODUCT §11); start it with --allowed-host <name> to answer to that name.',
         errorRef,
       ),
       NotFound: json('No resource of this tenant has this reference.', errorRef),

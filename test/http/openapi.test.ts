@@ -96,6 +96,28 @@ describe('GET /__sandbox/openapi.json', () => {
     expect(document.paths['/__sandbox/health'].get.security).toEqual([])
   })
 
+  it('lists the 403 of a foreign Host on every operation, as every route answers it', async () => {
+    const document = await documentOf(sandbox)
+    expect(document.components.responses.ForeignHost.description).toMatch(/--allowed-host/)
+    const routes = documentedRoutes(sandbox.app)
+    for (const route of routes) {
+      const operation = document.paths[openApiPath(route.path)][route.method.toLowerCase()]
+      const name = `${route.method} ${route.path}`
+      expect(operation.responses['403'], name).toEqual({
+        $ref: '#/components/responses/ForeignHost',
+      })
+      const path = route.path.replace(/:(\w+)/g, (_, param) =>
+        param === 'resource' ? 'cards' : '3f2504e0-4f89-41d3-9a0c-0305e82c3301',
+      )
+      const res = await sandbox.app.request(`http://evil.example${path}`, {
+        method: route.method,
+        headers: { Authorization: 'Bearer t' },
+      })
+      expect(res.status, name).toBe(403)
+      expect(await res.json(), name).toMatchObject({ statusCode: 403 })
+    }
+  })
+
   it('summarises each operation with what its route declares', async () => {
     const document = await documentOf(sandbox)
     expect(document.paths['/v1/cards/create'].post.summary).toBe('Create card')
