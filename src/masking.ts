@@ -1,9 +1,10 @@
 /**
  * The one masking rule (PRODUCT §11) for everything the sandbox keeps for reading or prints: the
  * request journal, the console request log, the webhook log reads, the dashboard and the CLI
- * banner. A token (or a webhook secret, which defaults to the token) shows its last 4
- * characters when it is longer than 8, else nothing; a card number its last 4 digits; a cvv2
- * nothing. What is sent to a webhook receiver is never masked: the outbox keeps exact bytes.
+ * banner. A token (or a webhook secret, which defaults to the token, or the `tenant` a scenario
+ * rule matches on) shows its last 4 characters when it is longer than 8, else nothing; a card
+ * number its last 4 digits; a cvv2 nothing. What is sent to a webhook receiver is never masked:
+ * the outbox keeps exact bytes.
  */
 
 export function maskToken(token: string): string {
@@ -24,14 +25,19 @@ export function maskAuthorization(value: string): string {
  * then the backslash.
  */
 const SECRET_IN_JSON =
-  /(\\?)"(card_number|cvv2|secret)\1"(\s*:\s*)(?:\1"((?:[^"\\]|\\.)*?)\1"|(-?\d+))/g
+  /(\\?)"(card_number|cvv2|secret|tenant)\1"(\s*:\s*)(?:\1"((?:[^"\\]|\\.)*?)\1"|(-?\d+))/g
 
 /**
  * `"card_number":"4111111111111111"` → `"************1111"`, every cvv2 → `"***"`, a `secret`
- * as a token. Costs three substring scans when the text holds none of those keys.
+ * or a `tenant` as a token. Costs four substring scans when the text holds none of those keys.
  */
 export function maskJsonSecrets(json: string): string {
-  if (!json.includes('card_number') && !json.includes('cvv2') && !json.includes('secret')) {
+  if (
+    !json.includes('card_number') &&
+    !json.includes('cvv2') &&
+    !json.includes('secret') &&
+    !json.includes('tenant')
+  ) {
     return json
   }
   return json.replace(
@@ -39,7 +45,7 @@ export function maskJsonSecrets(json: string): string {
     (_, q: string, key: string, colon: string, text?: string, number?: string) => {
       const value = text ?? number!
       const masked =
-        key === 'cvv2' ? '***' : key === 'secret' ? maskToken(value) : maskCardNumber(value)
+        key === 'cvv2' ? '***' : key === 'card_number' ? maskCardNumber(value) : maskToken(value)
       return `${q}"${key}${q}"${colon}${q}"${masked}${q}"`
     },
   )

@@ -85,4 +85,36 @@ describe('secrets on every read path', () => {
     expect(html).not.toContain(TOKEN)
     expect(html).toContain(maskToken(TOKEN))
   })
+
+  it('masks the tenant token a posted scenario matches on, in the journal and the dashboard, while the rule keeps it', async () => {
+    const s = newSandbox()
+    cleanups.push(() => s.close())
+    const scenario = {
+      name: 'this-tenant-down',
+      rules: [
+        { match: { method: 'GET', path: '/v1/cards', tenant: TOKEN }, respond: { status: 503 } },
+      ],
+    }
+    expect((await s.call('POST', '/__sandbox/scenarios', scenario, as)).status).toBe(200)
+    // the rule still matches on the exact token
+    expect((await s.call('GET', '/v1/cards', undefined, as)).status).toBe(503)
+
+    const listed = await s.call('GET', '/__sandbox/scenarios', undefined, as)
+    expect(listed.body.data.map((x: { name: string }) => x.name)).toContain('this-tenant-down')
+    expect(JSON.stringify(listed.body)).not.toContain(TOKEN)
+    const journal = await s.call('GET', '/__sandbox/requests', undefined, as)
+    const posted = journal.body.data.find(
+      (e: { method: string; path: string }) =>
+        e.method === 'POST' && e.path === '/__sandbox/scenarios',
+    )
+    expect(posted.request.body.rules[0].match.tenant).toBe(maskToken(TOKEN))
+    expect(JSON.stringify(journal.body)).not.toContain(TOKEN)
+
+    const panel = await s.app.request('/__sandbox/ui/panel', {
+      headers: { Authorization: `Bearer ${TOKEN}` },
+    })
+    const html = await panel.text()
+    expect(html).toContain('this-tenant-down')
+    expect(html).not.toContain(TOKEN)
+  })
 })
