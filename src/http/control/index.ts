@@ -20,7 +20,7 @@ import { requestsApi } from './requests.js'
 import { scenariosApi } from './scenarios.js'
 import { webhooksApi } from './webhooks.js'
 import { checkoutApi } from '../../ui/checkout.js'
-import { dashboardApi } from '../../ui/dashboard.js'
+import { dashboardApi } from '../../ui/dashboard/index.js'
 import { widgetApi } from '../../ui/widget.js'
 
 export function createControlApi(root: Hono<any, any, any>) {

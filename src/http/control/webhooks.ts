@@ -2,15 +2,14 @@
  * The tenant's webhook endpoint and its deliveries (PRODUCT §7, §8): `GET`/`PUT /webhook`,
  * `GET /webhooks` (events, newest first, each with its attempts), `POST /webhooks/{id}/replay`.
  */
-import { and, eq, inArray } from 'drizzle-orm'
+import { and, eq } from 'drizzle-orm'
 import { Hono } from 'hono'
 import { z } from 'zod'
-import { WEBHOOK_EVENT_STATUSES, webhookAttempts, webhookEvents } from '../../db/schema.js'
-import { listPage, type DomainContext } from '../../domain/context.js'
+import { WEBHOOK_EVENT_STATUSES, webhookEvents } from '../../db/schema.js'
 import { notFound } from '../../domain/errors.js'
 import { webhookTarget } from '../../webhooks/delivery.js'
+import { webhookLog } from '../../webhooks/log.js'
 import type { AppEnv } from '../../env.js'
-import { maskJsonSecrets } from '../../masking.js'
 import { ok, pageMeta, pageQuery, toPage } from '../envelope.js'
 import { describeRoute } from '../route-meta.js'
 import { validate } from '../validate.js'
@@ -25,8 +24,6 @@ export const webhookBody = z.object({
 
 export const webhooksQuery = pageQuery.extend({ status: z.enum(WEBHOOK_EVENT_STATUSES).optional() })
 const eventParam = z.object({ id: z.string().regex(/^evt_[a-z0-9]{1,64}$/) })
-
-const iso = (ms: number) => new Date(ms).toISOString()
 
 export const webhooksApi = new Hono<AppEnv>()
   .get('/webhook', describeRoute({ auth: 'bearer', summary: 'Read the webhook endpoint' }), (c) =>
@@ -51,7 +48,11 @@ export const webhooksApi = new Hono<AppEnv>()
     '/webhooks',
     describeRoute({ auth: 'bearer', summary: 'List webhook deliveries' }),
     validate('query', webhooksQuery),
-    (c) => ok(c, 'Webhook events', webhookLog(c.get('ctx'), c.req.valid('query'))),
+    (c) => {
+      const query = c.req.valid('query')
+      const log = webhookLog(c.get('ctx'), { ...toPage(query), status: query.status })
+      return ok(c, 'Webhook events', { data: log.rows, meta: pageMeta(log) })
+    },
   )
   .post(
     '/webhooks/:id/replay',
@@ -71,54 +72,3 @@ export const webhooksApi = new Hono<AppEnv>()
       return ok(c, 'Webhook event queued again', { data: { id, status: replayed.status } })
     },
   )
-
-/**
- * A page of the tenant's webhook events, newest first, each with its attempts. The outbox keeps
- * the exact bytes sent; what is read here is masked (PRODUCT §11), and so is what the journal
- * and the dashboard keep of it.
- */
-export function webhookLog(ctx: DomainContext, query: z.infer<typeof webhooksQuery>) {
-  const page = listPage(
-    ctx,
-    webhookEvents,
-    toPage(query),
-    query.status && { column: webhookEvents.status, value: query.status },
-  )
-  const events = page.rows
-  const attempts = events.length
-    ? ctx.db
-        .select()
-        .from(webhookAttempts)
-        .where(
-          inArray(
-            webhookAttempts.eventId,
-            events.map((e) => e.id),
-          ),
-        )
-        .orderBy(webhookAttempts.attempt)
-        .all()
-    : []
-  return {
-    data: events.map((event) => ({
-      id: event.id,
-      type: event.type,
-      extension: event.extension,
-      status: event.status,
-      created_at: iso(event.createdAt),
-      next_attempt_at: event.status === 'pending' ? iso(event.nextAttemptAt) : null,
-      body: maskJsonSecrets(event.body),
-      attempts: attempts
-        .filter((a) => a.eventId === event.id)
-        .map((a) => ({
-          attempt: a.attempt,
-          at: iso(a.at),
-          url: a.url,
-          status_code: a.statusCode,
-          latency_ms: a.latencyMs,
-          response: a.response === null ? null : maskJsonSecrets(a.response),
-          error: a.error,
-        })),
-    })),
-    meta: pageMeta(page),
-  }
-}

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto'
 import type { MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../../env.js'
 import { CHECKOUT_SCRIPT } from '../../ui/checkout.js'
-import { DASHBOARD_SCRIPT } from '../../ui/dashboard.js'
+import { DASHBOARD_SCRIPT } from '../../ui/dashboard/script.js'
 import { VERIFY_PAGE_SCRIPT } from '../../ui/widget.js'
 
 /** The inline script of each page (layout.ts writes each exactly, so its hash matches). */

@@ -1,0 +1,99 @@
+/**
+ * The dashboard's public page (PRODUCT §8): no tenant's data, tokens masked; a person opens a
+ * tenant by pasting its token, and the page's script fetches that tenant's panel.
+ */
+import { html } from 'hono/html'
+import { maskToken } from '../../masking.js'
+import { page } from '../layout.js'
+import { DASHBOARD_SCRIPT } from './script.js'
+
+type KnownTenant = { token: string; businessName: string }
+
+/**
+ * The public page: no tenant's data, tokens masked. A person opens a tenant by pasting its
+ * token; the page's script keeps it in sessionStorage (this tab only, never sent by the browser
+ * on its own, so no other site can make use of it) and sends it as the Authorization header.
+ * The token field has no name: even without the script, a submit puts nothing in the URL.
+ */
+export function shell(known: KnownTenant[]) {
+  const body = html`<header class="top">
+      <h1>card-sandbox</h1>
+      <form id="open-tenant" class="picker" autocomplete="off">
+        <label
+          >Tenant token
+          <input
+            id="token"
+            type="password"
+            placeholder="paste a bearer token"
+            spellcheck="false"
+            required
+          />
+        </label>
+        <button type="submit" class="primary">Open</button>
+      </form>
+      <button type="button" id="close-tenant" hidden>Close tenant</button>
+      <a href="/__sandbox/docs">API reference</a>
+    </header>
+    <div id="toast" role="status" hidden></div>
+    <main id="welcome">
+      <p>
+        Paste the bearer token of the tenant to open: each token your app sends is its own business.
+        The token stays in this browser tab and travels only in the Authorization header.
+      </p>
+      ${
+        known.length
+          ? html`<section class="table" data-section="Tenants">
+              <h2>Tenants seen so far <span class="muted">${known.length}</span></h2>
+              <table>
+                <thead>
+                  <tr>
+                    <th>token</th>
+                    <th>business</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  ${known.map(
+                    (t) =>
+                      html`<tr>
+                        <td><code>${maskToken(t.token)}</code></td>
+                        <td>${t.businessName}</td>
+                      </tr>`,
+                  )}
+                </tbody>
+              </table>
+            </section>`
+          : html`<p class="muted">
+              No tenant yet: the first request with a bearer token makes one.
+            </p>`
+      }
+    </main>
+    <main id="panel" hidden></main>`
+  return page('card-sandbox dashboard', body, { style: DASHBOARD_STYLE, script: DASHBOARD_SCRIPT })
+}
+
+const DASHBOARD_STYLE = `
+.top { display: flex; gap: 16px; align-items: center; padding: 12px 20px; background: #fff;
+  border-bottom: 1px solid var(--line); flex-wrap: wrap; }
+.top h1 { margin: 0 12px 0 0; }
+.picker { display: flex; gap: 6px; align-items: center; }
+main { padding: 16px 20px; }
+.tenant { display: flex; justify-content: space-between; gap: 16px; flex-wrap: wrap; background: #fff;
+  border: 1px solid var(--line); border-radius: 10px; padding: 12px 16px; margin-bottom: 16px; }
+.tenant p { margin: 4px 0; }
+.clock { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; }
+.grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(520px, 1fr)); gap: 16px; }
+.table { background: #fff; border: 1px solid var(--line); border-radius: 10px; padding: 12px 16px;
+  margin-bottom: 16px; overflow-x: auto; }
+table { border-collapse: collapse; width: 100%; }
+th { text-align: left; font-weight: 500; color: var(--muted); font-size: 12px; }
+td, th { padding: 5px 8px 5px 0; border-bottom: 1px solid var(--line); vertical-align: top; }
+.actions { white-space: nowrap; }
+.actions button { margin: 0 4px 2px 0; }
+form.inline { display: inline-flex; gap: 4px; }
+form.inline input { width: 90px; }
+.attempts { margin: 0; padding-left: 18px; font-size: 12px; }
+pre { background: #f2f4f7; padding: 8px; border-radius: 6px; max-height: 240px; overflow: auto; font-size: 12px; }
+#toast { position: fixed; right: 20px; bottom: 20px; background: #1d2330; color: #fff; padding: 10px 14px;
+  border-radius: 8px; max-width: 420px; }
+#toast.error { background: #912018; }
+`
