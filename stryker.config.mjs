@@ -9,6 +9,7 @@ export default {
   vitest: { configFile: 'vitest.mutation.config.ts' },
   coverageAnalysis: 'perTest',
   mutate: [
+    'src/store/**/*.ts',
     'src/domain/**/*.ts',
     'src/engine/**/*.ts',
     'src/webhooks/**/*.ts',

@@ -8,15 +8,16 @@ import { createApp, type SandboxApp } from './app.js'
 import { createJournal, type Journal } from './http/journal.js'
 import { lockDatabase } from './db/lock.js'
 import { allowedHostnames, isWildcard } from './http/middleware/host-check.js'
-import { openDb, type Db } from './db/open.js'
+import { closeDb, openDb, type Db } from './db/open.js'
 import { createIds, type Ids } from './domain/ids.js'
-import { sweepRetiredTenants } from './domain/reset.js'
 import { createTenantDirectory, type TenantDirectory } from './domain/tenants.js'
 import type { ClockMode } from './engine/clock.js'
 import { createDeliverer, type Deliverer } from './webhooks/delivery.js'
 import { applyFixture, loadFixture, type Call } from './engine/fixtures.js'
 import { createScenarioRegistry, type ScenarioRegistry } from './engine/scenarios/registry.js'
-import { realTenantsWithDueJobs, runDue, startTicker } from './engine/scheduler.js'
+import { runDue, startTicker } from './engine/scheduler.js'
+import { realTenantsWithDueJobs } from './store/jobs.js'
+import { sweepRetiredTenants } from './store/retired-tenants.js'
 
 export type SandboxOptions = {
   /** Port to listen on; 0 picks a free one. Default 4010. */
@@ -143,7 +144,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       log: (line) => process.stderr.write(line + '\n'),
     })
   } catch (error) {
-    db.$client.close()
+    closeDb(db)
     throw error
   }
   const deliverer = createDeliverer(db, tenants, {
@@ -175,7 +176,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       stopTicker()
       scenarios.close()
       void deliverer.close()
-      db.$client.close()
+      closeDb(db)
     },
   }
 }

@@ -25,3 +25,7 @@ export function openDb(path: string = ':memory:'): Db {
   migrate(db, { migrationsFolder: MIGRATIONS_FOLDER })
   return db as Db
 }
+
+export function closeDb(db: Db): void {
+  db.$client.close()
+}

@@ -349,7 +349,7 @@ export const scenarios = sqliteTable(
 
 /**
  * Ids a tenant had before a reset: a reset gives the tenant a new id at once, and the rows left
- * under the old one are deleted a batch at a time by the tick (domain/reset.ts).
+ * under the old one are deleted a batch at a time by the tick (store/retired-tenants.ts).
  */
 export const retiredTenants = sqliteTable('retired_tenants', {
   id: text('id').primaryKey(),

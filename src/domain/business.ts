@@ -3,15 +3,11 @@
  * a `float_credit` for each successful payment (PRODUCT §5). Fees are 0 in the sandbox. The
  * float itself is the ledger's `float` account.
  */
-import { businessOperations, type BusinessOperation } from '../db/schema.js'
-import {
-  atomically,
-  insertReturning,
-  listPage,
-  type DomainContext,
-  type Page,
-  type PageOf,
-} from './context.js'
+import type { BusinessOperation } from '../db/schema.js'
+import { insertOperation, operationPages } from '../store/business.js'
+import type { Page, PageOf } from '../store/rows.js'
+import { atomically } from '../store/statements.js'
+import type { DomainContext } from './context.js'
 import { FLOAT, OPENING_FLOAT, WORLD, balanceOf, move } from './ledger.js'
 import { LIFECYCLES } from './lifecycles.js'
 
@@ -31,7 +27,7 @@ export function recordOperation(
     status?: BusinessOperation['status']
   },
 ): BusinessOperation {
-  return insertReturning(ctx.db, businessOperations, {
+  return insertOperation(ctx.db, {
     status: LIFECYCLES.business_operation.initial,
     ...input,
     reference: ctx.ids.uuid(),
@@ -44,7 +40,7 @@ export function recordOperation(
 }
 
 export function listOperations(ctx: DomainContext, page: Page): PageOf<BusinessOperation> {
-  return listPage(ctx, businessOperations, page)
+  return operationPages(ctx.db, ctx.tenant.id, page)
 }
 
 /** A new (or reset) business opens with OPENING_FLOAT on its float, brought in from outside. */

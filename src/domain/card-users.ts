@@ -3,17 +3,16 @@
  * identity data and image links follows the full-data flow; one sent with only a phone (and
  * maybe an email) follows the hosted-widget flow. Both start `pending`.
  */
-import { cardUsers, type CardUser } from '../db/schema.js'
+import type { CardUser } from '../db/schema.js'
 import {
-  atomically,
-  findOwned,
-  insertReturning,
-  listPage,
-  updateReturning,
-  type DomainContext,
-  type Page,
-  type PageOf,
-} from './context.js'
+  cardUserByReference,
+  cardUserPages,
+  insertCardUser,
+  updateCardUser,
+} from '../store/card-users.js'
+import type { Page, PageOf } from '../store/rows.js'
+import { atomically } from '../store/statements.js'
+import type { DomainContext } from './context.js'
 import { notFound } from './errors.js'
 import { LIFECYCLES, assertMove } from './lifecycles.js'
 import { magicVerification } from '../engine/magic-values.js'
@@ -65,7 +64,7 @@ export function registerCardUser(
   input: CardUserInput & { phone: string },
 ): CardUser {
   return atomically(ctx.db, () => {
-    const user = insertReturning(ctx.db, cardUsers, {
+    const user = insertCardUser(ctx.db, {
       ...columnsOf(input),
       phone: input.phone,
       reference: ctx.ids.uuid(),
@@ -110,7 +109,7 @@ export function resubmitCardUser(
     const changes = Object.fromEntries(
       Object.entries(columnsOf(input)).filter(([, value]) => value !== undefined),
     )
-    const updated = updateReturning(ctx.db, cardUsers, user.seq, {
+    const updated = updateCardUser(ctx.db, user.seq, {
       ...changes,
       flow: hasIdentityData(input) ? 'full_data' : user.flow,
       status: 'pending',
@@ -126,11 +125,11 @@ export function findCardUser(
   reference: string,
   field = 'card_user_reference',
 ): CardUser {
-  const user = findOwned(ctx, cardUsers, cardUsers.reference, reference)
+  const user = cardUserByReference(ctx.db, ctx.tenant.id, reference)
   if (!user) throw notFound(field, 'card user', reference)
   return user
 }
 
 export function listCardUsers(ctx: DomainContext, page: Page): PageOf<CardUser> {
-  return listPage(ctx, cardUsers, page)
+  return cardUserPages(ctx.db, ctx.tenant.id, page)
 }

@@ -4,20 +4,19 @@
  * linked cards answer `issued` with null details (SPEC §3). Freeze and unfreeze move the real
  * state: issued ⇄ frozen.
  */
-import { and, eq } from 'drizzle-orm'
-import { cards, type Card, type CardBrand, type CardType, type CardUser } from '../db/schema.js'
-import { findCardUser } from './card-users.js'
+import type { Card, CardBrand, CardType, CardUser } from '../db/schema.js'
 import {
-  atomically,
-  findOwned,
-  insertReturning,
-  listPage,
-  readThrough,
-  updateReturning,
-  type DomainContext,
-  type Page,
-  type PageOf,
-} from './context.js'
+  cardByReference,
+  cardPages,
+  insertCard,
+  isIdentifierLinked,
+  updateCard,
+} from '../store/cards.js'
+import { readThrough } from '../store/read-cache.js'
+import type { Page, PageOf } from '../store/rows.js'
+import { atomically } from '../store/statements.js'
+import { findCardUser } from './card-users.js'
+import type { DomainContext } from './context.js'
 import { SandboxError, notFound, refused } from './errors.js'
 import { balanceOf, balancesOf, cardAccount } from './ledger.js'
 import { LIFECYCLES, allowedMoves, assertMove } from './lifecycles.js'
@@ -49,7 +48,7 @@ export function createCard(
 ): Card {
   return atomically(ctx.db, () => {
     const holder = assertVerified(ctx, input.cardUserReference)
-    const card = insertReturning(ctx.db, cards, {
+    const card = insertCard(ctx.db, {
       reference: ctx.ids.uuid(),
       tenantId: ctx.tenant.id,
       cardUserReference: input.cardUserReference,
@@ -75,13 +74,9 @@ export function linkCard(
 ): Card {
   return atomically(ctx.db, () => {
     assertVerified(ctx, input.cardUserReference)
-    const taken = ctx.db
-      .select({ seq: cards.seq })
-      .from(cards)
-      .where(and(eq(cards.tenantId, ctx.tenant.id), eq(cards.identifier, input.identifier)))
-      .get()
-    if (taken) throw refused('identifier', 'A card with this identifier is already linked.')
-    const card = insertReturning(ctx.db, cards, {
+    if (isIdentifierLinked(ctx.db, ctx.tenant.id, input.identifier))
+      throw refused('identifier', 'A card with this identifier is already linked.')
+    const card = insertCard(ctx.db, {
       reference: ctx.ids.uuid(),
       tenantId: ctx.tenant.id,
       cardUserReference: input.cardUserReference,
@@ -103,7 +98,7 @@ export function linkCard(
 }
 
 export function findCard(ctx: DomainContext, reference: string, field = 'card_reference'): Card {
-  const card = findOwned(ctx, cards, cards.reference, reference)
+  const card = cardByReference(ctx.db, ctx.tenant.id, reference)
   if (!card) throw notFound(field, 'card', reference)
   return card
 }
@@ -111,14 +106,14 @@ export function findCard(ctx: DomainContext, reference: string, field = 'card_re
 export function setCardStatus(ctx: DomainContext, card: Card, to: Card['status']): Card {
   assertMove('card', card.status, to)
   const details = to === 'issued' && card.cardNumber === null ? cardDetails(ctx, card) : {}
-  return updateReturning(ctx.db, cards, card.seq, { ...details, status: to, updatedAt: ctx.now })
+  return updateCard(ctx.db, card.seq, { ...details, status: to, updatedAt: ctx.now })
 }
 
 /** A linked card's number, cvv2 and expiry arrive after its delay; its status does not change. */
 export function fillLinkedCardDetails(ctx: DomainContext, reference: string): void {
   const card = findCard(ctx, reference, 'reference')
   if (card.cardNumber !== null) return
-  const filled = updateReturning(ctx.db, cards, card.seq, {
+  const filled = updateCard(ctx.db, card.seq, {
     ...cardDetails(ctx, card),
     updatedAt: ctx.now,
   })
@@ -159,7 +154,7 @@ export function unfreezeCard(ctx: DomainContext, reference: string): Card {
 }
 
 export function listCards(ctx: DomainContext, page: Page): PageOf<Card> {
-  return listPage(ctx, cards, page)
+  return cardPages(ctx.db, ctx.tenant.id, page)
 }
 
 /** What the card can spend: its ledger account (held amounts are already out of it). */

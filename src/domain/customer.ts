@@ -3,8 +3,9 @@
  * string on the wire ("" for what the caller did not send), the create-time columns, and the
  * one-use `partner_reference`.
  */
-import type { disburses, payments } from '../db/schema.js'
-import { findOwned, type DomainContext } from './context.js'
+import type { Disburse, Payment } from '../db/schema.js'
+import type { Db } from '../db/open.js'
+import type { DomainContext } from './context.js'
 import { refused } from './errors.js'
 
 export type CustomerInput = {
@@ -53,6 +54,9 @@ export function moneyRequestValues(ctx: DomainContext, input: MoneyRequestInput)
   }
 }
 
+/** The store's lookup of a tenant's payment or disburse by its `partner_reference`. */
+type PartnerReferenceLookup<T> = (db: Db, tenantId: string, value: string) => T | undefined
+
 /**
  * A payment or disburse repeating a client `partner_reference` of the tenant is refused (422),
  * not collected or paid twice. Called in the creating transaction, before the insert, so that
@@ -60,11 +64,12 @@ export function moneyRequestValues(ctx: DomainContext, input: MoneyRequestInput)
  */
 export function assertNewPartnerReference(
   ctx: DomainContext,
-  [table, noun]: [typeof payments, 'payment'] | [typeof disburses, 'disburse'],
+  [byPartnerReference, noun]:
+    [PartnerReferenceLookup<Payment>, 'payment'] | [PartnerReferenceLookup<Disburse>, 'disburse'],
   partnerReference: string | undefined,
 ): void {
   if (partnerReference === undefined) return
-  const used = findOwned(ctx, table, table.partnerReference, partnerReference)
+  const used = byPartnerReference(ctx.db, ctx.tenant.id, partnerReference)
   if (used) {
     throw refused(
       'partner_reference',

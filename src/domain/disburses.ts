@@ -5,18 +5,18 @@
  * and a `float_debit` business operation recorded.
  * It settles by itself after its delay; a failed disburse gives the money back to the float.
  */
-import { and, eq } from 'drizzle-orm'
-import { businessOperations, disburses, type Disburse } from '../db/schema.js'
-import { recordOperation } from './business.js'
+import type { Disburse } from '../db/schema.js'
+import { setOperationStatus } from '../store/business.js'
 import {
-  atomically,
-  findOwned,
-  insertReturning,
-  listPage,
-  type DomainContext,
-  type Page,
-  type PageOf,
-} from './context.js'
+  disburseByPartnerReference,
+  disburseByReference,
+  disbursePages,
+  insertDisburse,
+} from '../store/disburses.js'
+import type { Page, PageOf } from '../store/rows.js'
+import { atomically } from '../store/statements.js'
+import { recordOperation } from './business.js'
+import type { DomainContext } from './context.js'
 import {
   assertNewPartnerReference,
   moneyRequestValues,
@@ -33,9 +33,9 @@ export const DISBURSE_NETWORKS = ['bank', ...WALLET_NETWORKS] as const
 
 export function createDisburse(ctx: DomainContext, input: MoneyRequestInput): Disburse {
   return atomically(ctx.db, () => {
-    assertNewPartnerReference(ctx, [disburses, 'disburse'], input.partnerReference)
+    assertNewPartnerReference(ctx, [disburseByPartnerReference, 'disburse'], input.partnerReference)
     assertFunds(ctx, FLOAT, input.amount, 'amount')
-    const disburse = insertReturning(ctx.db, disburses, {
+    const disburse = insertDisburse(ctx.db, {
       ...moneyRequestValues(ctx, input),
       status: LIFECYCLES.disburse.initial,
     })
@@ -66,13 +66,13 @@ export function createDisburse(ctx: DomainContext, input: MoneyRequestInput): Di
 }
 
 export function findDisburse(ctx: DomainContext, reference: string, field = 'reference'): Disburse {
-  const disburse = findOwned(ctx, disburses, disburses.reference, reference)
+  const disburse = disburseByReference(ctx.db, ctx.tenant.id, reference)
   if (!disburse) throw notFound(field, 'disburse', reference)
   return disburse
 }
 
 export function listDisburses(ctx: DomainContext, page: Page): PageOf<Disburse> {
-  return listPage(ctx, disburses, page)
+  return disbursePages(ctx.db, ctx.tenant.id, page)
 }
 
 /**
@@ -93,14 +93,10 @@ export function settleDisburse(
     source: disburse.reference,
     memo,
   })
-  ctx.db
-    .update(businessOperations)
-    .set({ status: to, updatedAt: ctx.now })
-    .where(
-      and(
-        eq(businessOperations.sourceReference, disburse.reference),
-        eq(businessOperations.kind, 'float_debit'),
-      ),
-    )
-    .run()
+  setOperationStatus(
+    ctx.db,
+    { sourceReference: disburse.reference, kind: 'float_debit' },
+    to,
+    ctx.now,
+  )
 }

@@ -2,14 +2,16 @@
  * Disputes (SPEC §2.8, §4.5; PRODUCT §5): opened on a transaction through the control plane,
  * submitted by the update endpoint with the business's explanation, resolved won or lost.
  */
-import { disputes, type Dispute } from '../db/schema.js'
+import type { Dispute } from '../db/schema.js'
 import {
-  atomically,
-  findOwned,
-  insertReturning,
-  updateReturning,
-  type DomainContext,
-} from './context.js'
+  disputeByReference,
+  disputePages,
+  insertDispute,
+  updateDispute as updateDisputeRow,
+} from '../store/disputes.js'
+import type { Page, PageOf } from '../store/rows.js'
+import { atomically } from '../store/statements.js'
+import type { DomainContext } from './context.js'
 import { notFound, refused } from './errors.js'
 import { LIFECYCLES, assertMove } from './lifecycles.js'
 import { findTransaction } from './transactions.js'
@@ -33,7 +35,7 @@ export function openDispute(
 ): Dispute {
   return atomically(ctx.db, () => {
     findTransaction(ctx, input.transactionSlug)
-    return insertReturning(ctx.db, disputes, {
+    return insertDispute(ctx.db, {
       reference: ctx.ids.uuid(),
       tenantId: ctx.tenant.id,
       transactionSlug: input.transactionSlug,
@@ -46,9 +48,13 @@ export function openDispute(
 }
 
 export function findDispute(ctx: DomainContext, reference: string, field = 'reference'): Dispute {
-  const dispute = findOwned(ctx, disputes, disputes.reference, reference)
+  const dispute = disputeByReference(ctx.db, ctx.tenant.id, reference)
   if (!dispute) throw notFound(field, 'dispute', reference)
   return dispute
+}
+
+export function listDisputes(ctx: DomainContext, page: Page): PageOf<Dispute> {
+  return disputePages(ctx.db, ctx.tenant.id, page)
 }
 
 /**
@@ -81,5 +87,5 @@ export function setDisputeStatus(
 }
 
 function setDispute(ctx: DomainContext, dispute: Dispute, changes: Partial<Dispute>): Dispute {
-  return updateReturning(ctx.db, disputes, dispute.seq, { ...changes, updatedAt: ctx.now })
+  return updateDisputeRow(ctx.db, dispute.seq, { ...changes, updatedAt: ctx.now })
 }

@@ -4,9 +4,10 @@
  * checkout a payment's wallet_url opens, where they pay or decline. Those pages carry no bearer
  * token: the resource's reference (a UUID) finds its tenant.
  */
-import { eq } from 'drizzle-orm'
-import type { Db } from '../db/open.js'
-import { cardUsers, disburses, payments, type CardUser } from '../db/schema.js'
+import type { CardUser } from '../db/schema.js'
+import { updateCardUser } from '../store/card-users.js'
+import type { OwnedKind } from '../store/owners.js'
+import { atomically } from '../store/statements.js'
 import { findCardUser } from './card-users.js'
 import type { DomainContext } from './context.js'
 import { SandboxError } from './errors.js'
@@ -21,30 +22,7 @@ export type WidgetIdentity = {
 }
 
 export type CheckoutKind = 'payments' | 'disburses'
-export type HostedKind = 'card-users' | CheckoutKind
-
-const TABLES = { 'card-users': cardUsers, payments, disburses }
-
-/**
- * What a reference names among `kinds` (the first that has it) and the tenant owning it,
- * whatever its token: a checkout reference is a payment's or a disburse's.
- */
-export function ownerOf<K extends HostedKind>(
-  db: Db,
-  kinds: readonly K[],
-  reference: string,
-): { kind: K; tenantId: string } | undefined {
-  for (const kind of kinds) {
-    const table = TABLES[kind]
-    const row = db
-      .select({ tenantId: table.tenantId })
-      .from(table)
-      .where(eq(table.reference, reference))
-      .get()
-    if (row) return { kind, tenantId: row.tenantId }
-  }
-  return undefined
-}
+export type HostedKind = OwnedKind & ('card-users' | CheckoutKind)
 
 /** The widget's last step: keeps what the person typed, then passes or fails them. */
 export function completeVerification(
@@ -53,7 +31,7 @@ export function completeVerification(
   identity: WidgetIdentity,
   outcome: 'passed' | 'failed',
 ): CardUser {
-  return ctx.db.transaction(() => {
+  return atomically(ctx.db, () => {
     const user = findCardUser(ctx, reference, 'reference')
     if (user.status !== 'pending') {
       throw new SandboxError(
@@ -62,18 +40,14 @@ export function completeVerification(
         { from: user.status, to: outcome, allowed: [] },
       )
     }
-    ctx.db
-      .update(cardUsers)
-      .set({
-        firstName: identity.first_name,
-        lastName: identity.last_name,
-        address: identity.address,
-        idNo: identity.id_no,
-        ...(identity.email !== undefined && { email: identity.email }),
-        updatedAt: ctx.now,
-      })
-      .where(eq(cardUsers.seq, user.seq))
-      .run()
+    updateCardUser(ctx.db, user.seq, {
+      firstName: identity.first_name,
+      lastName: identity.last_name,
+      address: identity.address,
+      idNo: identity.id_no,
+      ...(identity.email !== undefined && { email: identity.email }),
+      updatedAt: ctx.now,
+    })
     transition(ctx, 'card-users', reference, outcome)
     return findCardUser(ctx, reference, 'reference')
   })

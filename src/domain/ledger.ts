@@ -8,9 +8,8 @@
  * it is promised, on INCOMING, and no money comes in that would take what a tenant holds past
  * MAX_HELD: so every balance, hold and total stays an exact JSON number.
  */
-import { and, eq, sql } from 'drizzle-orm'
-import { accounts, postings } from '../db/schema.js'
-import { prepared, type DomainContext } from './context.js'
+import { accountBalance, accountBalances, writeMovement } from '../store/ledger.js'
+import type { DomainContext } from './context.js'
 import { refused } from './errors.js'
 
 export const FLOAT = 'float'
@@ -32,19 +31,7 @@ export const OPENING_FLOAT = 10_000_000
 export const MAX_HELD = Number.MAX_SAFE_INTEGER
 
 export function balanceOf(ctx: Pick<DomainContext, 'db' | 'tenant'>, account: string): number {
-  const query = prepared(ctx.db, 'balance', () =>
-    ctx.db
-      .select({ balance: accounts.balance })
-      .from(accounts)
-      .where(
-        and(
-          eq(accounts.tenantId, sql.placeholder('tenant')),
-          eq(accounts.name, sql.placeholder('account')),
-        ),
-      )
-      .prepare(),
-  )
-  return query.get({ tenant: ctx.tenant.id, account })?.balance ?? 0
+  return accountBalance(ctx.db, ctx.tenant.id, account)
 }
 
 /** The balances of several accounts in one query (a page of cards); absent accounts hold 0. */
@@ -52,22 +39,7 @@ export function balancesOf(
   ctx: Pick<DomainContext, 'db' | 'tenant'>,
   names: string[],
 ): Map<string, number> {
-  const query = prepared(ctx.db, 'balances', () =>
-    ctx.db
-      .select({ name: accounts.name, balance: accounts.balance })
-      .from(accounts)
-      .where(
-        and(
-          eq(accounts.tenantId, sql.placeholder('tenant')),
-          sql`${accounts.name} IN (SELECT value FROM json_each(${sql.placeholder('names')}))`,
-        ),
-      )
-      .prepare(),
-  )
-  const rows = query.all({ tenant: ctx.tenant.id, names: JSON.stringify(names) })
-  const balances = new Map(names.map((name) => [name, 0]))
-  for (const row of rows) balances.set(row.name, row.balance)
-  return balances
+  return accountBalances(ctx.db, ctx.tenant.id, names)
 }
 
 /** Refuses (422 naming `field`) when `account` holds less than `amount`. */
@@ -89,39 +61,7 @@ export function move(
 ): void {
   const { from, to, amount, source, memo } = movement
   if (from === WORLD) assertRoomFor(ctx, amount)
-  const tenant = ctx.tenant.id
-  const post = prepared(ctx.db, 'post', () =>
-    ctx.db
-      .insert(postings)
-      .values(
-        (['from', 'to'] as const).map((side) => ({
-          tenantId: sql.placeholder('tenant'),
-          account: sql.placeholder(side),
-          amount: sql.placeholder(`${side}Amount`),
-          source: sql.placeholder('source'),
-          memo: sql.placeholder('memo'),
-          createdAt: sql.placeholder('now'),
-        })),
-      )
-      .prepare(),
-  )
-  post.run({ tenant, from, to, fromAmount: -amount, toAmount: amount, source, memo, now: ctx.now })
-  const credit = prepared(ctx.db, 'credit', () =>
-    ctx.db
-      .insert(accounts)
-      .values({
-        tenantId: sql.placeholder('tenant'),
-        name: sql.placeholder('account'),
-        balance: sql.placeholder('delta'),
-      })
-      .onConflictDoUpdate({
-        target: [accounts.tenantId, accounts.name],
-        set: { balance: sql`${accounts.balance} + ${sql.placeholder('delta')}` },
-      })
-      .prepare(),
-  )
-  credit.run({ tenant, account: from, delta: -amount })
-  credit.run({ tenant, account: to, delta: amount })
+  writeMovement(ctx.db, { tenantId: ctx.tenant.id, from, to, amount, source, memo, now: ctx.now })
 }
 
 /** Refuses (422 naming `amount`) money coming in that would take what the tenant holds past MAX_HELD. */

@@ -5,16 +5,16 @@
  * creation (ledger.ts INCOMING); a successful payment credits the float, a failed or expired one
  * calls it off.
  */
-import { payments, type Payment } from '../db/schema.js'
+import type { Payment } from '../db/schema.js'
 import {
-  atomically,
-  findOwned,
-  insertReturning,
-  listPage,
-  type DomainContext,
-  type Page,
-  type PageOf,
-} from './context.js'
+  insertPayment,
+  paymentByPartnerReference,
+  paymentByReference,
+  paymentPages,
+} from '../store/payments.js'
+import type { Page, PageOf } from '../store/rows.js'
+import { atomically } from '../store/statements.js'
+import type { DomainContext } from './context.js'
 import {
   assertNewPartnerReference,
   moneyRequestValues,
@@ -29,8 +29,8 @@ import { scheduleAt, scheduleOutcome } from './schedule.js'
 
 export function createPayment(ctx: DomainContext, input: MoneyRequestInput): Payment {
   return atomically(ctx.db, () => {
-    assertNewPartnerReference(ctx, [payments, 'payment'], input.partnerReference)
-    const payment = insertReturning(ctx.db, payments, {
+    assertNewPartnerReference(ctx, [paymentByPartnerReference, 'payment'], input.partnerReference)
+    const payment = insertPayment(ctx.db, {
       ...moneyRequestValues(ctx, input),
       status: LIFECYCLES.payment.initial,
     })
@@ -97,11 +97,11 @@ function creditPayment(ctx: DomainContext, payment: Payment): void {
 }
 
 export function findPayment(ctx: DomainContext, reference: string, field = 'reference'): Payment {
-  const payment = findOwned(ctx, payments, payments.reference, reference)
+  const payment = paymentByReference(ctx.db, ctx.tenant.id, reference)
   if (!payment) throw notFound(field, 'payment', reference)
   return payment
 }
 
 export function listPayments(ctx: DomainContext, page: Page): PageOf<Payment> {
-  return listPage(ctx, payments, page)
+  return paymentPages(ctx.db, ctx.tenant.id, page)
 }

@@ -4,9 +4,9 @@
  * runs the rows that fall due. Default delays are seconds, so a developer can watch; each can
  * be overridden per tenant (`PUT /__sandbox/delays`).
  */
-import { jobs } from '../db/schema.js'
 import type { ForcedOutcome } from '../engine/magic-values.js'
-import { insertRow, type DomainContext } from './context.js'
+import { insertJob } from '../store/jobs.js'
+import type { DomainContext } from './context.js'
 import type { TransitionResource } from './transitions.js'
 
 export const DEFAULT_DELAYS_MS = {
@@ -54,7 +54,7 @@ export function scheduleAt(
   dueAt: number,
   job: { resource: JobResource; key: string; action: string },
 ): void {
-  insertRow(ctx.db, jobs, { ...job, tenantId: ctx.tenant.id, dueAt })
+  insertJob(ctx.db, { ...job, tenantId: ctx.tenant.id, dueAt })
 }
 
 /**

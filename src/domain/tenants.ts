@@ -3,9 +3,8 @@
  * unless the sandbox was started with an allow-list of tokens. Lookups are cached in memory;
  * the table stays the source of truth and every change is written through.
  */
-import { eq, sql, type Placeholder } from 'drizzle-orm'
 import type { Db } from '../db/open.js'
-import { tenants, type Tenant } from '../db/schema.js'
+import type { Tenant } from '../db/schema.js'
 import {
   advanceClock,
   clockNow,
@@ -15,10 +14,17 @@ import {
   type ClockState,
   type WallClock,
 } from '../engine/clock.js'
+import { retireTenantId } from '../store/retired-tenants.js'
+import { atomically } from '../store/statements.js'
+import {
+  insertTenant,
+  tenantById,
+  tenantByToken,
+  tenantNames,
+  updateTenant,
+} from '../store/tenants.js'
 import { openFloat } from './business.js'
-import { atomically } from './context.js'
 import type { Ids } from './ids.js'
-import { retireTenantId } from './reset.js'
 
 export type TenantDirectoryOptions = {
   clockMode: ClockMode
@@ -34,16 +40,6 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
   const byToken = new Map<string, Tenant>()
   /** Tenants created or reset and not yet seeded with the start-up fixture. */
   const unseeded = new Set<string>()
-  const selectByToken = db
-    .select()
-    .from(tenants)
-    .where(eq(tenants.token, sql.placeholder('token')))
-    .prepare()
-  const selectById = db
-    .select()
-    .from(tenants)
-    .where(eq(tenants.id, sql.placeholder('id')))
-    .prepare()
 
   function clockOf(tenant: Tenant): ClockState {
     return { mode: tenant.clockMode, anchorMs: tenant.clockAnchorMs, wallMs: tenant.clockWallMs }
@@ -72,13 +68,13 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
 
   /** A token's row; one exists for every token a request has resolved (rows are never deleted). */
   function storedRow(token: string): Tenant {
-    const row = selectByToken.get({ token })
+    const row = tenantByToken(db, token)
     if (!row) throw new Error('a resolved token has no tenant row')
     return row
   }
 
   function updateRow(current: Tenant, changes: Partial<Tenant>): Tenant {
-    return db.update(tenants).set(changes).where(eq(tenants.id, current.id)).returning().get()!
+    return updateTenant(db, current.id, changes)
   }
 
   function createTenant(token: string): Tenant {
@@ -86,19 +82,15 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
     const clock = startClock(options.clockMode, wallNow)
     const now = clockNow(clock, wallNow, options.speed)
     return atomically(db, () => {
-      const tenant = db
-        .insert(tenants)
-        .values({
-          id: ids.internal('ten'),
-          token,
-          businessName: ids.faker.company.name(),
-          clockMode: clock.mode,
-          clockAnchorMs: clock.anchorMs,
-          clockWallMs: clock.wallMs,
-          createdAt: now,
-        })
-        .returning()
-        .get()
+      const tenant = insertTenant(db, {
+        id: ids.internal('ten'),
+        token,
+        businessName: ids.faker.company.name(),
+        clockMode: clock.mode,
+        clockAnchorMs: clock.anchorMs,
+        clockWallMs: clock.wallMs,
+        createdAt: now,
+      })
       openFloat({ db, tenant, now })
       unseeded.add(tenant.id)
       return tenant
@@ -111,7 +103,7 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
       const cached = byToken.get(token)
       if (cached) return cached
       if (options.tokens && !options.tokens.has(token)) return null
-      const tenant = selectByToken.get({ token }) ?? createTenant(token)
+      const tenant = tenantByToken(db, token) ?? createTenant(token)
       byToken.set(token, tenant)
       return tenant
     },
@@ -123,15 +115,11 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
 
     /** Every tenant's token and business name, oldest first (the dashboard's picker). */
     all(): Pick<Tenant, 'token' | 'businessName'>[] {
-      return db
-        .select({ token: tenants.token, businessName: tenants.businessName })
-        .from(tenants)
-        .orderBy(tenants.createdAt, tenants.id)
-        .all()
+      return tenantNames(db)
     },
 
     byId(id: string): Tenant | undefined {
-      return selectById.get({ id })
+      return tenantById(db, id)
     },
 
     now(tenant: Tenant): number {
@@ -188,12 +176,6 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
       return change(token, () => ({ webhookUrl: webhook.url, webhookSecret: webhook.secret }))
     },
   }
-}
-
-/** Each tenant's sandbox "now" as SQL (clockNow of engine/clock.ts), for queries across tenants. */
-export function tenantNowSql(wallNow: number | Placeholder, speed: number) {
-  return sql`CASE ${tenants.clockMode} WHEN 'manual' THEN ${tenants.clockAnchorMs}
-    ELSE ${tenants.clockAnchorMs} + CAST((${wallNow} - ${tenants.clockWallMs}) * ${speed} AS INTEGER) END`
 }
 
 /**

@@ -6,19 +6,19 @@
  * in at creation (ledger.ts INCOMING) and credits the card on success.
  * Control-plane funding makes `recharge` and `withdraw` transactions, already `success`.
  */
-import { and, eq } from 'drizzle-orm'
-import { transactions, type Card, type Transaction } from '../db/schema.js'
+import type { Card, Transaction, transactions } from '../db/schema.js'
+import type { Page, PageOf } from '../store/rows.js'
+import { atomically } from '../store/statements.js'
+import {
+  cardTransactionPages,
+  insertTransaction as insertTransactionRow,
+  slugOfReference,
+  transactionBySlug,
+  transactionPages,
+} from '../store/transactions.js'
 import { findCard } from './cards.js'
 import { findCardUser } from './card-users.js'
-import {
-  atomically,
-  findOwned,
-  insertReturning,
-  listPage,
-  type DomainContext,
-  type Page,
-  type PageOf,
-} from './context.js'
+import type { DomainContext } from './context.js'
 import { notFound, refused } from './errors.js'
 import { HOLDS, INCOMING, WORLD, assertFunds, cardAccount, move } from './ledger.js'
 import { LIFECYCLES } from './lifecycles.js'
@@ -75,7 +75,7 @@ type TransactionValues = Omit<
 > & { reference?: string; status?: Transaction['status'] }
 
 function insertTransaction(ctx: DomainContext, card: Card, values: TransactionValues): Transaction {
-  return insertReturning(ctx.db, transactions, {
+  return insertTransactionRow(ctx.db, {
     status: LIFECYCLES.transaction.initial,
     ...values,
     reference: values.reference ?? ctx.ids.uuid(),
@@ -93,21 +93,11 @@ function insertTransaction(ctx: DomainContext, card: Card, values: TransactionVa
  */
 function assertNewReference(ctx: DomainContext, card: Card, reference: string | undefined): void {
   if (reference === undefined) return
-  const used = ctx.db
-    .select({ slug: transactions.slug })
-    .from(transactions)
-    .where(
-      and(
-        eq(transactions.tenantId, ctx.tenant.id),
-        eq(transactions.cardReference, card.reference),
-        eq(transactions.reference, reference),
-      ),
-    )
-    .get()
-  if (used) {
+  const used = slugOfReference(ctx.db, ctx.tenant.id, card.reference, reference)
+  if (used !== undefined) {
     throw refused(
       'reference',
-      `The reference has already been used on this card (transaction ${used.slug}).`,
+      `The reference has already been used on this card (transaction ${used}).`,
     )
   }
 }
@@ -239,7 +229,7 @@ export function findTransaction(
   slug: string,
   field = 'transaction_slug',
 ): Transaction {
-  const transaction = findOwned(ctx, transactions, transactions.slug, slug)
+  const transaction = transactionBySlug(ctx.db, ctx.tenant.id, slug)
   if (!transaction) throw notFound(field, 'transaction', slug)
   return transaction
 }
@@ -249,10 +239,7 @@ export function listTransactions(
   page: Page,
   cardReference?: string,
 ): PageOf<Transaction> {
-  if (cardReference === undefined) return listPage(ctx, transactions, page)
+  if (cardReference === undefined) return transactionPages(ctx.db, ctx.tenant.id, page)
   findCard(ctx, cardReference)
-  return listPage(ctx, transactions, page, {
-    column: transactions.cardReference,
-    value: cardReference,
-  })
+  return cardTransactionPages(ctx.db, ctx.tenant.id, page, cardReference)
 }

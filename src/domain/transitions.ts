@@ -3,11 +3,16 @@
  * plane, the scheduler running due jobs, and through it scenario and magic outcomes). Refuses illegal moves with the allowed next states
  * (PRODUCT §8) and applies each move's side effects in the same SQLite transaction.
  */
-import { and, eq, ne, sql } from 'drizzle-orm'
-import { cardUsers, disburses, jobs, payments, transactions, type CardUser } from '../db/schema.js'
+import type { CardUser } from '../db/schema.js'
+import { updateCardUser } from '../store/card-users.js'
+import { updateDisburse } from '../store/disburses.js'
+import { cancelMoves } from '../store/jobs.js'
+import { updatePayment } from '../store/payments.js'
+import { atomically } from '../store/statements.js'
+import { updateTransaction } from '../store/transactions.js'
 import { findCardUser } from './card-users.js'
 import { cardBalance, findCard, setCardStatus } from './cards.js'
-import { atomically, prepared, writeStatus, type DomainContext } from './context.js'
+import type { DomainContext } from './context.js'
 import { findDisburse, settleDisburse } from './disburses.js'
 import { findDispute, setDisputeStatus } from './disputes.js'
 import { assertMove, type Resource } from './lifecycles.js'
@@ -39,26 +44,9 @@ export function transition(
   return atomically(ctx.db, () => {
     const from = MOVERS[resource](ctx, key, to)
     // the moves scheduled from the old state have nothing left to do (details still arrive)
-    cancelJobs(ctx, resource, key)
+    cancelMoves(ctx.db, ctx.tenant.id, resource, key)
     return { resource: TRANSITION_RESOURCES[resource], key, from, to }
   })
-}
-
-function cancelJobs(ctx: DomainContext, resource: TransitionResource, key: string): void {
-  const statement = prepared(ctx.db, 'cancel-jobs', () =>
-    ctx.db
-      .delete(jobs)
-      .where(
-        and(
-          eq(jobs.tenantId, sql.placeholder('tenant')),
-          eq(jobs.resource, sql.placeholder('resource')),
-          eq(jobs.key, sql.placeholder('key')),
-          ne(jobs.action, 'fill_details'),
-        ),
-      )
-      .prepare(),
-  )
-  statement.run({ tenant: ctx.tenant.id, resource, key })
 }
 
 type Mover = (ctx: DomainContext, key: string, to: string) => string
@@ -68,7 +56,11 @@ const MOVERS: Record<TransitionResource, Mover> = {
     const user = findCardUser(ctx, reference, 'reference')
     assertMove('card_user', user.status, to)
     const identity = to === 'passed' ? generatedIdentity(ctx, user) : {}
-    writeStatus(ctx, cardUsers, user.seq, to, identity)
+    updateCardUser(ctx.db, user.seq, {
+      ...identity,
+      status: to as CardUser['status'],
+      updatedAt: ctx.now,
+    })
     if (to === 'passed' || to === 'failed') {
       enqueueEvent(ctx, verificationEvent(findCardUser(ctx, reference, 'reference'), to))
     }
@@ -85,7 +77,10 @@ const MOVERS: Record<TransitionResource, Mover> = {
   transactions(ctx, slug, to) {
     const transaction = findTransaction(ctx, slug, 'slug')
     assertMove('transaction', transaction.status, to)
-    writeStatus(ctx, transactions, transaction.seq, to)
+    updateTransaction(ctx.db, transaction.seq, {
+      status: to as 'success' | 'failed',
+      updatedAt: ctx.now,
+    })
     settleTransaction(ctx, transaction, to as 'success' | 'failed')
     enqueueExtension(ctx, 'transaction', to, {
       slug: transaction.slug,
@@ -99,7 +94,10 @@ const MOVERS: Record<TransitionResource, Mover> = {
   payments(ctx, reference, to) {
     const payment = findPayment(ctx, reference)
     assertMove('payment', payment.status, to)
-    writeStatus(ctx, payments, payment.seq, to)
+    updatePayment(ctx.db, payment.seq, {
+      status: to as 'success' | 'failed' | 'expired',
+      updatedAt: ctx.now,
+    })
     settlePayment(ctx, payment, to as 'success' | 'failed' | 'expired')
     enqueueExtension(ctx, 'payment', to, {
       reference: payment.reference,
@@ -112,7 +110,7 @@ const MOVERS: Record<TransitionResource, Mover> = {
   disburses(ctx, reference, to) {
     const disburse = findDisburse(ctx, reference)
     assertMove('disburse', disburse.status, to)
-    writeStatus(ctx, disburses, disburse.seq, to)
+    updateDisburse(ctx.db, disburse.seq, { status: to as 'success' | 'failed', updatedAt: ctx.now })
     settleDisburse(ctx, disburse, to as 'success' | 'failed')
     enqueueExtension(ctx, 'disburse', to, {
       reference: disburse.reference,

@@ -3,8 +3,8 @@
  * pulls need a one-time code from the payer, valid 15 min (sn) or 2 min (ci) on the sandbox
  * clock. The control plane issues them; a transfer uses one up. issued → used | expired.
  */
-import { and, eq } from 'drizzle-orm'
-import { walletCodes, type WalletCode } from '../db/schema.js'
+import type { WalletCode } from '../db/schema.js'
+import { findWalletCode, insertWalletCode, markWalletCodeUsed } from '../store/wallet-codes.js'
 import type { DomainContext } from './context.js'
 import { refused } from './errors.js'
 
@@ -24,18 +24,14 @@ export function issueWalletCode(
   ctx: DomainContext,
   input: { phone: string; network: CodeNetwork },
 ): WalletCode {
-  return ctx.db
-    .insert(walletCodes)
-    .values({
-      tenantId: ctx.tenant.id,
-      code: ctx.ids.digits(6),
-      phone: input.phone,
-      network: input.network,
-      expiresAt: ctx.now + CODE_VALIDITY_MS[input.network],
-      createdAt: ctx.now,
-    })
-    .returning()
-    .get()
+  return insertWalletCode(ctx.db, {
+    tenantId: ctx.tenant.id,
+    code: ctx.ids.digits(6),
+    phone: input.phone,
+    network: input.network,
+    expiresAt: ctx.now + CODE_VALIDITY_MS[input.network],
+    createdAt: ctx.now,
+  })
 }
 
 export function walletCodeStatus(code: WalletCode, now: number): 'issued' | 'used' | 'expired' {
@@ -51,21 +47,14 @@ export function useWalletCode(
   if (!needsCode(input.network)) return
   if (input.code === undefined)
     throw refused('code', `The code field is required when network is ${input.network}.`)
-  const found = ctx.db
-    .select()
-    .from(walletCodes)
-    .where(
-      and(
-        eq(walletCodes.tenantId, ctx.tenant.id),
-        eq(walletCodes.network, input.network),
-        eq(walletCodes.phone, input.phone),
-        eq(walletCodes.code, input.code),
-      ),
-    )
-    .get()
+  const found = findWalletCode(ctx.db, ctx.tenant.id, {
+    network: input.network,
+    phone: input.phone,
+    code: input.code,
+  })
   if (!found) throw refused('code', 'The code is invalid for this phone and network.')
   const status = walletCodeStatus(found, ctx.now)
   if (status === 'used') throw refused('code', 'The code has already been used.')
   if (status === 'expired') throw refused('code', 'The code has expired.')
-  ctx.db.update(walletCodes).set({ usedAt: ctx.now }).where(eq(walletCodes.seq, found.seq)).run()
+  markWalletCodeUsed(ctx.db, found.seq, ctx.now)
 }

@@ -5,15 +5,15 @@
  * job runs in its own SQLite transaction at its own due time on the tenant's clock. A job whose
  * move is no longer legal (someone moved the resource first) is dropped.
  */
-import { and, asc, eq, lte, sql } from 'drizzle-orm'
 import type { Db } from '../db/open.js'
-import { jobs, tenants, type Job, type Tenant } from '../db/schema.js'
+import type { Job, Tenant } from '../db/schema.js'
 import { fillLinkedCardDetails } from '../domain/cards.js'
-import { atomically, prepared, type DomainContext } from '../domain/context.js'
+import type { DomainContext } from '../domain/context.js'
 import { SandboxError } from '../domain/errors.js'
 import type { Ids } from '../domain/ids.js'
-import { tenantNowSql } from '../domain/tenants.js'
 import { transition, type TransitionResource } from '../domain/transitions.js'
+import { deleteJob, dueJobs } from '../store/jobs.js'
+import { atomically } from '../store/statements.js'
 
 const BATCH = 500
 
@@ -23,7 +23,7 @@ export type SchedulerDeps = { db: Db; ids: Ids; options: { webhookExtensions: bo
 export function runDue(deps: SchedulerDeps, tenant: Tenant, until: number): number {
   let ran = 0
   for (;;) {
-    const due = dueJobs(deps.db).all({ tenant: tenant.id, until, limit: BATCH })
+    const due = dueJobs(deps.db, tenant.id, until, BATCH)
     if (due.length === 0) return ran
     atomically(deps.db, () => {
       for (const job of due) {
@@ -35,30 +35,8 @@ export function runDue(deps: SchedulerDeps, tenant: Tenant, until: number): numb
   }
 }
 
-const dueJobs = (db: Db) =>
-  prepared(db, 'due-jobs', () =>
-    db
-      .select()
-      .from(jobs)
-      .where(
-        and(
-          eq(jobs.tenantId, sql.placeholder('tenant')),
-          lte(jobs.dueAt, sql.placeholder('until')),
-        ),
-      )
-      .orderBy(asc(jobs.dueAt), asc(jobs.seq))
-      .limit(sql.placeholder('limit'))
-      .prepare(),
-  )
-
 function runJob(ctx: DomainContext, job: Job): void {
-  const remove = prepared(ctx.db, 'delete-job', () =>
-    ctx.db
-      .delete(jobs)
-      .where(eq(jobs.seq, sql.placeholder('seq')))
-      .prepare(),
-  )
-  remove.run({ seq: job.seq })
+  deleteJob(ctx.db, job.seq)
   try {
     atomically(ctx.db, () => {
       if (job.action === 'fill_details') fillLinkedCardDetails(ctx, job.key)
@@ -82,19 +60,7 @@ export function catchUp(deps: SchedulerDeps, tenant: Tenant, now: number): void 
 
 /** True when the tenant has a job due at or before `until` (an indexed probe, cheap per request). */
 export function hasDue(db: Db, tenantId: string, until: number): boolean {
-  return dueJobs(db).all({ tenant: tenantId, until, limit: 1 }).length > 0
-}
-
-/** Tenants on a real clock with something due now (their clocks computed in SQL). */
-export function realTenantsWithDueJobs(db: Db, wallNow: number, speed: number): string[] {
-  const now = tenantNowSql(wallNow, speed)
-  return db
-    .selectDistinct({ id: tenants.id })
-    .from(tenants)
-    .innerJoin(jobs, eq(jobs.tenantId, tenants.id))
-    .where(and(eq(tenants.clockMode, 'real'), sql`${jobs.dueAt} <= ${now}`))
-    .all()
-    .map((row) => row.id)
+  return dueJobs(db, tenantId, until, 1).length > 0
 }
 
 /** Starts the real-clock tick: every `everyMs` of wall time, runs what fell due. */

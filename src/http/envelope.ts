@@ -5,7 +5,7 @@
 import type { Context } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { z } from 'zod'
-import { DEFAULT_PER_PAGE, MAX_PER_PAGE, type Page, type PageOf } from '../domain/context.js'
+import { DEFAULT_PER_PAGE, MAX_PER_PAGE, type Page, type PageOf } from '../store/rows.js'
 
 /**
  * How a response is shaped: with the real service's quirks or clean, and where links point:

@@ -5,9 +5,10 @@
 import type { Context } from 'hono'
 import { z } from 'zod'
 import type { DomainContext } from '../domain/context.js'
-import { ownerOf, type HostedKind } from '../domain/hosted-pages.js'
+import type { HostedKind } from '../domain/hosted-pages.js'
 import type { AppEnv } from '../env.js'
 import { tenantContext } from '../http/middleware/auth.js'
+import { ownerOf } from '../store/owners.js'
 
 const isUuid = (value: string) => z.uuid().safeParse(value).success
 

@@ -8,11 +8,17 @@
  * (never "the oldest N", which one tenant's backlog could fill) in turns, and at most
  * RESPONSE_READ_BYTES of an answer are read before its connection is dropped.
  */
-import { and, asc, eq, gt, lte, sql } from 'drizzle-orm'
 import type { Db } from '../db/open.js'
-import { webhookAttempts, webhookEvents, type Tenant, type WebhookEvent } from '../db/schema.js'
-import { atomically, insertRow, updateBySeq } from '../domain/context.js'
+import type { Tenant, WebhookEvent } from '../db/schema.js'
 import type { TenantDirectory } from '../domain/tenants.js'
+import { atomically } from '../store/statements.js'
+import {
+  attemptCount,
+  dueEvents,
+  insertAttempt,
+  nextTenantWithPendingEvents,
+  updateEvent,
+} from '../store/webhooks.js'
 import { RETRY_DELAYS_MS } from './outbox.js'
 import {
   ATTEMPT_HEADER,
@@ -61,39 +67,6 @@ export function createDeliverer(db: Db, tenants: TenantDirectory, options: Deliv
   const inFlightByTenant = new Map<string, number>()
   let closed = false
 
-  /**
-   * The first tenant after `after` (in id order) with a pending event: one probe of the
-   * (status, tenant_id, next_attempt_at) index, so walking the tenants with pending events
-   * costs one probe each, however many events each has.
-   */
-  const nextPendingTenant = db
-    .select({ id: webhookEvents.tenantId })
-    .from(webhookEvents)
-    .where(
-      and(
-        eq(webhookEvents.status, 'pending'),
-        gt(webhookEvents.tenantId, sql.placeholder('after')),
-      ),
-    )
-    .orderBy(asc(webhookEvents.tenantId))
-    .limit(1)
-    .prepare()
-
-  /** A tenant's pending events due by `now` on its clock, oldest first (a range of that index). */
-  const dueEventsOf = db
-    .select()
-    .from(webhookEvents)
-    .where(
-      and(
-        eq(webhookEvents.status, 'pending'),
-        eq(webhookEvents.tenantId, sql.placeholder('tenant')),
-        lte(webhookEvents.nextAttemptAt, sql.placeholder('now')),
-      ),
-    )
-    .orderBy(asc(webhookEvents.nextAttemptAt), asc(webhookEvents.seq))
-    .limit(sql.placeholder('limit'))
-    .prepare()
-
   /** Whether the last kick left due events waiting for a slot. */
   let backlog = false
   let kickScheduled = false
@@ -105,9 +78,9 @@ export function createDeliverer(db: Db, tenants: TenantDirectory, options: Deliv
     if (closed) return
     backlog = false
     const pending: string[] = []
-    for (let next = nextPendingTenant.get({ after: '' }); next;) {
-      pending.push(next.id)
-      next = nextPendingTenant.get({ after: next.id })
+    for (let next = nextTenantWithPendingEvents(db, ''); next !== undefined;) {
+      pending.push(next)
+      next = nextTenantWithPendingEvents(db, next)
     }
     const first = pending.findIndex((id) => id > lastServed)
     const order = first <= 0 ? pending : [...pending.slice(first), ...pending.slice(0, first)]
@@ -132,7 +105,7 @@ export function createDeliverer(db: Db, tenants: TenantDirectory, options: Deliv
     if (!tenant) return 0 // a reset tenant's old id: its rows are swept in the background
     // its events in flight are still pending: read past them
     const limit = busy + free
-    const due = dueEventsOf.all({ tenant: tenantId, now: tenants.now(tenant), limit })
+    const due = dueEvents(db, tenantId, tenants.now(tenant), limit)
     if (due.length === limit) backlog = true
     let started = 0
     for (const event of due) {
@@ -166,10 +139,10 @@ export function createDeliverer(db: Db, tenants: TenantDirectory, options: Deliv
   async function send(event: WebhookEvent, tenant: Tenant): Promise<void> {
     const { url, secret } = webhookTarget(tenant, options)
     if (!url) {
-      updateBySeq(db, webhookEvents, event.seq, { status: 'skipped' })
+      updateEvent(db, event.seq, { status: 'skipped' })
       return
     }
-    const number = attemptsLogged(event.id) + 1
+    const number = attemptCount(db, event.id) + 1
     const at = tenants.now(tenant)
     const started = performance.now()
     let statusCode: number | null = null
@@ -210,13 +183,13 @@ export function createDeliverer(db: Db, tenants: TenantDirectory, options: Deliv
     const cycle = event.attempts + 1
     const retryIn = RETRY_DELAYS_MS[cycle - 1]
     atomically(db, () => {
-      const changed = updateBySeq(db, webhookEvents, event.seq, {
+      const changed = updateEvent(db, event.seq, {
         attempts: cycle,
         status: delivered ? 'delivered' : retryIn === undefined ? 'failed' : 'pending',
         nextAttemptAt: delivered || retryIn === undefined ? event.nextAttemptAt : at + retryIn,
       })
       if (changed === 0) return // the tenant was reset meanwhile
-      insertRow(db, webhookAttempts, {
+      insertAttempt(db, {
         eventId: event.id,
         tenantId: event.tenantId,
         attempt: number,
@@ -228,16 +201,6 @@ export function createDeliverer(db: Db, tenants: TenantDirectory, options: Deliv
         error,
       })
     })
-  }
-
-  const countAttempts = db
-    .select({ n: sql<number>`count(*)` })
-    .from(webhookAttempts)
-    .where(eq(webhookAttempts.eventId, sql.placeholder('eventId')))
-    .prepare()
-
-  function attemptsLogged(eventId: string): number {
-    return countAttempts.get({ eventId })?.n ?? 0
   }
 
   const timer = setInterval(() => {

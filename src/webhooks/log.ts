@@ -4,16 +4,11 @@
  * (`GET /__sandbox/webhooks`) and the dashboard both show this; the outbox keeps the exact bytes
  * that were sent, and only what is read here is masked.
  */
-import { inArray } from 'drizzle-orm'
-import {
-  webhookAttempts,
-  webhookEvents,
-  type WEBHOOK_EVENT_STATUSES,
-  type WebhookAttempt,
-  type WebhookEvent,
-} from '../db/schema.js'
-import { listPage, type DomainContext, type Page, type PageOf } from '../domain/context.js'
+import type { WEBHOOK_EVENT_STATUSES, WebhookAttempt, WebhookEvent } from '../db/schema.js'
+import type { DomainContext } from '../domain/context.js'
 import { maskJsonSecrets } from '../masking.js'
+import type { Page, PageOf } from '../store/rows.js'
+import { attemptsOf, eventPages, eventPagesByStatus } from '../store/webhooks.js'
 
 export type WebhookLogQuery = Page & { status?: (typeof WEBHOOK_EVENT_STATUSES)[number] }
 
@@ -21,14 +16,11 @@ export type WebhookLogQuery = Page & { status?: (typeof WEBHOOK_EVENT_STATUSES)[
 export type WebhookLogEntry = ReturnType<typeof toLogEntry>
 
 export function webhookLog(ctx: DomainContext, query: WebhookLogQuery): PageOf<WebhookLogEntry> {
-  const page = listPage(
-    ctx,
-    webhookEvents,
-    query,
-    query.status && { column: webhookEvents.status, value: query.status },
-  )
+  const page = query.status
+    ? eventPagesByStatus(ctx.db, ctx.tenant.id, query, query.status)
+    : eventPages(ctx.db, ctx.tenant.id, query)
   const attempts = attemptsOf(
-    ctx,
+    ctx.db,
     page.rows.map((event) => event.id),
   )
   return {
@@ -40,17 +32,6 @@ export function webhookLog(ctx: DomainContext, query: WebhookLogQuery): PageOf<W
       ),
     ),
   }
-}
-
-/** The attempts at delivering these events, first attempt first. */
-function attemptsOf(ctx: DomainContext, eventIds: string[]): WebhookAttempt[] {
-  if (!eventIds.length) return []
-  return ctx.db
-    .select()
-    .from(webhookAttempts)
-    .where(inArray(webhookAttempts.eventId, eventIds))
-    .orderBy(webhookAttempts.attempt)
-    .all()
 }
 
 const iso = (ms: number) => new Date(ms).toISOString()

@@ -3,9 +3,8 @@
  * change that causes it, so no event is lost and none is sent for a change that rolled back.
  * The first attempt is due at once; delivery.ts sends it after the request has answered.
  */
-import { and, desc, eq, inArray, lt, ne, sql } from 'drizzle-orm'
-import { webhookAttempts, webhookEvents } from '../db/schema.js'
-import { insertRow, prepared, type DomainContext } from '../domain/context.js'
+import type { DomainContext } from '../domain/context.js'
+import { insertEvent, pruneEvents } from '../store/webhooks.js'
 import type { EventPayload } from './events.js'
 
 /** PRODUCT §10: after a failed attempt, the next one waits this long on the sandbox clock. */
@@ -28,7 +27,7 @@ export function enqueueEvent(
 ) {
   const extension = options.extension ?? false
   if (extension && !ctx.webhookExtensions) return
-  insertRow(ctx.db, webhookEvents, {
+  insertEvent(ctx.db, {
     id: ctx.ids.internal('evt'),
     tenantId: ctx.tenant.id,
     type: payload.event,
@@ -40,34 +39,5 @@ export function enqueueEvent(
     createdAt: ctx.now,
   })
   eventsWrittenByDb.set(ctx.db, eventsWritten(ctx.db) + 1)
-  pruneEventLog(ctx)
-}
-
-/** Keeps the event log bounded; pending events are never dropped. */
-function pruneEventLog(ctx: DomainContext): void {
-  const oldestKept = prepared(ctx.db, 'oldest-kept-event', () =>
-    ctx.db
-      .select({ seq: webhookEvents.seq })
-      .from(webhookEvents)
-      .where(eq(webhookEvents.tenantId, sql.placeholder('tenant')))
-      .orderBy(desc(webhookEvents.seq))
-      .limit(1)
-      .offset(EVENT_LOG_LIMIT - 1)
-      .prepare(),
-  ).get({ tenant: ctx.tenant.id })
-  if (!oldestKept) return
-  const old = and(
-    eq(webhookEvents.tenantId, ctx.tenant.id),
-    lt(webhookEvents.seq, oldestKept.seq),
-    ne(webhookEvents.status, 'pending'),
-  )
-  const ids = ctx.db
-    .select({ id: webhookEvents.id })
-    .from(webhookEvents)
-    .where(old)
-    .all()
-    .map((row) => row.id)
-  if (ids.length === 0) return
-  ctx.db.delete(webhookAttempts).where(inArray(webhookAttempts.eventId, ids)).run()
-  ctx.db.delete(webhookEvents).where(old).run()
+  pruneEvents(ctx.db, ctx.tenant.id, EVENT_LOG_LIMIT)
 }

@@ -3,7 +3,7 @@
  * moves by itself after its default delay, what waits, each transition and each refusal.
  */
 import { describe, expect, it } from 'vitest'
-import { sweepRetiredTenants } from '../../src/domain/reset.js'
+import { sweepRetiredTenants } from '../../src/store/retired-tenants.js'
 import { fullIdentity, newSandbox } from '../helpers.js'
 
 type Sandbox = ReturnType<typeof newSandbox>

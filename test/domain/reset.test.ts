@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { nextTenantId } from '../../src/domain/tenants.js'
-import { sweepRetiredTenants } from '../../src/domain/reset.js'
+import { sweepRetiredTenants } from '../../src/store/retired-tenants.js'
 import { TOKEN, newSandbox } from '../helpers.js'
 
 function rowsOf(s: ReturnType<typeof newSandbox>, tenantId: string): number {

@@ -4,10 +4,9 @@
  * watched; a broken edit keeps the last good version, a deleted file takes its scenario out of
  * force until it comes back, and each change is said on stderr.
  */
-import { and, asc, eq } from 'drizzle-orm'
 import type { Db } from '../../db/open.js'
-import { scenarios as scenariosTable } from '../../db/schema.js'
 import type { DelayName } from '../../domain/schedule.js'
+import { postedScenarios, saveScenario } from '../../store/scenarios.js'
 import { loadScenarioFile, validateScenario, watchScenarioFile } from './load.js'
 import {
   createRuleMatcher,
@@ -84,13 +83,10 @@ export function createScenarioRegistry(
   function inForce(tenantId: string): InForce {
     let cached = inForceByTenant.get(tenantId)
     if (!cached) {
-      const own = db
-        .select()
-        .from(scenariosTable)
-        .where(eq(scenariosTable.tenantId, tenantId))
-        .orderBy(asc(scenariosTable.seq))
-        .all()
-        .map((row) => ({ source: 'tenant', scenario: validateScenario(row.definition) }))
+      const own = postedScenarios(db, tenantId).map((definition) => ({
+        source: 'tenant',
+        scenario: validateScenario(definition),
+      }))
       const scenarios = [...files(), ...own]
       const delays: Partial<Record<DelayName, number>> = {}
       for (const { scenario } of scenarios) {
@@ -122,12 +118,7 @@ export function createScenarioRegistry(
 
     /** Adds a tenant's scenario, replacing one of the same name. */
     add(tenantId: string, scenario: Scenario, definition: unknown): void {
-      db.transaction(() => {
-        db.delete(scenariosTable)
-          .where(and(eq(scenariosTable.tenantId, tenantId), eq(scenariosTable.name, scenario.name)))
-          .run()
-        db.insert(scenariosTable).values({ tenantId, name: scenario.name, definition }).run()
-      })
+      saveScenario(db, tenantId, scenario.name, definition)
       inForceByTenant.delete(tenantId)
     },
 

@@ -3,12 +3,11 @@
  * (`{"card_issuing": "500ms"}`); `PUT` with `{}` goes back to the defaults. /__sandbox/jobs
  * lists what is scheduled and when.
  */
-import { asc, eq } from 'drizzle-orm'
 import { Hono } from 'hono'
 import { z } from 'zod'
-import { jobs } from '../../db/schema.js'
 import { DELAY_NAMES, delaysOf, type DelayName } from '../../domain/schedule.js'
 import { parseDuration } from '../../engine/clock.js'
+import { scheduledJobs } from '../../store/jobs.js'
 import type { AppEnv } from '../../env.js'
 import { ok } from '../envelope.js'
 import { describeRoute } from '../route-meta.js'
@@ -32,6 +31,9 @@ export const delaysBody = z.strictObject(
     z.ZodOptional<typeof duration>
   >,
 )
+
+/** How many jobs GET /jobs lists at most, soonest first. */
+const JOBS_LISTED = 1000
 
 export const delaysApi = new Hono<AppEnv>()
   .get('/delays', describeRoute({ auth: 'bearer', summary: 'Read the delays' }), (c) =>
@@ -59,14 +61,7 @@ export const delaysApi = new Hono<AppEnv>()
     },
   )
   .get('/jobs', describeRoute({ auth: 'bearer', summary: 'List scheduled jobs' }), (c) => {
-    const pending = c
-      .get('deps')
-      .db.select()
-      .from(jobs)
-      .where(eq(jobs.tenantId, c.get('tenant').id))
-      .orderBy(asc(jobs.dueAt), asc(jobs.seq))
-      .limit(1000)
-      .all()
+    const pending = scheduledJobs(c.get('deps').db, c.get('tenant').id, JOBS_LISTED)
     return ok(c, 'Scheduled jobs', {
       data: pending.map((job) => ({
         resource: job.resource,

@@ -2,11 +2,11 @@
  * The tenant's webhook endpoint and its deliveries (PRODUCT §7, §8): `GET`/`PUT /webhook`,
  * `GET /webhooks` (events, newest first, each with its attempts), `POST /webhooks/{id}/replay`.
  */
-import { and, eq } from 'drizzle-orm'
 import { Hono } from 'hono'
 import { z } from 'zod'
-import { WEBHOOK_EVENT_STATUSES, webhookEvents } from '../../db/schema.js'
+import { WEBHOOK_EVENT_STATUSES } from '../../db/schema.js'
 import { notFound } from '../../domain/errors.js'
+import { requeueEvent } from '../../store/webhooks.js'
 import { webhookTarget } from '../../webhooks/delivery.js'
 import { webhookLog } from '../../webhooks/log.js'
 import type { AppEnv } from '../../env.js'
@@ -61,12 +61,7 @@ export const webhooksApi = new Hono<AppEnv>()
     (c) => {
       const { id } = c.req.valid('param')
       const ctx = c.get('ctx')
-      const replayed = ctx.db
-        .update(webhookEvents)
-        .set({ status: 'pending', attempts: 0, nextAttemptAt: ctx.now })
-        .where(and(eq(webhookEvents.id, id), eq(webhookEvents.tenantId, ctx.tenant.id)))
-        .returning()
-        .get()
+      const replayed = requeueEvent(ctx.db, ctx.tenant.id, id, ctx.now)
       if (!replayed) throw notFound('id', 'webhook event', id)
       c.get('deps').deliverer.kick()
       return ok(c, 'Webhook event queued again', { data: { id, status: replayed.status } })

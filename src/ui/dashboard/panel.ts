@@ -7,14 +7,15 @@ import { html } from 'hono/html'
 import { listOperations } from '../../domain/business.js'
 import { cardBalances, listCards } from '../../domain/cards.js'
 import { listCardUsers } from '../../domain/card-users.js'
-import { listPage, type DomainContext, type Page } from '../../domain/context.js'
+import type { DomainContext } from '../../domain/context.js'
 import { listDisburses } from '../../domain/disburses.js'
+import { listDisputes } from '../../domain/disputes.js'
 import { FLOAT, balanceOf } from '../../domain/ledger.js'
 import { listPayments } from '../../domain/payments.js'
 import { listTransactions } from '../../domain/transactions.js'
-import { disputes } from '../../db/schema.js'
 import type { JournalEntry } from '../../http/journal.js'
 import { maskToken } from '../../masking.js'
+import type { Page } from '../../store/rows.js'
 import { money, statusBadge } from '../layout.js'
 import { call, callForm } from './actions.js'
 import { journalSection } from './journal.js'
@@ -106,7 +107,7 @@ export function panel(ctx: DomainContext, journal: JournalEntry[]) {
       ${section(
         'Disputes',
         ['reference', 'transaction', 'reason', 'status', ''],
-        listPage(ctx, disputes, first).rows.map((d) =>
+        listDisputes(ctx, first).rows.map((d) =>
           row('disputes', d.reference, d.status, [
             ref(d.reference),
             ref(d.transactionSlug),

@@ -1,13 +1,11 @@
 /**
- * A tenant's reset (PRODUCT §8) without the wait: tenants.ts gives the tenant a new id in one
- * small transaction, so it is empty at once, and records the old id here as retired. The rows
- * left under a retired id (resources, ledger, pending jobs, webhook events, posted scenarios)
- * are no one's any more — every query is by tenant id — and sweepRetiredTenants() deletes them
- * a batch at a time from the tick, so that a reset costs the same whatever the tenant held.
- * Other tenants are never touched.
+ * Retired tenant ids (PRODUCT §8): a reset gives the tenant a new id and records the old one
+ * here. The rows left under a retired id (resources, ledger, pending jobs, webhook events, posted
+ * scenarios) are no one's any more — every query is by tenant id — and sweepRetiredTenants()
+ * deletes them a batch at a time from the tick, so that a reset costs the same whatever the
+ * tenant held. Other tenants are never touched.
  */
-import { asc, eq } from 'drizzle-orm'
-import { getTableName } from 'drizzle-orm'
+import { asc, eq, getTableName } from 'drizzle-orm'
 import type { Db } from '../db/open.js'
 import {
   accounts,
@@ -26,7 +24,7 @@ import {
   webhookAttempts,
   webhookEvents,
 } from '../db/schema.js'
-import { atomically, prepared } from './context.js'
+import { atomically, prepared } from './statements.js'
 
 const TENANT_TABLES = [
   cardUsers,

@@ -1,5 +1,5 @@
 /**
- * Repeated reads are answered from memory until something is written (domain/context.ts
+ * Repeated reads are answered from memory until something is written (store/read-cache.ts
  * readThrough): whoever writes, the next read sees it.
  */
 import Database from 'better-sqlite3'

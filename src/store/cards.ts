@@ -1,0 +1,35 @@
+/** The cards table (SPEC §4.3). A linked card's `identifier` is unique per tenant. */
+import { and, eq, sql } from 'drizzle-orm'
+import type { Db } from '../db/open.js'
+import { cards, type Card } from '../db/schema.js'
+import { insertReturning, ownedRowBy, pagesOf, updateReturning } from './rows.js'
+import { statement } from './statements.js'
+
+export function insertCard(db: Db, values: typeof cards.$inferInsert): Card {
+  return insertReturning(db, cards, values)
+}
+
+export function updateCard(db: Db, seq: number, changes: Partial<Card>): Card {
+  return updateReturning(db, cards, seq, changes)
+}
+
+export const cardByReference = ownedRowBy(cards, cards.reference)
+export const cardPages = pagesOf(cards)
+
+const byIdentifier = statement((db) =>
+  db
+    .select({ seq: cards.seq })
+    .from(cards)
+    .where(
+      and(
+        eq(cards.tenantId, sql.placeholder('tenant')),
+        eq(cards.identifier, sql.placeholder('identifier')),
+      ),
+    )
+    .prepare(),
+)
+
+/** Whether the tenant already linked a card with this identifier. */
+export function isIdentifierLinked(db: Db, tenantId: string, identifier: number): boolean {
+  return byIdentifier(db).get({ tenant: tenantId, identifier }) !== undefined
+}

@@ -1,0 +1,16 @@
+/** The disburses table (SPEC §2.6, §4.6). */
+import type { Db } from '../db/open.js'
+import { disburses, type Disburse } from '../db/schema.js'
+import { insertReturning, ownedRowBy, pagesOf, updateReturning } from './rows.js'
+
+export function insertDisburse(db: Db, values: typeof disburses.$inferInsert): Disburse {
+  return insertReturning(db, disburses, values)
+}
+
+export function updateDisburse(db: Db, seq: number, changes: Partial<Disburse>): Disburse {
+  return updateReturning(db, disburses, seq, changes)
+}
+
+export const disburseByReference = ownedRowBy(disburses, disburses.reference)
+export const disburseByPartnerReference = ownedRowBy(disburses, disburses.partnerReference)
+export const disbursePages = pagesOf(disburses)

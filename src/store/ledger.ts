@@ -1,0 +1,97 @@
+/**
+ * The ledger's tables (PRODUCT §5): `postings`, two per movement that sum to zero, and
+ * `accounts`, each account's balance kept in step with its postings in the same transaction.
+ */
+import { and, eq, sql } from 'drizzle-orm'
+import type { Db } from '../db/open.js'
+import { accounts, postings } from '../db/schema.js'
+import { statement } from './statements.js'
+
+const balanceQuery = statement((db) =>
+  db
+    .select({ balance: accounts.balance })
+    .from(accounts)
+    .where(
+      and(
+        eq(accounts.tenantId, sql.placeholder('tenant')),
+        eq(accounts.name, sql.placeholder('account')),
+      ),
+    )
+    .prepare(),
+)
+
+/** The balance of a tenant's account; an account never moved holds 0. */
+export function accountBalance(db: Db, tenantId: string, account: string): number {
+  return balanceQuery(db).get({ tenant: tenantId, account })?.balance ?? 0
+}
+
+const balancesQuery = statement((db) =>
+  db
+    .select({ name: accounts.name, balance: accounts.balance })
+    .from(accounts)
+    .where(
+      and(
+        eq(accounts.tenantId, sql.placeholder('tenant')),
+        sql`${accounts.name} IN (SELECT value FROM json_each(${sql.placeholder('names')}))`,
+      ),
+    )
+    .prepare(),
+)
+
+/** The balances of several accounts in one query; absent accounts hold 0. */
+export function accountBalances(db: Db, tenantId: string, names: string[]): Map<string, number> {
+  const rows = balancesQuery(db).all({ tenant: tenantId, names: JSON.stringify(names) })
+  const balances = new Map(names.map((name) => [name, 0]))
+  for (const row of rows) balances.set(row.name, row.balance)
+  return balances
+}
+
+const post = statement((db) =>
+  db
+    .insert(postings)
+    .values(
+      (['from', 'to'] as const).map((side) => ({
+        tenantId: sql.placeholder('tenant'),
+        account: sql.placeholder(side),
+        amount: sql.placeholder(`${side}Amount`),
+        source: sql.placeholder('source'),
+        memo: sql.placeholder('memo'),
+        createdAt: sql.placeholder('now'),
+      })),
+    )
+    .prepare(),
+)
+
+const credit = statement((db) =>
+  db
+    .insert(accounts)
+    .values({
+      tenantId: sql.placeholder('tenant'),
+      name: sql.placeholder('account'),
+      balance: sql.placeholder('delta'),
+    })
+    .onConflictDoUpdate({
+      target: [accounts.tenantId, accounts.name],
+      set: { balance: sql`${accounts.balance} + ${sql.placeholder('delta')}` },
+    })
+    .prepare(),
+)
+
+export type Movement = {
+  tenantId: string
+  from: string
+  to: string
+  amount: number
+  source: string
+  memo: string
+  now: number
+}
+
+/** Writes a movement's two postings and both balances; the caller runs it in its transaction. */
+export function writeMovement(db: Db, movement: Movement): void {
+  const { tenantId: tenant, from, to, amount, source, memo, now } = movement
+  post(db).run({ tenant, from, to, fromAmount: -amount, toAmount: amount, source, memo, now })
+  const credits = credit(db)
+  credits.run({ tenant, account: from, delta: -amount })
+  credits.run({ tenant, account: to, delta: amount })
+}

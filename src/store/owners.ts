@@ -1,0 +1,29 @@
+/**
+ * Whose is a reference (PRODUCT §8): the hosted pages carry no bearer token, so the reference
+ * in their URL finds the tenant that owns the resource, whatever its token.
+ */
+import { eq } from 'drizzle-orm'
+import type { Db } from '../db/open.js'
+import { cardUsers, disburses, payments } from '../db/schema.js'
+
+const TABLES = { 'card-users': cardUsers, payments, disburses }
+
+export type OwnedKind = keyof typeof TABLES
+
+/** What a reference names among `kinds` (the first that has it) and the tenant owning it. */
+export function ownerOf<K extends OwnedKind>(
+  db: Db,
+  kinds: readonly K[],
+  reference: string,
+): { kind: K; tenantId: string } | undefined {
+  for (const kind of kinds) {
+    const table = TABLES[kind]
+    const row = db
+      .select({ tenantId: table.tenantId })
+      .from(table)
+      .where(eq(table.reference, reference))
+      .get()
+    if (row) return { kind, tenantId: row.tenantId }
+  }
+  return undefined
+}

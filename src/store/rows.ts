@@ -1,0 +1,164 @@
+/**
+ * The generic row helpers the per-resource store modules are made of: insert, update by `seq`,
+ * find a tenant's row by a column, and a page of a tenant's rows (SPEC §2.2). Each builds its
+ * statement once per database and set of columns (statements.ts).
+ */
+import { and, count, desc, eq, getTableName, sql } from 'drizzle-orm'
+import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core'
+import type { Db } from '../db/open.js'
+import { readThrough } from './read-cache.js'
+import { prepared, statement } from './statements.js'
+
+export type Page = { page: number; perPage: number }
+export type PageOf<T> = { rows: T[]; total: number; page: number; perPage: number }
+
+export const DEFAULT_PER_PAGE = 20
+export const MAX_PER_PAGE = 100
+
+export function pageWindow({ page, perPage }: Page) {
+  return { limit: perPage, offset: (page - 1) * perPage }
+}
+
+type TenantTable = SQLiteTable & {
+  seq: SQLiteColumn
+  tenantId: SQLiteColumn
+  $inferSelect: unknown
+}
+
+/**
+ * The pages of a tenant's rows of `table`, newest first (SPEC §2.2), with the total for the
+ * meta; with `by`, only the rows whose `by` column equals the value asked for. Repeated reads
+ * come from the read cache (read-cache.ts).
+ */
+export function pagesOf<T extends TenantTable>(table: T, by?: SQLiteColumn) {
+  const where = () =>
+    and(
+      eq(table.tenantId, sql.placeholder('tenant')),
+      by ? eq(by, sql.placeholder('value')) : undefined,
+    )
+  const rowsQuery = statement((db) =>
+    db
+      .select()
+      .from(table as SQLiteTable)
+      .where(where())
+      .orderBy(desc(table.seq))
+      .limit(sql.placeholder('limit'))
+      .offset(sql.placeholder('offset'))
+      .prepare(),
+  )
+  const countQuery = statement((db) =>
+    db
+      .select({ n: count() })
+      .from(table as SQLiteTable)
+      .where(where())
+      .prepare(),
+  )
+  const key = `list:${getTableName(table)}:${by?.name ?? ''}`
+  return (db: Db, tenantId: string, page: Page, value?: string): PageOf<T['$inferSelect']> => {
+    const params = { tenant: tenantId, value, ...pageWindow(page) }
+    return readThrough(db, `${key}:${JSON.stringify(params)}`, () => {
+      const rows = rowsQuery(db).all(params) as T['$inferSelect'][]
+      const total = countQuery(db).get(params)?.n ?? 0
+      return { rows, total, ...page }
+    })
+  }
+}
+
+type Values = Record<string, unknown>
+
+/** The keys whose value is given: an undefined value leaves the column to its default. */
+const givenKeys = (values: Values) => Object.keys(values).filter((k) => values[k] !== undefined)
+/** What a statement depends on: the given columns, and which of them are null. */
+const shapeOf = (values: Values) =>
+  givenKeys(values)
+    .map((key) => (values[key] === null ? `${key}=null` : key))
+    .join(',')
+/**
+ * A placeholder per given column; a null is written as SQL NULL, as drizzle does, since a
+ * placeholder would pass it through the column's encoder (a JSON column would store 'null').
+ */
+const placeholders = (values: Values) =>
+  Object.fromEntries(
+    givenKeys(values).map((key) => [key, values[key] === null ? sql`null` : sql.placeholder(key)]),
+  )
+
+/** One prepared INSERT per table and set of given columns: drizzle builds its SQL only once. */
+function insertStatement(db: Db, table: SQLiteTable, values: Values, returning: boolean) {
+  const key = `insert:${getTableName(table)}:${shapeOf(values)}:${returning}`
+  return prepared(db, key, () => {
+    const insert = db.insert(table).values(placeholders(values))
+    return returning ? insert.returning().prepare() : insert.prepare()
+  })
+}
+
+/** Inserts one row of `table` (a prepared statement per set of columns). */
+export function insertRow<T extends SQLiteTable>(
+  db: Db,
+  table: T,
+  values: T['$inferInsert'],
+): void {
+  insertStatement(db, table, values as Values, false).run(values as Values)
+}
+
+/** Inserts one row of `table` and returns it as stored (defaults and `seq` filled). */
+export function insertReturning<T extends SQLiteTable>(
+  db: Db,
+  table: T,
+  values: T['$inferInsert'],
+): T['$inferSelect'] {
+  const statement = insertStatement(db, table, values as Values, true)
+  return statement.get(values as Values) as T['$inferSelect']
+}
+
+type SeqTable = SQLiteTable & { seq: SQLiteColumn }
+
+/** The placeholder of the row's `seq`; column keys never start with `$`. */
+const WHERE_SEQ = '$seq'
+
+function updateStatement(db: Db, table: SeqTable, changes: Values, returning: boolean) {
+  const key = `update:${getTableName(table)}:${shapeOf(changes)}:${returning}`
+  return prepared(db, key, () => {
+    const update = db
+      .update(table as SQLiteTable)
+      .set(placeholders(changes))
+      .where(eq(table.seq, sql.placeholder(WHERE_SEQ)))
+    return returning ? update.returning().prepare() : update.prepare()
+  })
+}
+
+/** Updates the row `seq` of `table` (a prepared statement per set of changed columns); 0 or 1. */
+export function updateBySeq<T extends SeqTable>(
+  db: Db,
+  table: T,
+  seq: number,
+  changes: Partial<T['$inferSelect']>,
+): number {
+  const statement = updateStatement(db, table, changes as Values, false)
+  return statement.run({ ...changes, [WHERE_SEQ]: seq }).changes
+}
+
+/** Updates the row `seq` of `table` and returns it as stored. */
+export function updateReturning<T extends SeqTable>(
+  db: Db,
+  table: T,
+  seq: number,
+  changes: Partial<T['$inferSelect']>,
+): T['$inferSelect'] {
+  const statement = updateStatement(db, table, changes as Values, true)
+  return statement.get({ ...changes, [WHERE_SEQ]: seq }) as T['$inferSelect']
+}
+
+/** The tenant's row of `table` whose `column` equals a value (a reference lookup). */
+export function ownedRowBy<T extends TenantTable>(table: T, column: SQLiteColumn) {
+  const query = statement((db) =>
+    db
+      .select()
+      .from(table as SQLiteTable)
+      .where(
+        and(eq(table.tenantId, sql.placeholder('tenant')), eq(column, sql.placeholder('value'))),
+      )
+      .prepare(),
+  )
+  return (db: Db, tenantId: string, value: string): T['$inferSelect'] | undefined =>
+    query(db).get({ tenant: tenantId, value }) as T['$inferSelect'] | undefined
+}

@@ -1,0 +1,31 @@
+/** The scenarios table (PRODUCT §9): the scenarios a tenant posted at run time. */
+import { and, asc, eq, sql } from 'drizzle-orm'
+import type { Db } from '../db/open.js'
+import { scenarios } from '../db/schema.js'
+import { atomically, statement } from './statements.js'
+
+const ofTenant = statement((db) =>
+  db
+    .select()
+    .from(scenarios)
+    .where(eq(scenarios.tenantId, sql.placeholder('tenant')))
+    .orderBy(asc(scenarios.seq))
+    .prepare(),
+)
+
+/** The definitions the tenant posted, oldest first. */
+export function postedScenarios(db: Db, tenantId: string): unknown[] {
+  return ofTenant(db)
+    .all({ tenant: tenantId })
+    .map((row) => row.definition)
+}
+
+/** Saves a tenant's scenario, replacing the one of the same name. */
+export function saveScenario(db: Db, tenantId: string, name: string, definition: unknown): void {
+  atomically(db, () => {
+    db.delete(scenarios)
+      .where(and(eq(scenarios.tenantId, tenantId), eq(scenarios.name, name)))
+      .run()
+    db.insert(scenarios).values({ tenantId, name, definition }).run()
+  })
+}

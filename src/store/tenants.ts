@@ -1,0 +1,48 @@
+/** The tenants table (PRODUCT §3): one row per bearer token; a reset moves the row to a new id. */
+import { eq, sql } from 'drizzle-orm'
+import type { Db } from '../db/open.js'
+import { tenants, type Tenant } from '../db/schema.js'
+import { insertReturning } from './rows.js'
+import { statement } from './statements.js'
+
+const byToken = statement((db) =>
+  db
+    .select()
+    .from(tenants)
+    .where(eq(tenants.token, sql.placeholder('token')))
+    .prepare(),
+)
+
+export function tenantByToken(db: Db, token: string): Tenant | undefined {
+  return byToken(db).get({ token })
+}
+
+const byId = statement((db) =>
+  db
+    .select()
+    .from(tenants)
+    .where(eq(tenants.id, sql.placeholder('id')))
+    .prepare(),
+)
+
+export function tenantById(db: Db, id: string): Tenant | undefined {
+  return byId(db).get({ id })
+}
+
+export function insertTenant(db: Db, values: typeof tenants.$inferInsert): Tenant {
+  return insertReturning(db, tenants, values)
+}
+
+/** Updates the tenant row `id` (its id too, at a reset) and returns it as stored. */
+export function updateTenant(db: Db, id: string, changes: Partial<Tenant>): Tenant {
+  return db.update(tenants).set(changes).where(eq(tenants.id, id)).returning().get()!
+}
+
+/** Every tenant's token and business name, oldest first. */
+export function tenantNames(db: Db): Pick<Tenant, 'token' | 'businessName'>[] {
+  return db
+    .select({ token: tenants.token, businessName: tenants.businessName })
+    .from(tenants)
+    .orderBy(tenants.createdAt, tenants.id)
+    .all()
+}

@@ -1,0 +1,43 @@
+/** The transactions table (SPEC §2.5, §4.4), addressed by slug. */
+import { and, eq, sql } from 'drizzle-orm'
+import type { Db } from '../db/open.js'
+import { transactions, type Transaction } from '../db/schema.js'
+import { insertReturning, ownedRowBy, pagesOf, updateReturning } from './rows.js'
+import { statement } from './statements.js'
+
+export function insertTransaction(db: Db, values: typeof transactions.$inferInsert): Transaction {
+  return insertReturning(db, transactions, values)
+}
+
+export function updateTransaction(db: Db, seq: number, changes: Partial<Transaction>): Transaction {
+  return updateReturning(db, transactions, seq, changes)
+}
+
+export const transactionBySlug = ownedRowBy(transactions, transactions.slug)
+export const transactionPages = pagesOf(transactions)
+/** A card's transactions, newest first. */
+export const cardTransactionPages = pagesOf(transactions, transactions.cardReference)
+
+const byClientReference = statement((db) =>
+  db
+    .select({ slug: transactions.slug })
+    .from(transactions)
+    .where(
+      and(
+        eq(transactions.tenantId, sql.placeholder('tenant')),
+        eq(transactions.cardReference, sql.placeholder('card')),
+        eq(transactions.reference, sql.placeholder('reference')),
+      ),
+    )
+    .prepare(),
+)
+
+/** The slug of the card's transaction made with a client `reference`, if any. */
+export function slugOfReference(
+  db: Db,
+  tenantId: string,
+  cardReference: string,
+  reference: string,
+): string | undefined {
+  return byClientReference(db).get({ tenant: tenantId, card: cardReference, reference })?.slug
+}

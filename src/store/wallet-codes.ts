@@ -1,0 +1,38 @@
+/** The wallet_codes table (SPEC §4.4, §8): one-time codes of orange-money wallet-to-card pulls. */
+import { and, eq, sql } from 'drizzle-orm'
+import type { Db } from '../db/open.js'
+import { walletCodes, type WalletCode } from '../db/schema.js'
+import { insertReturning, updateBySeq } from './rows.js'
+import { statement } from './statements.js'
+
+export function insertWalletCode(db: Db, values: typeof walletCodes.$inferInsert): WalletCode {
+  return insertReturning(db, walletCodes, values)
+}
+
+const findCode = statement((db) =>
+  db
+    .select()
+    .from(walletCodes)
+    .where(
+      and(
+        eq(walletCodes.tenantId, sql.placeholder('tenant')),
+        eq(walletCodes.network, sql.placeholder('network')),
+        eq(walletCodes.phone, sql.placeholder('phone')),
+        eq(walletCodes.code, sql.placeholder('code')),
+      ),
+    )
+    .prepare(),
+)
+
+/** The tenant's code issued for this phone and network, whatever its state. */
+export function findWalletCode(
+  db: Db,
+  tenantId: string,
+  code: { network: string; phone: string; code: string },
+): WalletCode | undefined {
+  return findCode(db).get({ tenant: tenantId, ...code })
+}
+
+export function markWalletCodeUsed(db: Db, seq: number, at: number): void {
+  updateBySeq(db, walletCodes, seq, { usedAt: at })
+}
