@@ -21,6 +21,15 @@ describe('architecture (STYLE §1)', () => {
     }
   })
 
+  it('runs SQL only in src/store and src/db: nothing else imports drizzle-orm or better-sqlite3 or touches $client', () => {
+    for (const file of filesUnder('.')) {
+      if (/\/src\/(store|db)\//.test(file)) continue
+      const text = readFileSync(file, 'utf8')
+      expect(text, file).not.toMatch(/from '(drizzle-orm|better-sqlite3)/)
+      expect(text, file).not.toMatch(/\$client/)
+    }
+  })
+
   it('takes time only from the sandbox clock in domain code', () => {
     for (const file of filesUnder('domain')) {
       expect(readFileSync(file, 'utf8'), file).not.toMatch(/Date\.now\(|new Date\(\)/)
