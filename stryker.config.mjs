@@ -13,7 +13,7 @@ export default {
     'src/domain/**/*.ts',
     'src/engine/**/*.ts',
     'src/webhooks/**/*.ts',
-    'src/http/journal.ts',
+    'src/journal/**/*.ts',
     'src/http/middleware/journal.ts',
   ],
   concurrency: 2,

@@ -15,7 +15,8 @@ import { requestLog } from './http/middleware/request-log.js'
 import { scenarios } from './http/middleware/scenarios.js'
 import { securityHeaders } from './http/middleware/security-headers.js'
 import { createV1Api } from './http/v1/index.js'
-import type { SandboxDeps } from './sandbox.js'
+import { createPagesApi, PAGE_SCRIPTS } from './ui/pages.js'
+import type { SandboxDeps } from './deps.js'
 
 export function createApp(deps: SandboxDeps) {
   const app = new Hono<AppEnv>()
@@ -24,7 +25,7 @@ export function createApp(deps: SandboxDeps) {
   // first: a request addressed to a name that is not the sandbox's reaches nothing (DNS rebinding)
   app.use(hostCheck(deps.allowedHosts))
   // the pages live here; JSON answers carry nosniff from sendJson (envelope.ts)
-  app.use('/__sandbox/*', securityHeaders())
+  app.use('/__sandbox/*', securityHeaders(PAGE_SCRIPTS))
   app.use(async function provideDeps(c, next) {
     c.set('deps', deps)
     await next()
@@ -33,7 +34,7 @@ export function createApp(deps: SandboxDeps) {
   app.use(journal())
   app.use('/v1/*', auth(), scenarios())
   app.route('/v1', createV1Api({ quirks: deps.options.quirks }))
-  app.route('/__sandbox', createControlApi(app))
+  app.route('/__sandbox', createControlApi(app, createPagesApi(app)))
 
   app.notFound((c) => renderError(c, unmatched(c.req.method, c.req.path)))
   app.onError(onError)

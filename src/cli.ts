@@ -6,25 +6,14 @@
  * a clean shutdown on SIGINT/SIGTERM or when npm, which started it, has gone.
  */
 // first: it notes the parent this process started under before anything else loads
-import { watchLauncher } from './processes.js'
+import { watchLauncher } from './lib/processes.js'
+import type { Command } from './commands/command.js'
 import { readPidFile, writePidFile } from './commands/pid-file.js'
 import { stopCommand } from './commands/stop.js'
 import { FlagError, flagHelp, parseFlags } from './flags.js'
-import { maskToken } from './masking.js'
-import { PACKAGE_VERSION as VERSION } from './package-files.js'
+import { maskToken } from './lib/masking.js'
+import { PACKAGE_VERSION as VERSION } from './lib/package-files.js'
 import { startSandbox, type RunningSandbox } from './sandbox.js'
-
-/** One `card-sandbox <name>` command. */
-export type Command = {
-  name: string
-  /** `name` and its arguments, as the help shows them. */
-  usage: string
-  summary: string
-  /** The lines of its own options in `card-sandbox help <name>`. */
-  help: string[]
-  /** Runs it with the arguments after its name; resolves to the exit code. */
-  run(args: string[], env: NodeJS.ProcessEnv): Promise<number>
-}
 
 const serveCommand: Command = {
   name: 'serve',

@@ -1,7 +1,7 @@
 /** The Hono environment of the sandbox app: what middleware puts on the context. */
 import type { Tenant } from './db/schema.js'
 import type { DomainContext } from './domain/context.js'
-import type { SandboxDeps } from './sandbox.js'
+import type { SandboxDeps } from './deps.js'
 
 export type AppEnv = {
   Variables: {

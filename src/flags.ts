@@ -4,7 +4,7 @@
  */
 import { parseArgs } from 'node:util'
 import { hostName } from './http/middleware/host-check.js'
-import type { SandboxOptions } from './sandbox.js'
+import type { SandboxOptions } from './deps.js'
 
 type Flag = {
   name: string

@@ -1,38 +1,213 @@
+/**
+ * The layers of ARCHITECTURE.md, checked on every import of src/ (value and type imports,
+ * `export … from`, `import('…')` types and dynamic imports alike, read with TypeScript's own
+ * pre-processor): no import goes up a layer or sideways between sibling layers, and no module
+ * reaches itself again through its imports (a cycle, even one made only of types).
+ */
 import { readdirSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join, relative, resolve } from 'node:path'
+import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
 
-const SRC = new URL('../src/', import.meta.url).pathname
+const ROOT = resolve(new URL('..', import.meta.url).pathname)
+const SRC = join(ROOT, 'src')
 
-function filesUnder(dir: string): string[] {
-  return readdirSync(join(SRC, dir), { withFileTypes: true, recursive: true })
+/**
+ * Bottom to top; what each layer may import besides itself. A path names a folder (ending in
+ * `/`) or a file under src/; every file of src/ belongs to exactly one layer.
+ */
+const LAYERS: { name: string; paths: string[]; mayImport: string[] }[] = [
+  { name: 'lib', paths: ['lib/'], mayImport: [] },
+  { name: 'db', paths: ['db/'], mayImport: ['lib'] },
+  { name: 'store', paths: ['store/'], mayImport: ['db', 'lib'] },
+  { name: 'domain', paths: ['domain/'], mayImport: ['store', 'db', 'lib'] },
+  { name: 'engine', paths: ['engine/'], mayImport: ['domain', 'store', 'db', 'lib'] },
+  { name: 'webhooks', paths: ['webhooks/'], mayImport: ['domain', 'store', 'db', 'lib'] },
+  { name: 'journal', paths: ['journal/'], mayImport: ['lib'] },
+  {
+    name: 'wiring',
+    paths: ['deps.ts', 'env.ts'],
+    mayImport: ['journal', 'webhooks', 'engine', 'domain', 'store', 'db', 'lib'],
+  },
+  {
+    name: 'http',
+    paths: ['http/'],
+    mayImport: ['wiring', 'journal', 'webhooks', 'engine', 'domain', 'store', 'db', 'lib'],
+  },
+  {
+    name: 'ui',
+    paths: ['ui/'],
+    mayImport: ['http', 'wiring', 'journal', 'webhooks', 'engine', 'domain', 'store', 'db', 'lib'],
+  },
+  {
+    name: 'entry',
+    paths: [
+      'app.ts',
+      'sandbox.ts',
+      'index.ts',
+      'cli.ts',
+      'flags.ts',
+      'client.ts',
+      'vitest-setup.ts',
+      'commands/',
+    ],
+    mayImport: [
+      'ui',
+      'http',
+      'wiring',
+      'journal',
+      'webhooks',
+      'engine',
+      'domain',
+      'store',
+      'db',
+      'lib',
+    ],
+  },
+]
+
+/** Below these layers nothing knows about HTTP: no hono, no @hono/*. */
+const BELOW_HTTP = ['lib', 'db', 'store', 'domain', 'engine', 'webhooks', 'journal']
+/** Only these run SQL. */
+const SQL_LAYERS = ['db', 'store']
+
+function sourceFiles(): string[] {
+  return readdirSync(SRC, { withFileTypes: true, recursive: true })
     .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
     .map((entry) => join(entry.parentPath, entry.name))
+    .sort()
 }
 
-describe('architecture (STYLE §1)', () => {
-  it.each(['domain', 'engine', 'db'])('src/%s never imports hono or src/http', (dir) => {
-    for (const file of filesUnder(dir)) {
-      const imports = [...readFileSync(file, 'utf8').matchAll(/from '([^']+)'/g)].map((m) => m[1])
-      for (const target of imports) {
-        expect(target, file).not.toMatch(/^(hono|@hono\/)/)
-        expect(target, file).not.toMatch(/\/http\//)
-      }
+/** The layer a file of src/ belongs to. */
+function layerOf(file: string): string | undefined {
+  const path = relative(SRC, file)
+  return LAYERS.find((layer) =>
+    layer.paths.some((p) => (p.endsWith('/') ? path.startsWith(p) : path === p)),
+  )?.name
+}
+
+/** Every module a file names: imports, type imports, re-exports, `import('…')`. */
+function importsOf(text: string): string[] {
+  return ts.preProcessFile(text, true, true).importedFiles.map((file) => file.fileName)
+}
+
+/** A relative import resolved to the .ts file of src/ it names; undefined for a package. */
+function resolveImport(from: string, specifier: string): string | undefined {
+  if (!specifier.startsWith('.')) return undefined
+  return resolve(dirname(from), specifier).replace(/\.js$/, '.ts')
+}
+
+type Graph = Map<string, { file: string; specifier: string }[]>
+
+function importGraph(files: string[], read = (file: string) => readFileSync(file, 'utf8')): Graph {
+  return new Map(
+    files.map((file) => [
+      file,
+      importsOf(read(file)).map((specifier) => ({
+        specifier,
+        file: resolveImport(file, specifier) ?? specifier,
+      })),
+    ]),
+  )
+}
+
+/** The imports that break the layering: up, or sideways between siblings. */
+function layerViolations(graph: Graph): string[] {
+  const violations: string[] = []
+  for (const [file, imports] of graph) {
+    const from = layerOf(file)!
+    const allowed = LAYERS.find((layer) => layer.name === from)!.mayImport
+    for (const target of imports) {
+      if (!target.file.startsWith(SRC + '/')) continue
+      const to = layerOf(target.file)
+      if (to !== from && !allowed.includes(to!))
+        violations.push(`${relative(ROOT, file)} (${from}) imports ${target.specifier} (${to})`)
+    }
+  }
+  return violations
+}
+
+/** Every import cycle among src/ files, each as the path that closes it. */
+function cycles(graph: Graph): string[][] {
+  const found: string[][] = []
+  const state = new Map<string, 'open' | 'done'>()
+  const path: string[] = []
+  function visit(file: string): void {
+    state.set(file, 'open')
+    path.push(file)
+    for (const { file: next } of graph.get(file) ?? []) {
+      if (!graph.has(next)) continue
+      if (state.get(next) === 'open') found.push([...path.slice(path.indexOf(next)), next])
+      else if (!state.has(next)) visit(next)
+    }
+    path.pop()
+    state.set(file, 'done')
+  }
+  for (const file of graph.keys()) if (!state.has(file)) visit(file)
+  return found.map((cycle) => cycle.map((file) => relative(ROOT, file)))
+}
+
+describe('architecture (ARCHITECTURE.md)', () => {
+  const files = sourceFiles()
+  const graph = importGraph(files)
+
+  it('puts every file of src/ in one layer', () => {
+    expect(
+      files.filter((file) => layerOf(file) === undefined).map((f) => relative(ROOT, f)),
+    ).toEqual([])
+  })
+
+  it('has no import that goes up a layer or across to a sibling layer', () => {
+    expect(layerViolations(graph)).toEqual([])
+  })
+
+  it('has no import cycle, type-only imports included', () => {
+    expect(cycles(graph).map((cycle) => cycle.join(' → '))).toEqual([])
+  })
+
+  it('keeps hono out of everything below src/http', () => {
+    for (const [file, imports] of graph) {
+      if (!BELOW_HTTP.includes(layerOf(file)!)) continue
+      for (const { specifier } of imports) expect(specifier, file).not.toMatch(/^(hono|@hono\/)/)
     }
   })
 
   it('runs SQL only in src/store and src/db: nothing else imports drizzle-orm or better-sqlite3 or touches $client', () => {
-    for (const file of filesUnder('.')) {
-      if (/\/src\/(store|db)\//.test(file)) continue
-      const text = readFileSync(file, 'utf8')
-      expect(text, file).not.toMatch(/from '(drizzle-orm|better-sqlite3)/)
-      expect(text, file).not.toMatch(/\$client/)
+    for (const [file, imports] of graph) {
+      if (SQL_LAYERS.includes(layerOf(file)!)) continue
+      for (const { specifier } of imports)
+        expect(specifier, file).not.toMatch(/^(drizzle-orm|better-sqlite3)/)
+      expect(readFileSync(file, 'utf8'), file).not.toMatch(/\$client/)
     }
   })
 
   it('takes time only from the sandbox clock in domain code', () => {
-    for (const file of filesUnder('domain')) {
+    for (const file of files.filter((f) => layerOf(f) === 'domain')) {
       expect(readFileSync(file, 'utf8'), file).not.toMatch(/Date\.now\(|new Date\(\)/)
     }
+  })
+})
+
+describe('the architecture check itself', () => {
+  const domainFile = join(SRC, 'domain/cards.ts')
+  const httpFile = join(SRC, 'http/envelope.ts')
+
+  it('fails on an import that goes up a layer', () => {
+    const graph = importGraph([domainFile], () => "import { ok } from '../http/envelope.js'")
+    expect(layerViolations(graph)).toEqual([
+      'src/domain/cards.ts (domain) imports ../http/envelope.js (http)',
+    ])
+  })
+
+  it('fails on a cycle made only of type imports and re-exports', () => {
+    const texts: Record<string, string> = {
+      [domainFile]: "import type { Presenting } from './ledger.js'",
+      [join(SRC, 'domain/ledger.ts')]: "export type { Card } from './cards.js'",
+      [httpFile]: '',
+    }
+    const graph = importGraph(Object.keys(texts), (file) => texts[file])
+    expect(cycles(graph)).toEqual([
+      ['src/domain/cards.ts', 'src/domain/ledger.ts', 'src/domain/cards.ts'],
+    ])
   })
 })

@@ -19,7 +19,7 @@ import {
 import type { CLOCK_MODES, WEBHOOK_EVENT_STATUSES } from '../src/db/schema.js'
 import type { DisputeReason as ServerDisputeReason } from '../src/domain/disputes.js'
 import type { DelayName as ServerDelayName } from '../src/domain/schedule.js'
-import type { TransitionResource as ServerTransitionResource } from '../src/domain/transitions.js'
+import type { TransitionResource as ServerTransitionResource } from '../src/domain/lifecycles.js'
 import type { CodeNetwork } from '../src/domain/wallet-codes.js'
 import type { journalEntryJson } from '../src/http/control/requests.js'
 import { startSandbox, type RunningSandbox } from '../src/index.js'

@@ -5,9 +5,9 @@
  */
 import { parseArgs } from 'node:util'
 import { envName } from '../flags.js'
-import { isRunning } from '../processes.js'
+import { isRunning } from '../lib/processes.js'
 import { readPidFile, removePidFile } from './pid-file.js'
-import type { Command } from '../cli.js'
+import type { Command } from './command.js'
 
 /** Longer than a shutdown takes: in-flight requests (5 s grace) and webhook attempts (5 s). */
 const STOP_TIMEOUT_MS = 15_000

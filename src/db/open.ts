@@ -6,7 +6,7 @@
 import Database from 'better-sqlite3'
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3'
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator'
-import { packageFile } from '../package-files.js'
+import { packageFile } from '../lib/package-files.js'
 import * as schema from './schema.js'
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database }

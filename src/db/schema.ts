@@ -4,15 +4,15 @@
  * UUIDs (SPEC §2). Times are integer milliseconds on the tenant's sandbox clock.
  */
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
-import {
-  BUSINESS_OPERATION_STATUSES,
-  CARD_STATUSES,
-  CARD_USER_STATUSES,
-  DISBURSE_STATUSES,
-  DISPUTE_STATUSES,
-  PAYMENT_STATUSES,
-  TRANSACTION_STATUSES,
-} from '../domain/lifecycles.js'
+
+/** The states of each resource; domain/lifecycles.ts gives the moves between them (PRODUCT §5). */
+export const CARD_USER_STATUSES = ['pending', 'passed', 'failed'] as const
+export const CARD_STATUSES = ['issuing', 'issued', 'frozen', 'failed'] as const
+export const TRANSACTION_STATUSES = ['pending', 'success', 'failed'] as const
+export const PAYMENT_STATUSES = ['pending', 'success', 'failed', 'expired'] as const
+export const DISBURSE_STATUSES = ['processing', 'success', 'failed'] as const
+export const BUSINESS_OPERATION_STATUSES = ['pending', 'success', 'failed'] as const
+export const DISPUTE_STATUSES = ['open', 'submitted', 'won', 'lost'] as const
 
 export const CLOCK_MODES = ['real', 'manual'] as const
 export const CARD_BRANDS = ['visa', 'mastercard', 'gim'] as const

@@ -15,7 +15,7 @@ import { atomically } from '../store/statements.js'
 import type { DomainContext } from './context.js'
 import { notFound } from './errors.js'
 import { LIFECYCLES, assertMove } from './lifecycles.js'
-import { magicVerification } from '../engine/magic-values.js'
+import { magicVerification } from './magic-values.js'
 import { scheduleOutcome } from './schedule.js'
 
 export type CardUserInput = {

@@ -20,10 +20,10 @@ import type { DomainContext } from './context.js'
 import { SandboxError, notFound, refused } from './errors.js'
 import { balanceOf, balancesOf, cardAccount } from './ledger.js'
 import { LIFECYCLES, allowedMoves, assertMove } from './lifecycles.js'
-import { magicCard } from '../engine/magic-values.js'
+import { magicCard } from './magic-values.js'
 import { scheduleAfter, scheduleOutcome } from './schedule.js'
-import { cardCreationEvent } from '../webhooks/events.js'
-import { enqueueEvent } from '../webhooks/outbox.js'
+import { cardCreationEvent } from './webhook-events.js'
+import { enqueueEvent } from './outbox.js'
 
 /** A linked card's brand and type are not sent; the sandbox assumes a physical visa. */
 const LINKED_CARD_BRAND: CardBrand = 'visa'

@@ -25,7 +25,7 @@ import {
 import { notFound } from './errors.js'
 import { FLOAT, HOLDS, WORLD, assertFunds, move } from './ledger.js'
 import { LIFECYCLES } from './lifecycles.js'
-import { magicAmount } from '../engine/magic-values.js'
+import { magicAmount } from './magic-values.js'
 import { scheduleOutcome } from './schedule.js'
 import { WALLET_NETWORKS } from './transactions.js'
 

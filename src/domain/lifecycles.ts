@@ -3,15 +3,16 @@
  * values and no transitions; the rest are sandbox assumptions, fixed here once and used by the
  * API, the control plane and (later) the scheduler and scenario engine alike.
  */
+import type {
+  BUSINESS_OPERATION_STATUSES,
+  CARD_STATUSES,
+  CARD_USER_STATUSES,
+  DISBURSE_STATUSES,
+  DISPUTE_STATUSES,
+  PAYMENT_STATUSES,
+  TRANSACTION_STATUSES,
+} from '../db/schema.js'
 import { SandboxError } from './errors.js'
-
-export const CARD_USER_STATUSES = ['pending', 'passed', 'failed'] as const
-export const CARD_STATUSES = ['issuing', 'issued', 'frozen', 'failed'] as const
-export const TRANSACTION_STATUSES = ['pending', 'success', 'failed'] as const
-export const PAYMENT_STATUSES = ['pending', 'success', 'failed', 'expired'] as const
-export const DISBURSE_STATUSES = ['processing', 'success', 'failed'] as const
-export const BUSINESS_OPERATION_STATUSES = ['pending', 'success', 'failed'] as const
-export const DISPUTE_STATUSES = ['open', 'submitted', 'won', 'lost'] as const
 
 export type CardUserStatus = (typeof CARD_USER_STATUSES)[number]
 export type CardStatus = (typeof CARD_STATUSES)[number]
@@ -56,6 +57,18 @@ export const LIFECYCLES = {
 } as const
 
 export type Resource = keyof typeof LIFECYCLES
+
+/** URL segment of the control plane → state machine. Transactions are addressed by slug. */
+export const TRANSITION_RESOURCES = {
+  'card-users': 'card_user',
+  cards: 'card',
+  transactions: 'transaction',
+  payments: 'payment',
+  disburses: 'disburse',
+  disputes: 'dispute',
+} as const satisfies Record<string, Resource>
+
+export type TransitionResource = keyof typeof TRANSITION_RESOURCES
 
 export function allowedMoves(resource: Resource, from: string): readonly string[] {
   const moves = LIFECYCLES[resource].moves as Record<string, readonly string[]>

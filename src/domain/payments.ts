@@ -24,7 +24,7 @@ import { notFound } from './errors.js'
 import { recordOperation } from './business.js'
 import { FLOAT, INCOMING, WORLD, move } from './ledger.js'
 import { LIFECYCLES } from './lifecycles.js'
-import { magicAmount } from '../engine/magic-values.js'
+import { magicAmount } from './magic-values.js'
 import { scheduleAt, scheduleOutcome } from './schedule.js'
 
 export function createPayment(ctx: DomainContext, input: MoneyRequestInput): Payment {

@@ -4,10 +4,10 @@
  * runs the rows that fall due. Default delays are seconds, so a developer can watch; each can
  * be overridden per tenant (`PUT /__sandbox/delays`).
  */
-import type { ForcedOutcome } from '../engine/magic-values.js'
+import type { ForcedOutcome } from './magic-values.js'
 import { insertJob } from '../store/jobs.js'
 import type { DomainContext } from './context.js'
-import type { TransitionResource } from './transitions.js'
+import type { TransitionResource } from './lifecycles.js'
 
 export const DEFAULT_DELAYS_MS = {
   /** full-data card user: pending → passed */

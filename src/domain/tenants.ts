@@ -13,7 +13,7 @@ import {
   type ClockMode,
   type ClockState,
   type WallClock,
-} from '../engine/clock.js'
+} from './clock.js'
 import { retireTenantId } from '../store/retired-tenants.js'
 import { atomically } from '../store/statements.js'
 import {

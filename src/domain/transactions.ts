@@ -22,7 +22,7 @@ import type { DomainContext } from './context.js'
 import { notFound, refused } from './errors.js'
 import { HOLDS, INCOMING, WORLD, assertFunds, cardAccount, move } from './ledger.js'
 import { LIFECYCLES } from './lifecycles.js'
-import { magicAmount } from '../engine/magic-values.js'
+import { magicAmount } from './magic-values.js'
 import { scheduleOutcome } from './schedule.js'
 import { useWalletCode } from './wallet-codes.js'
 

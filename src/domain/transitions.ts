@@ -15,23 +15,16 @@ import { cardBalance, findCard, setCardStatus } from './cards.js'
 import type { DomainContext } from './context.js'
 import { findDisburse, settleDisburse } from './disburses.js'
 import { findDispute, setDisputeStatus } from './disputes.js'
-import { assertMove, type Resource } from './lifecycles.js'
+import {
+  TRANSITION_RESOURCES,
+  assertMove,
+  type Resource,
+  type TransitionResource,
+} from './lifecycles.js'
 import { findPayment, settlePayment } from './payments.js'
 import { findTransaction, settleTransaction } from './transactions.js'
-import { cardCreationEvent, extensionEvent, verificationEvent } from '../webhooks/events.js'
-import { enqueueEvent } from '../webhooks/outbox.js'
-
-/** URL segment of the control plane → state machine. Transactions are addressed by slug. */
-export const TRANSITION_RESOURCES = {
-  'card-users': 'card_user',
-  cards: 'card',
-  transactions: 'transaction',
-  payments: 'payment',
-  disburses: 'disburse',
-  disputes: 'dispute',
-} as const satisfies Record<string, Resource>
-
-export type TransitionResource = keyof typeof TRANSITION_RESOURCES
+import { cardCreationEvent, extensionEvent, verificationEvent } from './webhook-events.js'
+import { enqueueEvent } from './outbox.js'
 
 export type TransitionResult = { resource: Resource; key: string; from: string; to: string }
 

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { z } from 'zod'
-import { packageFile } from '../package-files.js'
+import { packageFile } from '../lib/package-files.js'
 
 export const FIXTURES_DIR = packageFile('fixtures') + '/'
 

@@ -5,7 +5,7 @@
  * their summaries from what each declares (route-meta.ts), so the document cannot drift from
  * what the sandbox accepts. Built once per app, on first use.
  */
-import { PACKAGE_VERSION } from '../package-files.js'
+import { PACKAGE_VERSION } from '../lib/package-files.js'
 import type { Hono } from 'hono'
 import { z, type ZodType } from 'zod'
 import { routeMetaOf, type RouteMeta } from './route-meta.js'

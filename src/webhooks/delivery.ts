@@ -19,7 +19,7 @@ import {
   nextTenantWithPendingEvents,
   updateEvent,
 } from '../store/webhooks.js'
-import { RETRY_DELAYS_MS } from './outbox.js'
+import { RETRY_DELAYS_MS } from '../domain/outbox.js'
 import {
   ATTEMPT_HEADER,
   EVENT_ID_HEADER,

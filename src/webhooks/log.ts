@@ -6,7 +6,7 @@
  */
 import type { WEBHOOK_EVENT_STATUSES, WebhookAttempt, WebhookEvent } from '../db/schema.js'
 import type { DomainContext } from '../domain/context.js'
-import { maskJsonSecrets } from '../masking.js'
+import { maskJsonSecrets } from '../lib/masking.js'
 import type { Page, PageOf } from '../store/rows.js'
 import { attemptsOf, eventPages, eventPagesByStatus } from '../store/webhooks.js'
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { MAX_ENTRIES_PER_TENANT } from '../../src/http/journal.js'
-import { MAX_JSON_DEPTH } from '../../src/http/middleware/json-body.js'
-import { maskJsonSecrets } from '../../src/masking.js'
+import { MAX_ENTRIES_PER_TENANT } from '../../src/journal/journal.js'
+import { MAX_JSON_DEPTH } from '../../src/lib/json-depth.js'
+import { maskJsonSecrets } from '../../src/lib/masking.js'
 import { newSandbox, TOKEN } from '../helpers.js'
 
 describe('GET /__sandbox/requests (the request journal)', () => {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { DatabaseInUseError, lockDatabase } from '../../src/db/lock.js'
-import { startedAt } from '../../src/processes.js'
+import { startedAt } from '../../src/lib/processes.js'
 import { createSandbox, startSandbox } from '../../src/sandbox.js'
 
 const cleanups: (() => unknown)[] = []

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../src/http/middleware/json-body.js'
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../src/lib/json-depth.js'
 import { newSandbox } from '../helpers.js'
 
 const JSON_HEADERS = { 'Content-Type': 'application/json' }

@@ -6,7 +6,7 @@
  * page, every filter) and the dashboard panel still answer, showing each deep body as its text.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { MAX_JSON_DEPTH } from '../../src/http/middleware/json-body.js'
+import { MAX_JSON_DEPTH } from '../../src/lib/json-depth.js'
 import { startSandbox, type RunningSandbox } from '../../src/index.js'
 
 const TOKEN = 'nesting-token'

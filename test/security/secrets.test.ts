@@ -6,7 +6,7 @@
  */
 import { createHmac } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
-import { maskToken } from '../../src/masking.js'
+import { maskToken } from '../../src/lib/masking.js'
 import { newSandbox } from '../helpers.js'
 import { startReceiver, until } from '../webhooks/receiver.js'
 

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { webhookAttempts, webhookEvents } from '../../src/db/schema.js'
 import { webhookLog } from '../../src/webhooks/log.js'
-import { enqueueEvent } from '../../src/webhooks/outbox.js'
+import { enqueueEvent } from '../../src/domain/outbox.js'
 import { newSandbox } from '../helpers.js'
 
 async function tenantContext(s: ReturnType<typeof newSandbox>, token: string, now: number) {

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod'
 import { DELAY_NAMES } from '../../domain/schedule.js'
-import { parseDuration } from '../clock.js'
+import { parseDuration } from '../../domain/clock.js'
 
 const duration = z.union([z.string(), z.number()]).transform((value, check) => {
   const ms = parseDuration(value)

@@ -6,7 +6,7 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { DELAY_NAMES, delaysOf, type DelayName } from '../../domain/schedule.js'
-import { parseDuration } from '../../engine/clock.js'
+import { parseDuration } from '../../domain/clock.js'
 import { scheduledJobs } from '../../store/jobs.js'
 import type { AppEnv } from '../../env.js'
 import { ok } from '../envelope.js'

@@ -1,7 +1,7 @@
 /**
- * The control plane under /__sandbox (PRODUCT §8). Every route but /health and the API
- * documentation (of `root`, the whole app) needs the bearer token and acts on that token's
- * tenant only.
+ * The control plane under /__sandbox (PRODUCT §8). Every route but /health, the API
+ * documentation (of `root`, the whole app) and the public `pages` (ui/pages.ts, given by the
+ * app) needs the bearer token and acts on that token's tenant only.
  */
 import { Hono } from 'hono'
 import type { AppEnv } from '../../env.js'
@@ -19,19 +19,14 @@ import { fixturesApi } from './fixtures.js'
 import { requestsApi } from './requests.js'
 import { scenariosApi } from './scenarios.js'
 import { webhooksApi } from './webhooks.js'
-import { checkoutApi } from '../../ui/checkout.js'
-import { dashboardApi } from '../../ui/dashboard/index.js'
-import { widgetApi } from '../../ui/widget.js'
 
-export function createControlApi(root: Hono<any, any, any>) {
+export function createControlApi(root: Hono<any, any, any>, pages: Hono<AppEnv>) {
   return new Hono<AppEnv>()
     .get('/health', describeRoute({ auth: 'none', summary: 'Health check' }), (c) =>
       c.json({ status: 'ok' }),
     )
     .route('/', documentationApi(root))
-    .route('/', widgetApi)
-    .route('/', checkoutApi)
-    .route('/', dashboardApi)
+    .route('/', pages)
     .use(auth())
     .post('/reset', describeRoute({ auth: 'bearer', summary: 'Reset the tenant' }), (c) => {
       const { tenants, scenarios, journal } = c.get('deps')

@@ -1,13 +1,13 @@
 /**
  * The request journal of the tenant (PRODUCT §8): `GET /__sandbox/requests?method=&path=&status=`
  * lists what it sent and what it got, newest first, paginated like the /v1 lists;
- * `DELETE /__sandbox/requests` empties it. See http/journal.ts for what is kept.
+ * `DELETE /__sandbox/requests` empties it. See journal/journal.ts for what is kept.
  */
 import { Hono } from 'hono'
 import { z } from 'zod'
 import type { AppEnv } from '../../env.js'
 import { ok, pageMeta, pageQuery, toPage } from '../envelope.js'
-import { parsedBody, type JournalEntry } from '../journal.js'
+import { parsedBody, type JournalEntry } from '../../journal/journal.js'
 import { describeRoute } from '../route-meta.js'
 import { validate } from '../validate.js'
 

@@ -4,7 +4,8 @@
  */
 import { Hono } from 'hono'
 import { z } from 'zod'
-import { TRANSITION_RESOURCES, transition } from '../../domain/transitions.js'
+import { TRANSITION_RESOURCES } from '../../domain/lifecycles.js'
+import { transition } from '../../domain/transitions.js'
 import type { AppEnv } from '../../env.js'
 import { ok } from '../envelope.js'
 import { describeRoute } from '../route-meta.js'

@@ -8,9 +8,9 @@ import { SandboxError } from '../../domain/errors.js'
 import type { Tenant } from '../../db/schema.js'
 import type { DomainContext } from '../../domain/context.js'
 import type { AppEnv } from '../../env.js'
-import type { SandboxDeps } from '../../sandbox.js'
+import type { SandboxDeps } from '../../deps.js'
 import { catchUp } from '../../engine/scheduler.js'
-import { eventsWritten } from '../../webhooks/outbox.js'
+import { eventsWritten } from '../../domain/outbox.js'
 
 const BEARER = /^Bearer[ \t]+([!-~]{1,512})[ \t]*$/i
 

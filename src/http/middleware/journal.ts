@@ -1,11 +1,11 @@
 /**
- * Records each request of a tenant, with the answer, in the request journal (http/journal.ts).
+ * Records each request of a tenant, with the answer, in the request journal (journal/journal.ts).
  * Requests without a tenant (401s, public pages) are not recorded, nor the reads of the journal
  * and the dashboard, nor a reset: a test that resets before it runs starts from an empty journal.
  */
 import { createMiddleware } from 'hono/factory'
 import type { AppEnv } from '../../env.js'
-import { maskAuthorization } from '../../masking.js'
+import { maskAuthorization } from '../../lib/masking.js'
 
 const UNRECORDED = /^\/__sandbox\/(requests|ui|reset)(\/|$)/
 

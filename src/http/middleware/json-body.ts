@@ -7,12 +7,11 @@
 import type { Context, Next } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { SandboxError } from '../../domain/errors.js'
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../lib/json-depth.js'
 import type { AppEnv } from '../../env.js'
 import { PAYLOAD_TOO_LARGE, validationError } from '../errors.js'
 
 export const MAX_BODY_BYTES = 1024 * 1024
-/** No request needs more; a deeper value would overflow the stack of whatever serialises it. */
-export const MAX_JSON_DEPTH = 64
 
 const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i
 
@@ -78,21 +77,4 @@ export async function readJsonBody(c: Context<AppEnv>): Promise<Record<string, u
 export async function checkJsonBody(c: Context<AppEnv>, next: Next): Promise<void> {
   await readJsonBody(c)
   await next()
-}
-
-/** Whether a JSON text opens more than `limit` objects or arrays at once, read without parsing. */
-export function nestsDeeperThan(text: string, limit: number): boolean {
-  let depth = 0
-  let inString = false
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i]
-    if (inString) {
-      if (char === '\\') i++
-      else if (char === '"') inString = false
-    } else if (char === '"') inString = true
-    else if (char === '{' || char === '[') {
-      if (++depth > limit) return true
-    } else if (char === '}' || char === ']') depth--
-  }
-  return false
 }

@@ -5,7 +5,7 @@
  */
 import { createMiddleware } from 'hono/factory'
 import type { AppEnv } from '../../env.js'
-import { maskToken } from '../../masking.js'
+import { maskToken } from '../../lib/masking.js'
 
 const TTY = process.stdout.isTTY === true
 const COLOURS = TTY

@@ -1,9 +1,9 @@
 /**
- * The dashboard's request table: the tenant's newest journal entries (http/journal.ts), each
+ * The dashboard's request table: the tenant's newest journal entries (journal/journal.ts), each
  * with its masked request and response bodies.
  */
 import { html } from 'hono/html'
-import type { JournalEntry } from '../../http/journal.js'
+import type { JournalEntry } from '../../journal/journal.js'
 import { statusBadge } from '../layout.js'
 import { pretty } from './table.js'
 

@@ -3,7 +3,7 @@
  * tenant by pasting its token, and the page's script fetches that tenant's panel.
  */
 import { html } from 'hono/html'
-import { maskToken } from '../../masking.js'
+import { maskToken } from '../../lib/masking.js'
 import { page } from '../layout.js'
 import { DASHBOARD_SCRIPT } from './script.js'
 

@@ -3,7 +3,7 @@
  * test/security/secrets.test.ts and (the console log, the banner) test/cli.test.ts.
  */
 import { describe, expect, it } from 'vitest'
-import { maskAuthorization, maskJsonSecrets, maskToken } from '../src/masking.js'
+import { maskAuthorization, maskJsonSecrets, maskToken } from '../../src/lib/masking.js'
 
 describe('maskToken', () => {
   it('shows the last 4 characters of a token longer than 8, and nothing of a shorter one', () => {

@@ -1,14 +1,14 @@
-/** What the command reads of other processes (src/processes.ts), against real processes. */
+/** What the command reads of other processes (src/lib/processes.ts), against real processes. */
 import { spawn, spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { isRunning, parentOf, startedAt } from '../src/processes.js'
-import { until } from './webhooks/receiver.js'
+import { isRunning, parentOf, startedAt } from '../../src/lib/processes.js'
+import { until } from '../webhooks/receiver.js'
 
-/** The tsc build of src/processes.ts (`npm test` builds first), for a process of its own. */
-const BUILT_PROCESSES = new URL('../dist/processes.js', import.meta.url).href
+/** The tsc build of src/lib/processes.ts (`npm test` builds first), for a process of its own. */
+const BUILT_PROCESSES = new URL('../../dist/lib/processes.js', import.meta.url).href
 
 describe.runIf(process.platform === 'linux')('processes (Linux: /proc)', () => {
   it('tells a running process from one that has ended', () => {

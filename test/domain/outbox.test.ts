@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { webhookEvents } from '../../src/db/schema.js'
-import { EVENT_LOG_LIMIT, enqueueEvent } from '../../src/webhooks/outbox.js'
+import { EVENT_LOG_LIMIT, enqueueEvent } from '../../src/domain/outbox.js'
 import { newSandbox } from '../helpers.js'
 
 describe('the webhook event log', () => {

@@ -11,7 +11,7 @@ import {
   setClockMode,
   startClock,
   type ClockState,
-} from '../../src/engine/clock.js'
+} from '../../src/domain/clock.js'
 
 const WALL = Date.parse('2026-11-23T12:00:00.000Z')
 

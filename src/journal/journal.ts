@@ -6,11 +6,11 @@
  * MAX_BODY_CHARS, and the journals of at most MAX_TENANTS tenants (the least recently active is
  * dropped first). Card numbers, cvv2 and secrets are masked (masking.ts) before anything is
  * stored. Bodies are kept as the text that was sent or answered; a reader parses one back only
- * when it nests at most MAX_JSON_DEPTH levels (json-body.ts), so a hostile body (10 KB nested
+ * when it nests at most MAX_JSON_DEPTH levels (lib/json-depth.ts), so a hostile body (10 KB nested
  * 5,000 deep) cannot overflow the stack of whatever serialises the entry again.
  */
-import { maskJsonSecrets } from '../masking.js'
-import { MAX_JSON_DEPTH, nestsDeeperThan } from './middleware/json-body.js'
+import { maskJsonSecrets } from '../lib/masking.js'
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../lib/json-depth.js'
 
 export const MAX_ENTRIES_PER_TENANT = 1000
 export const MAX_BYTES_PER_TENANT = 4 * 1024 * 1024

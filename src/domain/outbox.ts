@@ -3,9 +3,9 @@
  * change that causes it, so no event is lost and none is sent for a change that rolled back.
  * The first attempt is due at once; delivery.ts sends it after the request has answered.
  */
-import type { DomainContext } from '../domain/context.js'
+import type { DomainContext } from './context.js'
 import { insertEvent, pruneEvents } from '../store/webhooks.js'
-import type { EventPayload } from './events.js'
+import type { EventPayload } from './webhook-events.js'
 
 /** PRODUCT §10: after a failed attempt, the next one waits this long on the sandbox clock. */
 export const RETRY_DELAYS_MS = [10_000, 60_000, 300_000, 1_800_000, 7_200_000, 21_600_000] as const

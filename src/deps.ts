@@ -1,0 +1,81 @@
+/**
+ * What a sandbox is made of, as types: its options (SandboxOptions, the public ones; the
+ * resolved ones with defaults) and SandboxDeps, the parts createSandbox() builds and the HTTP
+ * app is given. A leaf: it imports only the layers below http (ARCHITECTURE.md), so http and the
+ * pages can name these types without importing sandbox.ts, which imports them.
+ */
+import type { Db } from './db/open.js'
+import type { ClockMode } from './domain/clock.js'
+import type { Ids } from './domain/ids.js'
+import type { TenantDirectory } from './domain/tenants.js'
+import type { Call } from './engine/fixtures.js'
+import type { ScenarioRegistry } from './engine/scenarios/registry.js'
+import type { Journal } from './journal/journal.js'
+import type { Deliverer } from './webhooks/delivery.js'
+
+export type SandboxOptions = {
+  /** Port to listen on; 0 picks a free one. Default 4010. */
+  port?: number
+  /** Address to bind. Default 127.0.0.1. */
+  host?: string
+  /**
+   * Other names the sandbox answers to (a Host header naming anything else gets 403): besides
+   * localhost, 127.0.0.1, [::1], the bound host (bound to a wildcard: every interface address
+   * and the machine's name) and the host of `publicUrl`.
+   */
+  allowedHosts?: string[]
+  /**
+   * Where links to the sandbox point (`wallet_url`), e.g. behind a proxy or a tunnel. Default:
+   * the listener's address (a wildcard shown as 127.0.0.1); in-process, `http://localhost`.
+   */
+  publicUrl?: string
+  /** SQLite file, or ':memory:' (default). */
+  db?: string
+  /** Seed for every id, name and card number. */
+  seed?: number
+  /** Only these bearer tokens get in. */
+  tokens?: string[]
+  /** Time factor of real-mode clocks. Default 1. */
+  speed?: number
+  /** Mode of each new tenant's clock. Default 'real'. */
+  clock?: ClockMode
+  /** Answer like the real service's examples. Default true. */
+  quirks?: boolean
+  /** Request log on stdout. Default 'silent' here, 'pretty' from the CLI. */
+  log?: 'pretty' | 'json' | 'silent'
+  /** Where every tenant's webhooks go, unless it set its own (`PUT /__sandbox/webhook`). */
+  webhookUrl?: string
+  /** What signs every tenant's webhooks, unless it set its own; default: the tenant's token. */
+  webhookSecret?: string
+  /** How long one webhook attempt may take. Default 5000 ms. */
+  webhookTimeoutMs?: number
+  /** Also send the events the real service is not known to send (sandbox extension). */
+  webhookExtensions?: boolean
+  /** Scenario files (YAML or JSON) in force for every tenant; watched and reloaded. */
+  scenarios?: string[]
+  /** A fixture (a name in fixtures/, or a JSON file) that seeds every new or reset tenant. */
+  fixtures?: string
+}
+
+export type ResolvedOptions = Required<Omit<SandboxOptions, OptionalOption>> &
+  Pick<SandboxOptions, OptionalOption>
+
+type OptionalOption = 'seed' | 'tokens' | 'webhookUrl' | 'webhookSecret' | 'fixtures' | 'publicUrl'
+
+export type SandboxDeps = {
+  db: Db
+  ids: Ids
+  tenants: TenantDirectory
+  deliverer: Deliverer
+  scenarios: ScenarioRegistry
+  journal: Journal
+  options: ResolvedOptions
+  /** The Host names this sandbox answers to, computed once at start (host-check.ts). */
+  allowedHosts: ReadonlySet<string>
+  /** The sandbox's own origin as links show it: `publicUrl`, else the listener's address. */
+  publicUrl: string
+  /** Applies the start-up fixture to a tenant (set when `fixtures` is given). */
+  seedTenant?: (token: string) => Promise<void>
+  /** Calls the sandbox's own API in-process as a tenant (fixtures). */
+  callAs?: (token: string) => Call
+}
