@@ -6,4 +6,6 @@ const server = createServer((req, res) => {
   req.resume()
   req.on('end', () => res.writeHead(200, { 'Content-Type': 'application/json' }).end(FIXED_BODY))
 })
-server.listen(0, '127.0.0.1', () => console.log(`listening http://127.0.0.1:${server.address().port}`))
+server.listen(0, '127.0.0.1', () =>
+  console.log(`listening http://127.0.0.1:${server.address().port}`),
+)
