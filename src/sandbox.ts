@@ -8,6 +8,7 @@ import { createApp, type SandboxApp } from './app.js'
 import { lockDatabase } from './db/lock.js'
 import { closeDb, openDb } from './db/open.js'
 import type { ResolvedOptions, SandboxDeps, SandboxOptions } from './deps.js'
+import { wallClock } from './domain/clock.js'
 import { createIds } from './domain/ids.js'
 import { createTenantDirectory } from './domain/tenants.js'
 import { applyFixture, loadFixture, type Call } from './engine/fixtures.js'
@@ -15,8 +16,8 @@ import { createScenarioRegistry, type ScenarioRegistry } from './engine/scenario
 import { allowedHostnames, isWildcard } from './http/middleware/host-check.js'
 import { createJournal } from './journal/journal.js'
 import { createDeliverer } from './webhooks/delivery.js'
-import { runDue, startTicker } from './engine/scheduler.js'
-import { realTenantsWithDueJobs } from './store/jobs.js'
+import { runDueOnRealClocks } from './engine/scheduler.js'
+import { startTicker } from './engine/ticker.js'
 import { sweepRetiredTenants } from './store/retired-tenants.js'
 
 export type { ResolvedOptions, SandboxDeps, SandboxOptions } from './deps.js'
@@ -68,7 +69,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     clockMode: resolved.clock,
     speed: resolved.speed,
     tokens: resolved.tokens ? new Set(resolved.tokens) : null,
-    wallNow: Date.now,
+    wallNow: wallClock,
   })
   let scenarios: ScenarioRegistry
   try {
@@ -86,7 +87,6 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     webhookUrl: resolved.webhookUrl,
     webhookSecret: resolved.webhookSecret,
     timeoutMs: resolved.webhookTimeoutMs,
-    speed: resolved.speed,
   })
   const deps: SandboxDeps = {
     db,
@@ -99,7 +99,12 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     allowedHosts,
     publicUrl: resolved.publicUrl ?? IN_PROCESS_URL,
   }
-  const stopTicker = startTicker(() => tick(deps))
+  // everything periodic, in this order: due jobs (which may write events), the sweep, delivery
+  const stopTicker = startTicker([
+    { name: 'scheduler', run: () => runDueOnRealClocks(deps) },
+    { name: 'reset sweep', run: () => sweepRetiredTenants(db) },
+    { name: 'webhook', run: () => deliverer.deliverDue() },
+  ])
   const app = createApp(deps)
   deps.callAs = (token) => callAs(app, token)
   if (fixture)
@@ -118,16 +123,6 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
 
 /** The origin of `app.request('/path')`: what links point at when no port is bound. */
 const IN_PROCESS_URL = 'http://localhost'
-
-/** The tick: runs what fell due for every tenant on a real clock, sweeps reset tenants' rows. */
-function tick(deps: SandboxDeps): void {
-  for (const id of realTenantsWithDueJobs(deps.db, Date.now(), deps.options.speed)) {
-    const tenant = deps.tenants.byId(id)
-    if (tenant) runDue(deps, tenant, deps.tenants.now(tenant))
-  }
-  sweepRetiredTenants(deps.db)
-  deps.deliverer.kick()
-}
 
 /** Calls the app in-process as a tenant: how fixtures run through the real API. */
 export function callAs(app: SandboxApp, token: string): Call {

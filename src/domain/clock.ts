@@ -12,6 +12,13 @@ export const MANUAL_CLOCK_START_MS = Date.parse('2026-01-01T00:00:00.000Z')
 
 export type WallClock = () => number
 
+/**
+ * The sandbox's one reading of wall time, injected where a clock needs it (the tenant
+ * directory). Everything else reads a tenant's clock; latencies are measured with the monotonic
+ * performance.now(), which is no instant of anyone's clock.
+ */
+export const wallClock: WallClock = () => Date.now()
+
 export function startClock(mode: ClockMode, wallNow: number): ClockState {
   return mode === 'manual'
     ? { mode, anchorMs: MANUAL_CLOCK_START_MS, wallMs: wallNow }

@@ -14,6 +14,7 @@ import {
   type ClockState,
   type WallClock,
 } from './clock.js'
+import { refreshDueAt } from '../store/jobs.js'
 import { retireTenantId } from '../store/retired-tenants.js'
 import { atomically } from '../store/statements.js'
 import {
@@ -139,9 +140,12 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
     },
 
     setMode(token: string, mode: ClockMode): Tenant {
-      return change(token, (current) =>
+      const tenant = change(token, (current) =>
         clockColumns(setClockMode(clockOf(current), mode, options.wallNow(), options.speed)),
       )
+      // a clock that runs again is the tick's again (it leaves stopped clocks out)
+      if (mode === 'real') refreshDueAt(db, tenant.id)
+      return tenant
     },
 
     /**

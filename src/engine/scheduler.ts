@@ -1,9 +1,12 @@
 /**
  * Runs due jobs (PRODUCT §6). Advancing a manual clock runs everything that falls due, in
- * order of due time, before the advance returns; a real clock is served by a tick and by a
- * catch-up before each request, so a client never reads a state that should have moved. Each
- * job runs in its own SQLite transaction at its own due time on the tenant's clock. A job whose
- * move is no longer legal (someone moved the resource first) is dropped.
+ * order of due time, before the advance returns; a real clock is served by the tick
+ * (runDueOnRealClocks) and by a catch-up before each request, so a client never reads a state
+ * that should have moved. Both know from each tenant's earliest due instant, kept in memory
+ * (store/jobs.ts dueAt), whether there is anything to run, and the tenant's "now" comes from
+ * the one clock formula (domain/clock.ts, through the tenant directory). Each job runs at its
+ * own due time on the tenant's clock. A job whose move is no longer legal (someone moved the
+ * resource first) is dropped.
  */
 import type { Db } from '../db/open.js'
 import type { Job, Tenant } from '../db/schema.js'
@@ -12,8 +15,17 @@ import type { DomainContext } from '../domain/context.js'
 import { SandboxError } from '../domain/errors.js'
 import type { Ids } from '../domain/ids.js'
 import type { TransitionResource } from '../domain/lifecycles.js'
+import type { TenantDirectory } from '../domain/tenants.js'
 import { transition } from '../domain/transitions.js'
-import { deleteJob, dueJobs } from '../store/jobs.js'
+import {
+  deleteJob,
+  dueAt,
+  dueInstants,
+  dueJobs,
+  forgetDueAt,
+  refreshDueAt,
+  reloadDueAtIfOthersWrote,
+} from '../store/jobs.js'
 import { atomically } from '../store/statements.js'
 
 const BATCH = 500
@@ -25,7 +37,10 @@ export function runDue(deps: SchedulerDeps, tenant: Tenant, until: number): numb
   let ran = 0
   for (;;) {
     const due = dueJobs(deps.db, tenant.id, until, BATCH)
-    if (due.length === 0) return ran
+    if (due.length === 0) {
+      refreshDueAt(deps.db, tenant.id)
+      return ran
+    }
     atomically(deps.db, () => {
       for (const job of due) {
         const ctx = { db: deps.db, ids: deps.ids, tenant, now: job.dueAt }
@@ -56,23 +71,25 @@ function runJob(ctx: DomainContext, job: Job): void {
 
 /** Before a request of a real-clock tenant: run what fell due since the last tick. */
 export function catchUp(deps: SchedulerDeps, tenant: Tenant, now: number): void {
-  if (tenant.clockMode === 'real' && hasDue(deps.db, tenant.id, now)) runDue(deps, tenant, now)
+  if (tenant.clockMode !== 'real') return
+  const earliest = dueAt(deps.db, tenant.id)
+  if (earliest !== undefined && earliest <= now) runDue(deps, tenant, now)
 }
 
-/** True when the tenant has a job due at or before `until` (an indexed probe, cheap per request). */
-export function hasDue(db: Db, tenantId: string, until: number): boolean {
-  return dueJobs(db, tenantId, until, 1).length > 0
-}
-
-/** Starts the real-clock tick: every `everyMs` of wall time, runs what fell due. */
-export function startTicker(run: () => void, everyMs = 100): () => void {
-  const timer = setInterval(() => {
-    try {
-      run()
-    } catch (error) {
-      console.error('card-sandbox: scheduler tick failed', error)
+/**
+ * The tick's part (PRODUCT §6): runs what fell due for every tenant on a real clock. A tenant
+ * whose clock stands still, or a reset tenant's old id, is left out until a job is written for
+ * it again (the tenant directory puts a clock that starts to run back in).
+ */
+export function runDueOnRealClocks(deps: SchedulerDeps & { tenants: TenantDirectory }): void {
+  reloadDueAtIfOthersWrote(deps.db)
+  for (const [tenantId, earliest] of dueInstants(deps.db)) {
+    const tenant = deps.tenants.byId(tenantId)
+    if (!tenant || tenant.clockMode !== 'real') {
+      forgetDueAt(deps.db, tenantId)
+      continue
     }
-  }, everyMs)
-  timer.unref()
-  return () => clearInterval(timer)
+    const now = deps.tenants.now(tenant)
+    if (earliest <= now) runDue(deps, tenant, now)
+  }
 }

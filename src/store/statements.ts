@@ -48,3 +48,10 @@ export function atomically<T>(db: Db, fn: () => T): T {
 export function inTransaction(db: Db): boolean {
   return db.$client.inTransaction
 }
+
+const dataVersion = statement((db) => db.$client.prepare('PRAGMA data_version').pluck())
+
+/** Changes whenever another connection commits to the database file (SQLite's data_version). */
+export function commitsOfOthers(db: Db): number {
+  return dataVersion(db).get() as number
+}

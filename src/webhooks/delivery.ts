@@ -6,7 +6,9 @@
  * concurrently, so a slow or dead receiver holds up nobody else: a tenant has at most
  * MAX_IN_FLIGHT_PER_TENANT of the MAX_IN_FLIGHT slots, due events are picked tenant by tenant
  * (never "the oldest N", which one tenant's backlog could fill) in turns, and at most
- * RESPONSE_READ_BYTES of an answer are read before its connection is dropped.
+ * RESPONSE_READ_BYTES of an answer are read before its connection is dropped. Due events are
+ * started by the sandbox's one ticker (deliverDue) and right after a request that wrote to the
+ * outbox (kick); every instant logged is on the tenant's sandbox clock.
  */
 import type { Db } from '../db/open.js'
 import type { Tenant, WebhookEvent } from '../db/schema.js'
@@ -33,7 +35,6 @@ export type DeliveryOptions = {
   webhookSecret?: string
   /** How long one attempt may take, response included. */
   timeoutMs: number
-  speed: number
 }
 
 /** How much of a response (or error) the attempt log keeps. */
@@ -43,7 +44,6 @@ const RESPONSE_PREFIX_BYTES = 512
  * reused); a longer one is cut there and its connection dropped, whatever the receiver streams.
  */
 const RESPONSE_READ_BYTES = 4 * 1024
-const TICK_MS = 100
 /** How many attempts may be in flight at once; more due events wait for a free slot. */
 export const MAX_IN_FLIGHT = 200
 /** How many of those slots one tenant may hold: a receiver that never answers blocks only these. */
@@ -203,16 +203,9 @@ export function createDeliverer(db: Db, tenants: TenantDirectory, options: Deliv
     })
   }
 
-  const timer = setInterval(() => {
-    try {
-      kick()
-    } catch (error) {
-      console.error('card-sandbox: webhook tick failed', error)
-    }
-  }, TICK_MS)
-  timer.unref()
-
   return {
+    /** The tick's part: starts the attempts now due (retries come due on the tenants' clocks). */
+    deliverDue: kick,
     /** Sends what is due now, without waiting; call after anything that may have enqueued. */
     kick: () => setImmediate(() => kick()),
     /** Resolves when no attempt is in flight (tests, shutdown). */
@@ -221,7 +214,6 @@ export function createDeliverer(db: Db, tenants: TenantDirectory, options: Deliv
     },
     /** Stops sending; attempts in flight finish (each is bounded by the timeout) but log nothing. */
     async close(): Promise<void> {
-      clearInterval(timer)
       closed = true
       await Promise.allSettled([...inFlight.values()])
     },

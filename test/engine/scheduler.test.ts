@@ -6,6 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import Database from 'better-sqlite3'
+import { runDueOnRealClocks } from '../../src/engine/scheduler.js'
 import { createSandbox } from '../../src/index.js'
 import { fullIdentity, newSandbox } from '../helpers.js'
 
@@ -18,6 +20,13 @@ function tempDb() {
   const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-'))
   dirs.push(dir)
   return join(dir, 'sandbox.sqlite')
+}
+
+function statusOf(s: ReturnType<typeof newSandbox>, reference: string): string {
+  const row = s.deps.db.$client
+    .prepare('SELECT status FROM card_users WHERE reference = ?')
+    .get(reference) as { status: string }
+  return row.status
 }
 
 async function request(
@@ -202,6 +211,41 @@ describe('a real clock', () => {
     expect(manual.now_ms - running).toBeLessThan(60_000)
     await new Promise((resolve) => setTimeout(resolve, 30))
     expect((await s.call('GET', '/__sandbox/clock')).body.data.now_ms).toBe(manual.now_ms)
+    s.close()
+  })
+
+  it('runs, once its clock runs again, what was scheduled while it stood still', async () => {
+    const s = newSandbox({ speed: 1000 }) // manual
+    const ref = (await s.call('POST', '/v1/card-users/create', fullIdentity())).body.data.userCard
+      .reference
+    runDueOnRealClocks(s.deps) // a tick: a clock that stands still is not the tick's
+    await s.call('PUT', '/__sandbox/clock', { mode: 'real' })
+    // the 3 s verification is 3 ms of wall time away at ×1000
+    const tenant = s.deps.tenants.forToken('test-token')!
+    const due = s.deps.tenants.now(tenant) + 3_000
+    while (s.deps.tenants.now(tenant) < due) await new Promise((resolve) => setTimeout(resolve, 2))
+    runDueOnRealClocks(s.deps)
+    expect(statusOf(s, ref)).toBe('passed')
+    s.close()
+  })
+
+  it('runs a job another connection wrote to the same file', async () => {
+    const file = tempDb()
+    const s = newSandbox({ db: file, clock: 'real' })
+    // a widget user: pending, with nothing scheduled
+    const ref = (await s.call('POST', '/v1/card-users/create', { phone: '+221770000002' })).body
+      .userCard.reference
+    const other = new Database(file)
+    other
+      .prepare(
+        `INSERT INTO jobs (tenant_id, resource, key, action, due_at)
+         SELECT tenant_id, 'card-users', reference, 'passed', 0 FROM card_users WHERE reference = ?`,
+      )
+      .run(ref)
+    other.close()
+    expect(statusOf(s, ref)).toBe('pending')
+    runDueOnRealClocks(s.deps) // a tick
+    expect(statusOf(s, ref)).toBe('passed')
     s.close()
   })
 })
