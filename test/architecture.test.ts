@@ -103,7 +103,8 @@ function importGraph(files: string[], read = (file: string) => readFileSync(file
   return new Map(
     files.map((file) => [
       file,
-      importsOf(read(file)).map((specifier) => ({
+      // a module imported twice (a value import and a type import) is one edge
+      [...new Set(importsOf(read(file)))].map((specifier) => ({
         specifier,
         file: resolveImport(file, specifier) ?? specifier,
       })),
