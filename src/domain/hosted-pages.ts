@@ -6,7 +6,6 @@
  */
 import type { CardUser } from '../db/schema.js'
 import { updateCardUser } from '../store/card-users.js'
-import type { OwnedKind } from '../store/owners.js'
 import { atomically } from '../store/statements.js'
 import { findCardUser } from './card-users.js'
 import type { DomainContext } from './context.js'
@@ -22,7 +21,7 @@ export type WidgetIdentity = {
 }
 
 export type CheckoutKind = 'payments' | 'disburses'
-export type HostedKind = OwnedKind & ('card-users' | CheckoutKind)
+export type HostedKind = 'card-users' | CheckoutKind
 
 /** The widget's last step: keeps what the person typed, then passes or fails them. */
 export function completeVerification(
