@@ -369,6 +369,7 @@ export function createSandboxClient(options: SandboxClientOptions) {
      * Calls the `/v1` API as this tenant; the whole parsed body (its shape follows the quirks
      * setting, so it is yours to type). `path` is under `/v1`: `'/cards'`.
      */
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- public API: untyped, an answer reads as loosely as JSON.parse's
     v1: async <T = any>(method: Method, path: string, body?: unknown): Promise<T> =>
       (await call(method, `/v1${path.startsWith('/') ? path : `/${path}`}`, body)) as T,
   }

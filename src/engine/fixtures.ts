@@ -96,7 +96,10 @@ function fill(value: unknown, named: Record<string, unknown>): unknown {
         .split('.')
         .reduce<unknown>((v, key) => (v as Record<string, unknown> | undefined)?.[key], named)
       if (found === undefined) throw new FixtureError(`nothing answered {{${path}}}`)
-      return String(found)
+      if (found !== null && typeof found === 'object') {
+        throw new FixtureError(`{{${path}}} is an object, not a value: name one of its fields`)
+      }
+      return String(found as string | number | boolean | null)
     })
   }
   if (Array.isArray(value)) return value.map((item) => fill(item, named))

@@ -7,7 +7,7 @@ import { SandboxError } from '../domain/errors.js'
 
 type RoutePattern = { method: string; pattern: RegExp }
 
-export function unmatchedRequestError(app: Hono<any>) {
+export function unmatchedRequestError(app: Pick<Hono, 'routes'>) {
   let patterns: RoutePattern[] | undefined
   return function unmatched(method: string, path: string): SandboxError {
     patterns ??= app.routes

@@ -53,12 +53,13 @@ export type OpenApiDocument = {
   }
 }
 
-type AnyApp = Hono<any, any, any>
+/** Any app, whatever its env and routes: the builder reads only its route table. */
+export type RoutedApp = Pick<Hono, 'routes'>
 
-const documents = new WeakMap<AnyApp, OpenApiDocument>()
+const documents = new WeakMap<RoutedApp, OpenApiDocument>()
 
 /** The document of every route of `app` (cached: routes are all mounted by the first request). */
-export function openApiDocument(app: AnyApp): OpenApiDocument {
+export function openApiDocument(app: RoutedApp): OpenApiDocument {
   let document = documents.get(app)
   if (!document) {
     document = buildDocument(app)
@@ -86,7 +87,7 @@ const OPERATION_METHODS = new Set(['GET', 'PUT', 'POST', 'DELETE', 'OPTIONS', 'H
  * The route table: Hono lists each handler of a route as its own entry (its declaration, its
  * validators, then the handler), and each `app.use()` as an `ALL` entry, which is skipped.
  */
-export function documentedRoutes(app: AnyApp): DocumentedRoute[] {
+export function documentedRoutes(app: RoutedApp): DocumentedRoute[] {
   const routes = new Map<string, DocumentedRoute>()
   for (const entry of app.routes) {
     if (!OPERATION_METHODS.has(entry.method)) continue
@@ -109,7 +110,7 @@ export function documentedRoutes(app: AnyApp): DocumentedRoute[] {
 const SANDBOX_PREFIX = '/__sandbox'
 const SANDBOX_TAG = 'sandbox'
 
-function buildDocument(app: AnyApp): OpenApiDocument {
+function buildDocument(app: RoutedApp): OpenApiDocument {
   const components = sharedComponents()
   const paths: OpenApiDocument['paths'] = {}
   const tags = new Set<string>()

@@ -15,7 +15,7 @@ export type RouteMeta = {
   summary: string
 }
 
-const declarations = new WeakMap<Function, RouteMeta>()
+const declarations = new WeakMap<object, RouteMeta>()
 
 /**
  * Declares a route's metadata; a middleware that only passes the request on.
@@ -29,6 +29,6 @@ export function describeRoute(meta: RouteMeta): MiddlewareHandler {
 }
 
 /** The metadata a route handler declares, if it is a declaration made by `describeRoute()`. */
-export function routeMetaOf(handler: Function): RouteMeta | undefined {
+export function routeMetaOf(handler: object): RouteMeta | undefined {
   return declarations.get(handler)
 }

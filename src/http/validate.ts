@@ -5,7 +5,7 @@
  * remembers what it checks, so that the OpenAPI document is written from the same schemas.
  */
 import { zValidator } from '@hono/zod-validator'
-import type { Context, MiddlewareHandler, ValidationTargets } from 'hono'
+import type { Context, ValidationTargets } from 'hono'
 import type { AppEnv } from '../env.js'
 import type { ZodType } from 'zod'
 import { SandboxError } from '../domain/errors.js'
@@ -16,10 +16,10 @@ import { checkJsonBody } from './middleware/json-body.js'
 /** What a validator made by `validate()` checks: part of the request, and its schema. */
 export type Validation = { target: keyof ValidationTargets; schema: ZodType }
 
-const validations = new WeakMap<Function, Validation>()
+const validations = new WeakMap<object, Validation>()
 
 /** The validation a route handler performs, if it is a validator made by `validate()`. */
-export function validationOf(handler: Function): Validation | undefined {
+export function validationOf(handler: object): Validation | undefined {
   return validations.get(handler)
 }
 
@@ -46,10 +46,7 @@ export function validate<Target extends keyof ValidationTargets, Schema extends 
   return remembered(withBodyChecks, { target, schema })
 }
 
-function remembered<Handler extends MiddlewareHandler<any, any, any>>(
-  handler: Handler,
-  validation: Validation,
-): Handler {
+function remembered<Handler extends object>(handler: Handler, validation: Validation): Handler {
   validations.set(handler, validation)
   return handler
 }

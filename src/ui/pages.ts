@@ -6,7 +6,7 @@
  */
 import { Hono } from 'hono'
 import type { AppEnv } from '../env.js'
-import { openApiDocument } from '../http/openapi.js'
+import { openApiDocument, type RoutedApp } from '../http/openapi.js'
 import { describeRoute } from '../http/route-meta.js'
 import { CHECKOUT_SCRIPT, checkoutApi } from './checkout.js'
 import { dashboardApi } from './dashboard/index.js'
@@ -17,7 +17,7 @@ import { VERIFY_PAGE_SCRIPT, widgetApi } from './widget.js'
 /** The inline script of each page (layout.ts writes each exactly, so its hash matches). */
 export const PAGE_SCRIPTS = [DASHBOARD_SCRIPT, VERIFY_PAGE_SCRIPT, CHECKOUT_SCRIPT]
 
-export function createPagesApi(root: Hono<any, any, any>) {
+export function createPagesApi(root: RoutedApp) {
   return new Hono<AppEnv>()
     .get('/docs', describeRoute({ auth: 'none', summary: 'API reference page' }), (c) =>
       c.html(docsPage(openApiDocument(root), 'openapi.json')),

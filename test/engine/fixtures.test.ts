@@ -102,6 +102,34 @@ describe('POST /__sandbox/fixtures', () => {
   })
 })
 
+describe('a fixture step that names an earlier answer', () => {
+  it('refuses a name that points at an object, where a value goes into the text', async () => {
+    const s = newSandbox()
+    const applied = await s.call('POST', '/__sandbox/fixtures', {
+      fixture: {
+        name: 'object-reference',
+        steps: [
+          { call: 'POST /v1/card-users/create', body: { phone: '+221770000001' }, as: 'user' },
+          {
+            call: 'POST /v1/cards/create',
+            body: {
+              card_user_reference: '{{user.userCard}}',
+              card_brand: 'visa',
+              card_type: 'virtual',
+            },
+          },
+        ],
+      },
+    })
+    expect(applied.status).toBe(422)
+    expect(applied.body.errors.fixture).toEqual([
+      '{{user.userCard}} is an object, not a value: name one of its fields',
+    ])
+    // the step was not sent: the tenant has the card user and no card
+    expect((await s.call('GET', '/v1/cards')).body.data).toEqual([])
+  })
+})
+
 describe('a fixture whose tenant is reset midway', () => {
   it('carries on against the fresh tenant, and names the step that needs what the reset removed', async () => {
     const s = newSandbox()

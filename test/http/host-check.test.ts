@@ -132,7 +132,8 @@ describe('a foreign Host over a socket', () => {
         socket.write('GET /__sandbox/health HTTP/1.0\r\n\r\n'),
       )
       let text = ''
-      socket.on('data', (chunk) => (text += chunk))
+      socket.setEncoding('utf8')
+      socket.on('data', (chunk: string) => (text += chunk))
       socket.on('end', () => resolve(text))
       socket.on('error', reject)
     })

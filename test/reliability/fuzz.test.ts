@@ -62,7 +62,7 @@ function startServer(webhookUrl: string) {
   })
   let banner = ''
   const url = new Promise<string>((resolve, reject) => {
-    const onBanner = (chunk: Buffer) => {
+    const onBanner = (chunk: string) => {
       banner += chunk
       const match = /API\s+(http:\/\/\S+)\/v1/.exec(banner)
       if (!match) return
@@ -71,6 +71,7 @@ function startServer(webhookUrl: string) {
       child.stdout!.resume()
       resolve(match[1])
     }
+    child.stdout!.setEncoding('utf8')
     child.stdout!.on('data', onBanner)
     child.once('exit', (code) => reject(new Error(`exited ${code}: ${banner}${server.stderr}`)))
   })

@@ -6,9 +6,9 @@
 import { Hono } from 'hono'
 import type { AppEnv } from '../../env.js'
 import { describeRoute } from '../route-meta.js'
-import { openApiDocument } from '../openapi.js'
+import { openApiDocument, type RoutedApp } from '../openapi.js'
 
-export function documentationApi(root: Hono<any, any, any>) {
+export function documentationApi(root: RoutedApp) {
   return new Hono<AppEnv>().get(
     '/openapi.json',
     describeRoute({ auth: 'none', summary: 'This OpenAPI document' }),

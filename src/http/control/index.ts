@@ -8,6 +8,7 @@ import type { AppEnv } from '../../env.js'
 import { auth } from '../middleware/auth.js'
 import { describeRoute } from '../route-meta.js'
 import { ok } from '../envelope.js'
+import type { RoutedApp } from '../openapi.js'
 import { clockApi } from './clock.js'
 import { delaysApi } from './delays.js'
 import { documentationApi } from './docs.js'
@@ -20,7 +21,7 @@ import { requestsApi } from './requests.js'
 import { scenariosApi } from './scenarios.js'
 import { webhooksApi } from './webhooks.js'
 
-export function createControlApi(root: Hono<any, any, any>, pages: Hono<AppEnv>) {
+export function createControlApi(root: RoutedApp, pages: Hono<AppEnv>) {
   return new Hono<AppEnv>()
     .get('/health', describeRoute({ auth: 'none', summary: 'Health check' }), (c) =>
       c.json({ status: 'ok' }),

@@ -3,6 +3,7 @@
  * Requests without a tenant (401s, public pages) are not recorded, nor the reads of the journal
  * and the dashboard, nor a reset: a test that resets before it runs starts from an empty journal.
  */
+import type { Context } from 'hono'
 import { createMiddleware } from 'hono/factory'
 import type { AppEnv } from '../../env.js'
 import { maskAuthorization } from '../../lib/masking.js'
@@ -27,7 +28,7 @@ export function journal() {
       status: c.res.status,
       latencyMs: Math.round((performance.now() - started) * 100) / 100,
       requestHeaders: headersOf(c.req.raw.headers),
-      requestBody: (await c.req.bodyCache.text) ?? null,
+      requestBody: (await bodyTextRead(c)) ?? null,
       responseBody: c.get('responseJson') ?? null,
     })
   })
@@ -39,4 +40,12 @@ function headersOf(headers: Headers): Record<string, string> {
     out[name] = name === 'authorization' ? maskAuthorization(value) : value
   })
   return out
+}
+
+/**
+ * The body text a validator already read, if one did: Hono keeps the promise of the read in
+ * `bodyCache`, although its type says string.
+ */
+function bodyTextRead(c: Context): Promise<string> | undefined {
+  return c.req.bodyCache.text as unknown as Promise<string> | undefined
 }
