@@ -16,6 +16,7 @@ export default defineConfig({
       'test/engine/**/*.test.ts',
       'test/webhooks/**/*.test.ts',
       'test/control/**/*.test.ts',
+      'test/journal/**/*.test.ts',
       'test/v1/**/*.test.ts',
       'test/http/errors.test.ts',
       'test/ui/hosted-pages.test.ts',

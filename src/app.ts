@@ -1,19 +1,23 @@
 /**
- * createApp(deps): the Hono app of one sandbox. Only its own Host names get in (PRODUCT §11),
- * pages carry the hardening headers, /v1 (SPEC §4) is behind bearer auth, the control
- * plane under /__sandbox (PRODUCT §8), one error renderer, 404/405 for the rest.
+ * createApp(deps): the Hono app of one sandbox, as the stages a request goes through, top to
+ * bottom (ARCHITECTURE.md, "A request"): only its own Host names get in (PRODUCT §11), pages
+ * carry the hardening headers, /v1 (SPEC §4) and the control plane (PRODUCT §8) act for the
+ * bearer token's tenant once its due work has run, one error renderer, 404/405 for the rest.
  */
-import { Hono } from 'hono'
+import { Hono, type MiddlewareHandler } from 'hono'
 import type { AppEnv } from './env.js'
 import { createControlApi } from './http/control/index.js'
 import { onError, renderError } from './http/errors.js'
 import { unmatchedRequestError } from './http/method-not-allowed.js'
-import { auth } from './http/middleware/auth.js'
+import { dueWork } from './http/middleware/due-work.js'
+import { fixtures } from './http/middleware/fixtures.js'
 import { hostCheck } from './http/middleware/host-check.js'
 import { journal } from './http/middleware/journal.js'
 import { requestLog } from './http/middleware/request-log.js'
 import { scenarios } from './http/middleware/scenarios.js'
 import { securityHeaders } from './http/middleware/security-headers.js'
+import { tenant } from './http/middleware/tenant.js'
+import { webhookKick } from './http/middleware/webhook-kick.js'
 import { createV1Api } from './http/v1/index.js'
 import { createPagesApi, PAGE_SCRIPTS } from './ui/pages.js'
 import type { SandboxDeps } from './deps.js'
@@ -21,21 +25,36 @@ import type { SandboxDeps } from './deps.js'
 export function createApp(deps: SandboxDeps) {
   const app = new Hono<AppEnv>()
   const unmatched = unmatchedRequestError(app)
+  const { options } = deps
+  // bench only (deps.ts StageSwitches): a stage switched off is left out of the path
+  const on = (stage: keyof NonNullable<typeof options.stages>) => options.stages?.[stage] !== false
 
-  // first: a request addressed to a name that is not the sandbox's reaches nothing (DNS rebinding)
-  app.use(hostCheck(deps.allowedHosts))
-  // the pages live here; JSON answers carry nosniff from sendJson (envelope.ts)
+  // 1. a request addressed to a name that is not the sandbox's reaches nothing (DNS rebinding)
+  if (on('hostCheck')) app.use(hostCheck(deps.allowedHosts))
+  // 2. the pages' hardening headers; JSON answers carry nosniff from sendJson (envelope.ts)
   app.use('/__sandbox/*', securityHeaders(PAGE_SCRIPTS))
-  app.use(async function provideDeps(c, next) {
+  app.use(function provideDeps(c, next) {
     c.set('deps', deps)
-    await next()
+    return next()
   })
-  if (deps.options.log !== 'silent') app.use(requestLog(deps.options.log))
-  app.use(journal())
-  app.use('/v1/*', auth(), scenarios())
-  app.route('/v1', createV1Api({ quirks: deps.options.quirks }))
-  app.route('/__sandbox', createControlApi(app, createPagesApi(app)))
+  // 3. one line per request on stdout, 4. the request journal: both once the answer is known
+  if (options.log !== 'silent') app.use(requestLog(options.log))
+  if (options.journal) app.use(journal())
+  // 5. for the bearer token's tenant (401 without one): seeded with --fixtures when new, its
+  // webhooks kicked once it has answered, what fell due on its clock run first
+  const forTenant: MiddlewareHandler<AppEnv>[] = [
+    tenant(),
+    ...(options.fixtures ? [fixtures()] : []),
+    ...(on('webhookKick') ? [webhookKick()] : []),
+    ...(on('dueWork') ? [dueWork()] : []),
+  ]
+  // 6. the scenarios in force (/v1 only); then each route: 7. its body and validation
+  // (validate.ts), 8. its handler, 9. the envelope (envelope.ts sendJson)
+  app.use('/v1/*', ...forTenant, ...(on('scenarios') ? [scenarios()] : []))
+  app.route('/v1', createV1Api({ quirks: options.quirks }))
+  app.route('/__sandbox', createControlApi(app, createPagesApi(app, forTenant), forTenant))
 
+  // what no stage or route answered, or what threw anywhere above
   app.notFound((c) => renderError(c, unmatched(c.req.method, c.req.path)))
   app.onError(onError)
   return app

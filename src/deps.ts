@@ -55,12 +55,28 @@ export type SandboxOptions = {
   scenarios?: string[]
   /** A fixture (a name in fixtures/, or a JSON file) that seeds every new or reset tenant. */
   fixtures?: string
+  /**
+   * Keep the request journal (`GET /__sandbox/requests`, the dashboard's requests). Default
+   * true; off, nothing is recorded and both say the journal is off.
+   */
+  journal?: boolean
+  /**
+   * @internal Bench only (`npm run bench -- --profile`): request stages switched off, to measure
+   * what each one costs. A sandbox without them is not a correct sandbox; not a flag.
+   */
+  stages?: StageSwitches
 }
+
+/** The stages of the request path (app.ts) that the bench's profile switches off, one at a time. */
+export type StageSwitches = Partial<
+  Record<'hostCheck' | 'webhookKick' | 'dueWork' | 'scenarios', false>
+>
 
 export type ResolvedOptions = Required<Omit<SandboxOptions, OptionalOption>> &
   Pick<SandboxOptions, OptionalOption>
 
-type OptionalOption = 'seed' | 'tokens' | 'webhookUrl' | 'webhookSecret' | 'fixtures' | 'publicUrl'
+type OptionalOption =
+  'seed' | 'tokens' | 'webhookUrl' | 'webhookSecret' | 'fixtures' | 'publicUrl' | 'stages'
 
 export type SandboxDeps = {
   db: Db

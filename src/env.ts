@@ -11,6 +11,8 @@ export type AppEnv = {
     ctx: DomainContext
     /** The request's JSON body, once checked (http/middleware/json-body.ts). */
     jsonBody?: Record<string, unknown>
+    /** The request's body text, once read (json-body.ts), kept for the request journal. */
+    requestText?: string
     /** The JSON text of the response, kept for the request journal (envelope.ts sendJson). */
     responseJson?: string
   }

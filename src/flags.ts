@@ -75,6 +75,12 @@ export const FLAGS: readonly Flag[] = [
     help: 'one line per request on stdout (tenant, method, path, status, latency); json: JSON lines',
   },
   {
+    name: 'journal',
+    value: '<on|off>',
+    default: 'on',
+    help: 'keep each request and its answer for GET /__sandbox/requests and the dashboard',
+  },
+  {
     name: 'scenario',
     value: '<file>',
     help: 'a scenario file (YAML or JSON) in force for every tenant; repeatable; watched',
@@ -164,6 +170,7 @@ export function parseFlags(argv: string[], env: NodeJS.ProcessEnv = {}): CliComm
     clock: oneOf('clock', raw('clock'), ['real', 'manual'] as const),
     quirks: oneOf('quirks', raw('quirks'), ['on', 'off'] as const) === 'on',
     log: oneOf('log', raw('log'), ['pretty', 'json', 'silent'] as const),
+    journal: oneOf('journal', raw('journal'), ['on', 'off'] as const) === 'on',
     scenarios: list('scenario'),
     fixtures: raw('fixtures'),
     webhookUrl: url('webhook-url', raw('webhook-url')),

@@ -41,6 +41,8 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     webhookExtensions: options.webhookExtensions ?? false,
     scenarios: options.scenarios ?? [],
     fixtures: options.fixtures,
+    journal: options.journal ?? true,
+    stages: options.stages,
   }
 }
 

@@ -31,6 +31,14 @@ it('produces every figure of npm run bench', () => {
         )
       }
     }
+    for (const request of ['get_cards', 'create_card']) {
+      expect(f[`${request}_to_hono`]).toEqual(expect.any(Number))
+      expect(f[`sandbox_${request}_1`].mean).toEqual(expect.any(Number))
+      expect(f[`hono_${request}_1`].mean).toEqual(expect.any(Number))
+      expect(f[`${request}_1_mean_to_hono`]).toEqual(expect.any(Number))
+      expect(f[`${request}_real_to_manual`]).toEqual(expect.any(Number))
+      expect(f[`${request}_journal_off_to_on`]).toEqual(expect.any(Number))
+    }
     expect(f.cold_start_ms).toEqual(expect.any(Number))
     expect(f.reset).toEqual({
       rows: expect.any(Number),
@@ -42,7 +50,43 @@ it('produces every figure of npm run bench', () => {
     expect(f.webhooks).toMatchObject({ count: 20, lost: 0 })
     expect(f.rss_idle_mb).toBeGreaterThan(0)
     expect(f.rss_peak_mb).toBeGreaterThan(0)
-    expect(report.targets).toHaveLength(10)
+    expect(report.targets).toHaveLength(14)
+    for (const row of report.targets) expect(row.value).not.toContain('undefined')
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}, 150_000)
+
+it('measures each stage of the request path with --profile', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-bench-'))
+  try {
+    const out = join(dir, 'profile.json')
+    const run = spawnSync(
+      process.execPath,
+      ['bench/run.mjs', '--profile', '--smoke', `--out=${out}`],
+      { cwd: new URL('..', import.meta.url).pathname, encoding: 'utf8', timeout: 120_000 },
+    )
+    expect(run.status, run.stderr).toBe(0)
+    const report = JSON.parse(readFileSync(out, 'utf8'))
+    expect(Object.keys(report.stages)).toEqual([
+      'all stages',
+      'hostCheck off',
+      'journal off',
+      'webhookKick off',
+      'dueWork off',
+      'scenarios off',
+      'all of these off',
+      'bare Hono',
+    ])
+    for (const stage of Object.values(report.stages) as any[])
+      for (const request of ['get_cards', 'create_card'])
+        expect(stage[request]).toEqual({
+          rps: expect.any(Number),
+          us_per_request: expect.any(Number),
+          saves_us: expect.any(Number),
+        })
+    for (const request of ['get_cards', 'create_card'])
+      expect(report.functions[request].length).toBeGreaterThan(10)
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

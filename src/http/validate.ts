@@ -10,7 +10,7 @@ import type { AppEnv } from '../env.js'
 import type { ZodType } from 'zod'
 import { SandboxError } from '../domain/errors.js'
 import { fieldErrorsOf, validationError } from './errors.js'
-import { refreshTenant } from './middleware/auth.js'
+import { refreshTenant } from './middleware/tenant.js'
 import { checkJsonBody } from './middleware/json-body.js'
 
 /** What a validator made by `validate()` checks: part of the request, and its schema. */

@@ -1,37 +1,44 @@
 /**
  * The request journal (PRODUCT §8, `GET /__sandbox/requests`): every request a tenant made and
  * what the sandbox answered, newest first, so a test can assert what its client sent (as with
- * WireMock's verification). Kept in memory and bounded: per tenant the last
- * MAX_ENTRIES_PER_TENANT entries and MAX_BYTES_PER_TENANT of body text, bodies cut at
+ * WireMock's verification). Kept in memory and bounded: per tenant a ring of the last
+ * MAX_ENTRIES_PER_TENANT records within MAX_BYTES_PER_TENANT of body text, bodies cut at
  * MAX_BODY_CHARS, and the journals of at most MAX_TENANTS tenants (the least recently active is
- * dropped first). Card numbers, cvv2 and secrets are masked (masking.ts) before anything is
- * stored. Bodies are kept as the text that was sent or answered; a reader parses one back only
- * when it nests at most MAX_JSON_DEPTH levels (lib/json-depth.ts), so a hostile body (10 KB nested
- * 5,000 deep) cannot overflow the stack of whatever serialises the entry again.
+ * dropped first).
+ *
+ * Recording is the cheap half: a record is what arrived as it arrived (the header names and
+ * values, the body text), the status and the timing, with the bearer token, card numbers, cvv2
+ * and secrets masked (lib/masking.ts) before it is kept. Nothing is parsed, copied into objects
+ * or pretty-printed then; readers do that (journal/entry.ts) when someone reads. A reader parses
+ * a body back only when it nests at most MAX_JSON_DEPTH levels (lib/json-depth.ts), so a hostile
+ * body (10 KB nested 5,000 deep) cannot overflow the stack of whatever serialises it again.
  */
-import { maskJsonSecrets } from '../lib/masking.js'
-import { MAX_JSON_DEPTH, nestsDeeperThan } from '../lib/json-depth.js'
+import { maskAuthorization, maskJsonSecrets } from '../lib/masking.js'
 
 export const MAX_ENTRIES_PER_TENANT = 1000
 export const MAX_BYTES_PER_TENANT = 4 * 1024 * 1024
 export const MAX_BODY_CHARS = 64 * 1024
 export const MAX_TENANTS = 64
 
-export type JournalRecord = {
+/** A request and its answer, as the HTTP layer hands them over (before masking). */
+export type Arrival = {
   tenantId: string
   /** The request's instant on the tenant's sandbox clock. */
   at: number
   method: string
   path: string
+  /** `?…` as sent, or empty. */
   query: string
   status: number
   latencyMs: number
-  requestHeaders: Record<string, string>
+  /** Header names and values, alternating, as they arrived (node's `rawHeaders`). */
+  headers: readonly string[]
   requestBody: string | null
   responseBody: string | null
 }
 
-export type JournalEntry = JournalRecord & { id: string }
+/** One kept record: an arrival masked and bounded, numbered in the order requests were kept. */
+export type JournalRecord = Omit<Arrival, 'tenantId'> & { seq: number }
 
 export type JournalFilter = {
   method?: string
@@ -41,80 +48,127 @@ export type JournalFilter = {
   status?: string
 }
 
-type TenantJournal = { entries: JournalEntry[]; bytes: number }
+/** A fixed ring: `count` records from slot `first` on, the oldest first. */
+type Ring = { slots: (JournalRecord | undefined)[]; first: number; count: number; bytes: number }
 
 export type Journal = ReturnType<typeof createJournal>
 
 export function createJournal() {
-  const byTenant = new Map<string, TenantJournal>()
+  const byTenant = new Map<string, Ring>()
+  let mostRecent: string | undefined
   let sequence = 0
+  const masked = lastOf(maskJsonSecrets)
 
-  function journalOf(tenantId: string): TenantJournal {
-    let journal = byTenant.get(tenantId)
-    if (journal) {
+  function ringOf(tenantId: string): Ring {
+    let ring = byTenant.get(tenantId)
+    if (tenantId === mostRecent && ring) return ring
+    if (ring) {
       // re-inserted so that the Map's order is least recently active first
       byTenant.delete(tenantId)
     } else {
-      journal = { entries: [], bytes: 0 }
+      ring = { slots: [], first: 0, count: 0, bytes: 0 }
       if (byTenant.size >= MAX_TENANTS) byTenant.delete(byTenant.keys().next().value!)
     }
-    byTenant.set(tenantId, journal)
-    return journal
+    byTenant.set(tenantId, ring)
+    mostRecent = tenantId
+    return ring
+  }
+
+  function dropOldest(ring: Ring): void {
+    ring.bytes -= sizeOf(ring.slots[ring.first]!)
+    ring.slots[ring.first] = undefined
+    ring.first = (ring.first + 1) % MAX_ENTRIES_PER_TENANT
+    ring.count--
   }
 
   return {
-    record(record: JournalRecord): JournalEntry {
-      const entry: JournalEntry = {
-        ...record,
-        id: `req_${++sequence}`,
-        requestBody: storedBody(record.requestBody),
-        responseBody: storedBody(record.responseBody),
+    record(arrival: Arrival): JournalRecord {
+      const record: JournalRecord = {
+        seq: ++sequence,
+        at: arrival.at,
+        method: arrival.method,
+        path: arrival.path,
+        query: arrival.query,
+        status: arrival.status,
+        latencyMs: arrival.latencyMs,
+        headers: maskedHeaders(arrival.headers),
+        requestBody: bounded(masked(arrival.requestBody)),
+        responseBody: bounded(masked(arrival.responseBody)),
       }
-      const journal = journalOf(record.tenantId)
-      journal.entries.push(entry)
-      journal.bytes += sizeOf(entry)
-      while (
-        journal.entries.length > MAX_ENTRIES_PER_TENANT ||
-        (journal.bytes > MAX_BYTES_PER_TENANT && journal.entries.length > 1)
-      ) {
-        journal.bytes -= sizeOf(journal.entries.shift()!)
-      }
-      return entry
+      const ring = ringOf(arrival.tenantId)
+      if (ring.count === MAX_ENTRIES_PER_TENANT) dropOldest(ring)
+      ring.slots[(ring.first + ring.count) % MAX_ENTRIES_PER_TENANT] = record
+      ring.count++
+      ring.bytes += sizeOf(record)
+      while (ring.bytes > MAX_BYTES_PER_TENANT && ring.count > 1) dropOldest(ring)
+      return record
     },
 
-    /** The tenant's entries that match, newest first. */
-    find(tenantId: string, filter: JournalFilter = {}): JournalEntry[] {
-      const entries = byTenant.get(tenantId)?.entries ?? []
+    /** The tenant's records that match, newest first. */
+    find(tenantId: string, filter: JournalFilter = {}): JournalRecord[] {
+      const ring = byTenant.get(tenantId)
+      if (!ring) return []
       const matches = matcher(filter)
-      const found: JournalEntry[] = []
-      for (let i = entries.length - 1; i >= 0; i--) if (matches(entries[i])) found.push(entries[i])
+      const found: JournalRecord[] = []
+      for (let i = ring.count - 1; i >= 0; i--) {
+        const record = ring.slots[(ring.first + i) % MAX_ENTRIES_PER_TENANT]!
+        if (matches(record)) found.push(record)
+      }
       return found
     },
 
     clear(tenantId: string): void {
       byTenant.delete(tenantId)
+      if (mostRecent === tenantId) mostRecent = undefined
     },
   }
 }
 
-function sizeOf(entry: JournalEntry): number {
-  return (entry.requestBody?.length ?? 0) + (entry.responseBody?.length ?? 0) + 256
+function sizeOf(record: JournalRecord): number {
+  return (record.requestBody?.length ?? 0) + (record.responseBody?.length ?? 0) + 256
 }
 
-function storedBody(text: string | null): string | null {
+/** The headers with every Authorization value masked (a copy; the caller's list is left alone). */
+function maskedHeaders(headers: readonly string[]): string[] {
+  const kept = headers.slice()
+  for (let i = 0; i < kept.length; i += 2) {
+    const name = kept[i]
+    if (name.length === 13 && name.toLowerCase() === 'authorization')
+      kept[i + 1] = maskAuthorization(kept[i + 1])
+  }
+  return kept
+}
+
+function bounded(text: string | null): string | null {
   if (text === null || text.length === 0) return null
-  const masked = maskJsonSecrets(text)
-  return masked.length > MAX_BODY_CHARS ? masked.slice(0, MAX_BODY_CHARS) : masked
+  return text.length > MAX_BODY_CHARS ? text.slice(0, MAX_BODY_CHARS) : text
 }
 
-function matcher(filter: JournalFilter): (entry: JournalEntry) => boolean {
+/**
+ * `mask`, remembering its last answer: a list page served from the read cache hands the
+ * journal the same text again and again, which is then masked once.
+ */
+function lastOf(mask: (text: string) => string): (text: string | null) => string | null {
+  let lastText: string | undefined
+  let lastMasked = ''
+  return (text) => {
+    if (text === null) return null
+    if (text !== lastText) {
+      lastMasked = mask(text)
+      lastText = text
+    }
+    return lastMasked
+  }
+}
+
+function matcher(filter: JournalFilter): (record: JournalRecord) => boolean {
   const method = filter.method?.toUpperCase()
   const path = filter.path === undefined ? undefined : pathPattern(filter.path)
   const status = filter.status
-  return (entry) =>
-    (method === undefined || entry.method === method) &&
-    (path === undefined || path.test(entry.path)) &&
-    (status === undefined || statusMatches(entry.status, status))
+  return (record) =>
+    (method === undefined || record.method === method) &&
+    (path === undefined || path.test(record.path)) &&
+    (status === undefined || statusMatches(record.status, status))
 }
 
 function pathPattern(path: string): RegExp {
@@ -125,15 +179,4 @@ function pathPattern(path: string): RegExp {
 function statusMatches(status: number, wanted: string): boolean {
   if (/^[1-5]xx$/i.test(wanted)) return Math.floor(status / 100) === Number(wanted[0])
   return status === Number(wanted)
-}
-
-/** A stored body as JSON when it parses and nests at most MAX_JSON_DEPTH levels, else its text. */
-export function parsedBody(text: string | null): unknown {
-  if (text === null) return null
-  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) return text
-  try {
-    return JSON.parse(text)
-  } catch {
-    return text
-  }
 }

@@ -7,7 +7,7 @@ import { z } from 'zod'
 import type { DomainContext } from '../domain/context.js'
 import type { HostedKind } from '../domain/hosted-pages.js'
 import type { AppEnv } from '../env.js'
-import { tenantContext } from '../http/middleware/auth.js'
+import { tenantContext } from '../http/middleware/tenant.js'
 import { ownerOf } from '../store/owners.js'
 
 const isUuid = (value: string) => z.uuid().safeParse(value).success

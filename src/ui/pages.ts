@@ -4,12 +4,12 @@
  * before its bearer check; PAGE_SCRIPTS are their inline scripts, which the Content-Security-
  * Policy allows by hash (http/middleware/security-headers.ts).
  */
-import { Hono } from 'hono'
+import { Hono, type MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../env.js'
 import { openApiDocument, type RoutedApp } from '../http/openapi.js'
 import { describeRoute } from '../http/route-meta.js'
 import { CHECKOUT_SCRIPT, checkoutApi } from './checkout.js'
-import { dashboardApi } from './dashboard/index.js'
+import { createDashboardApi } from './dashboard/index.js'
 import { DASHBOARD_SCRIPT } from './dashboard/script.js'
 import { docsPage } from './docs.js'
 import { VERIFY_PAGE_SCRIPT, widgetApi } from './widget.js'
@@ -17,12 +17,13 @@ import { VERIFY_PAGE_SCRIPT, widgetApi } from './widget.js'
 /** The inline script of each page (layout.ts writes each exactly, so its hash matches). */
 export const PAGE_SCRIPTS = [DASHBOARD_SCRIPT, VERIFY_PAGE_SCRIPT, CHECKOUT_SCRIPT]
 
-export function createPagesApi(root: RoutedApp) {
+/** `forTenant`: the app's tenant stages (app.ts), for the dashboard's panel. */
+export function createPagesApi(root: RoutedApp, forTenant: MiddlewareHandler<AppEnv>[]) {
   return new Hono<AppEnv>()
     .get('/docs', describeRoute({ auth: 'none', summary: 'API reference page' }), (c) =>
       c.html(docsPage(openApiDocument(root), 'openapi.json')),
     )
     .route('/', widgetApi)
     .route('/', checkoutApi)
-    .route('/', dashboardApi)
+    .route('/', createDashboardApi(forTenant))
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { MAX_ENTRIES_PER_TENANT } from '../../src/journal/journal.js'
 import { MAX_JSON_DEPTH } from '../../src/lib/json-depth.js'
 import { maskJsonSecrets } from '../../src/lib/masking.js'
+import { parseFlags } from '../../src/flags.js'
 import { newSandbox, TOKEN } from '../helpers.js'
 
 describe('GET /__sandbox/requests (the request journal)', () => {
@@ -172,6 +173,65 @@ describe('GET /__sandbox/requests (the request journal)', () => {
     expect((await s.call('GET', '/__sandbox/requests')).body.data.map((e: any) => e.path)).toEqual([
       '/v1/payments',
     ])
+  })
+})
+
+describe('--journal off', () => {
+  it('keeps nothing: the read answers an empty page that says the journal is off', async () => {
+    const s = newSandbox({ journal: false })
+    const created = await s.call('POST', '/v1/card-users/create', { first_name: 'Awa' })
+    expect(created.status).toBe(422)
+    await s.call('GET', '/v1/cards')
+
+    const journal = await s.call('GET', '/__sandbox/requests')
+    expect(journal.status).toBe(200)
+    expect(journal.body).toEqual({
+      message: 'The request journal is off (--journal off): no request is kept.',
+      statusCode: 200,
+      data: [],
+      meta: { current_page: 1, from: null, last_page: 1, per_page: 20, to: null, total: 0 },
+    })
+  })
+
+  it('changes nothing else: the same answers, byte for byte, as with the journal on', async () => {
+    const answers = async (journal: boolean) => {
+      const s = newSandbox({ journal })
+      const user = await s.verifiedUser()
+      const body = { card_user_reference: user, card_brand: 'visa', card_type: 'virtual' }
+      const created = await s.call('POST', '/v1/cards/create', body)
+      const listed = await s.call('GET', '/v1/cards')
+      return [created, listed].map((res) => [res.status, JSON.stringify(res.body)])
+    }
+    expect(await answers(false)).toEqual(await answers(true))
+  })
+
+  it('is said on the dashboard panel', async () => {
+    const panel = async (journal: boolean) => {
+      const s = newSandbox({ journal })
+      await s.call('GET', '/v1/cards')
+      const res = await s.app.request('/__sandbox/ui/panel', {
+        headers: { Authorization: `Bearer ${TOKEN}` },
+      })
+      return res.text()
+    }
+    const off = await panel(false)
+    expect(off).toContain('The request journal is off')
+    expect(off).not.toContain('data-request=')
+    const on = await panel(true)
+    expect(on).not.toContain('The request journal is off')
+    expect(on).toContain('data-request="req_1"')
+  })
+
+  it('is the --journal flag, or CARD_SANDBOX_JOURNAL; on by default', () => {
+    const journalOf = (argv: string[], env = {}) => {
+      const command = parseFlags(argv, env)
+      return command.kind === 'run' ? command.options.journal : undefined
+    }
+    expect(journalOf([])).toBe(true)
+    expect(journalOf(['--journal', 'off'])).toBe(false)
+    expect(journalOf([], { CARD_SANDBOX_JOURNAL: 'off' })).toBe(false)
+    expect(journalOf(['--journal', 'on'], { CARD_SANDBOX_JOURNAL: 'off' })).toBe(true)
+    expect(() => parseFlags(['--journal', 'maybe'])).toThrow('--journal must be one of on, off')
   })
 })
 

@@ -3,9 +3,8 @@
  * documentation (of `root`, the whole app) and the public `pages` (ui/pages.ts, given by the
  * app) needs the bearer token and acts on that token's tenant only.
  */
-import { Hono } from 'hono'
+import { Hono, type MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../../env.js'
-import { auth } from '../middleware/auth.js'
 import { describeRoute } from '../route-meta.js'
 import { ok } from '../envelope.js'
 import type { RoutedApp } from '../openapi.js'
@@ -21,14 +20,19 @@ import { requestsApi } from './requests.js'
 import { scenariosApi } from './scenarios.js'
 import { webhooksApi } from './webhooks.js'
 
-export function createControlApi(root: RoutedApp, pages: Hono<AppEnv>) {
+/** `forTenant`: the app's tenant stages (app.ts), run before every route that needs the token. */
+export function createControlApi(
+  root: RoutedApp,
+  pages: Hono<AppEnv>,
+  forTenant: MiddlewareHandler<AppEnv>[],
+) {
   return new Hono<AppEnv>()
     .get('/health', describeRoute({ auth: 'none', summary: 'Health check' }), (c) =>
       c.json({ status: 'ok' }),
     )
     .route('/', documentationApi(root))
     .route('/', pages)
-    .use(auth())
+    .use(...forTenant)
     .post('/reset', describeRoute({ auth: 'bearer', summary: 'Reset the tenant' }), (c) => {
       const { tenants, scenarios, journal } = c.get('deps')
       const { tenant, retiredId } = tenants.reset(c.get('tenant').token)

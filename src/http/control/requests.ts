@@ -7,7 +7,8 @@ import { Hono } from 'hono'
 import { z } from 'zod'
 import type { AppEnv } from '../../env.js'
 import { ok, pageMeta, pageQuery, toPage } from '../envelope.js'
-import { parsedBody, type JournalEntry } from '../../journal/journal.js'
+import { entryId, parsedBody, requestHeaders } from '../../journal/entry.js'
+import type { JournalRecord } from '../../journal/journal.js'
 import { describeRoute } from '../route-meta.js'
 import { validate } from '../validate.js'
 
@@ -23,19 +24,22 @@ export const requestsQuery = pageQuery.extend({
     .optional(),
 })
 
-export function journalEntryJson(entry: JournalEntry) {
+export function journalEntryJson(entry: JournalRecord) {
   return {
-    id: entry.id,
+    id: entryId(entry),
     at: new Date(entry.at).toISOString(),
     method: entry.method,
     path: entry.path,
     query: entry.query,
     status: entry.status,
     latency_ms: entry.latencyMs,
-    request: { headers: entry.requestHeaders, body: parsedBody(entry.requestBody) },
+    request: { headers: requestHeaders(entry), body: parsedBody(entry.requestBody) },
     response: { body: parsedBody(entry.responseBody) },
   }
 }
+
+/** What the journal's read says when the sandbox keeps none (`--journal off`). */
+export const JOURNAL_OFF = 'The request journal is off (--journal off): no request is kept.'
 
 export const requestsApi = new Hono<AppEnv>()
   .get(
@@ -44,10 +48,13 @@ export const requestsApi = new Hono<AppEnv>()
     validate('query', requestsQuery),
     (c) => {
       const { method, path, status, ...paging } = c.req.valid('query')
-      const found = c.get('deps').journal.find(c.get('tenant').id, { method, path, status })
+      const { journal, options } = c.get('deps')
+      const found = options.journal
+        ? journal.find(c.get('tenant').id, { method, path, status })
+        : []
       const { page, perPage } = toPage(paging)
       const rows = found.slice((page - 1) * perPage, page * perPage)
-      return ok(c, 'Requests', {
+      return ok(c, options.journal ? 'Requests' : JOURNAL_OFF, {
         data: rows.map(journalEntryJson),
         meta: pageMeta({ rows, total: found.length, page, perPage }),
       })

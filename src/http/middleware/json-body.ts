@@ -47,6 +47,7 @@ export async function readJsonBody(c: Context<AppEnv>): Promise<Record<string, u
     const contentType = c.req.header('Content-Type')
     const mediaType = contentType?.split(';')[0].trim() ?? ''
     const text = await c.req.text()
+    c.set('requestText', text)
     if (!contentType && text.length === 0) return
     if (!JSON_MEDIA_TYPE.test(mediaType)) {
       throw new SandboxError(

@@ -9,7 +9,7 @@ import { createMiddleware } from 'hono/factory'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import type { AppEnv } from '../../env.js'
 import { sendJson } from '../envelope.js'
-import { refreshTenant } from './auth.js'
+import { refreshTenant } from './tenant.js'
 import { readJsonBody } from './json-body.js'
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])

@@ -11,25 +11,27 @@
  * Views: shell.ts (the public page, script.ts its script), panel.ts (a tenant), with table.ts,
  * actions.ts, webhooks.ts and journal.ts for its parts.
  */
-import { Hono } from 'hono'
+import { Hono, type MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../../env.js'
-import { auth } from '../../http/middleware/auth.js'
 import { describeRoute } from '../../http/route-meta.js'
 import { panel } from './panel.js'
 import { shell } from './shell.js'
 import { ROWS } from './table.js'
 
-export const dashboardApi = new Hono<AppEnv>()
-  .get('/ui', describeRoute({ auth: 'none', summary: 'Dashboard' }), (c) =>
-    c.html(shell(c.get('deps').tenants.all())),
-  )
-  .get(
-    '/ui/panel',
-    describeRoute({ auth: 'bearer', summary: "Dashboard panel of the token's tenant (HTML)" }),
-    auth(),
-    (c) => {
-      const { journal } = c.get('deps')
-      const ctx = c.get('ctx')
-      return c.html(panel(ctx, journal.find(ctx.tenant.id).slice(0, ROWS)))
-    },
-  )
+/** `forTenant`: the app's tenant stages (app.ts), run before the panel. */
+export const createDashboardApi = (forTenant: MiddlewareHandler<AppEnv>[]) =>
+  new Hono<AppEnv>()
+    .get('/ui', describeRoute({ auth: 'none', summary: 'Dashboard' }), (c) =>
+      c.html(shell(c.get('deps').tenants.all())),
+    )
+    .get(
+      '/ui/panel',
+      describeRoute({ auth: 'bearer', summary: "Dashboard panel of the token's tenant (HTML)" }),
+      ...forTenant,
+      (c) => {
+        const { journal, options } = c.get('deps')
+        const ctx = c.get('ctx')
+        const requests = options.journal ? journal.find(ctx.tenant.id).slice(0, ROWS) : null
+        return c.html(panel(ctx, requests))
+      },
+    )

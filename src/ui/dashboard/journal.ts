@@ -1,38 +1,46 @@
 /**
- * The dashboard's request table: the tenant's newest journal entries (journal/journal.ts), each
- * with its masked request and response bodies.
+ * The dashboard's request table: the tenant's newest journal records (journal/journal.ts), each
+ * with its masked request and response bodies, or a line saying the journal is off.
  */
 import { html } from 'hono/html'
-import type { JournalEntry } from '../../journal/journal.js'
+import { entryId } from '../../journal/entry.js'
+import type { JournalRecord } from '../../journal/journal.js'
 import { statusBadge } from '../layout.js'
 import { pretty } from './table.js'
 
-export function journalSection(entries: JournalEntry[]) {
+/** `records`: null when the sandbox keeps no journal (`--journal off`). */
+export function journalSection(records: JournalRecord[] | null) {
   return html`<section class="table" data-section="Requests">
-    <h2>Requests <span class="muted">newest ${entries.length}</span></h2>
+    <h2>
+      Requests <span class="muted">${records ? `newest ${records.length}` : 'journal off'}</span>
+    </h2>
     ${
-      entries.length
-        ? html`<table>
-            <tbody>
-              ${entries.map(
-                (e) =>
-                  html`<tr data-request="${e.id}">
-                    <td>${new Date(e.at).toISOString().slice(11, 19)}</td>
-                    <td><code>${e.method}</code></td>
-                    <td>
-                      <details>
-                        <summary><code>${e.path}${e.query}</code></summary>
-                        <pre>${pretty(e.requestBody)}</pre>
-                        <pre>${pretty(e.responseBody)}</pre>
-                      </details>
-                    </td>
-                    <td>${statusBadge(String(e.status))}</td>
-                    <td class="muted">${e.latencyMs} ms</td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>`
-        : html`<p class="muted">No requests yet.</p>`
+      records === null
+        ? html`<p class="muted">
+            The request journal is off (<code>--journal off</code>): no request is kept.
+          </p>`
+        : records.length
+          ? html`<table>
+              <tbody>
+                ${records.map(
+                  (e) =>
+                    html`<tr data-request="${entryId(e)}">
+                      <td>${new Date(e.at).toISOString().slice(11, 19)}</td>
+                      <td><code>${e.method}</code></td>
+                      <td>
+                        <details>
+                          <summary><code>${e.path}${e.query}</code></summary>
+                          <pre>${pretty(e.requestBody)}</pre>
+                          <pre>${pretty(e.responseBody)}</pre>
+                        </details>
+                      </td>
+                      <td>${statusBadge(String(e.status))}</td>
+                      <td class="muted">${e.latencyMs} ms</td>
+                    </tr>`,
+                )}
+              </tbody>
+            </table>`
+          : html`<p class="muted">No requests yet.</p>`
     }
   </section>`
 }

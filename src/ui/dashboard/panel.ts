@@ -13,7 +13,7 @@ import { listDisputes } from '../../domain/disputes.js'
 import { FLOAT, balanceOf } from '../../domain/ledger.js'
 import { listPayments } from '../../domain/payments.js'
 import { listTransactions } from '../../domain/transactions.js'
-import type { JournalEntry } from '../../journal/journal.js'
+import type { JournalRecord } from '../../journal/journal.js'
 import { maskToken } from '../../lib/masking.js'
 import type { Page } from '../../store/rows.js'
 import { money, statusBadge } from '../layout.js'
@@ -22,7 +22,8 @@ import { journalSection } from './journal.js'
 import { ROWS, ref, row, section } from './table.js'
 import { webhooksSection } from './webhooks.js'
 
-export function panel(ctx: DomainContext, journal: JournalEntry[]) {
+/** `journal`: the tenant's newest requests; null when the sandbox keeps no journal. */
+export function panel(ctx: DomainContext, journal: JournalRecord[] | null) {
   const first = { page: 1, perPage: ROWS }
   return html`${tenantHeader(ctx)}
     <div class="grid">

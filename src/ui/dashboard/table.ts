@@ -5,7 +5,7 @@
 import { html } from 'hono/html'
 import { allowedMoves } from '../../domain/lifecycles.js'
 import { TRANSITION_RESOURCES, type TransitionResource } from '../../domain/lifecycles.js'
-import { parsedBody } from '../../journal/journal.js'
+import { parsedBody } from '../../journal/entry.js'
 import { statusBadge, type Html } from '../layout.js'
 import { call } from './actions.js'
 
@@ -53,7 +53,7 @@ export function row(
   </tr>`
 }
 
-/** A stored body, indented when it parses back as JSON (parsedBody, journal/journal.ts), else as it came. */
+/** A stored body, indented when it parses back as JSON (parsedBody, journal/entry.ts), else as it came. */
 export function pretty(text: string | null): string {
   if (text === null) return '(no body)'
   const body = parsedBody(text)

@@ -1,52 +1,48 @@
 /**
- * Bearer token → tenant (PRODUCT §3). A missing or malformed header, or a token kept out by
- * `--tokens`, is a 401. Sets `tenant` and the request's domain context.
+ * The tenant stage (PRODUCT §3): bearer token → tenant, and the request's domain context at that
+ * tenant's "now". A missing or malformed header, or a token kept out by `--tokens`, is a 401.
+ * What fell due on the tenant's clock is the next stage's (due-work.ts).
  */
-import type { Context } from 'hono'
-import { createMiddleware } from 'hono/factory'
+import type { Context, MiddlewareHandler } from 'hono'
 import { SandboxError } from '../../domain/errors.js'
 import type { Tenant } from '../../db/schema.js'
 import type { DomainContext } from '../../domain/context.js'
 import type { AppEnv } from '../../env.js'
 import type { SandboxDeps } from '../../deps.js'
 import { catchUp } from '../../engine/scheduler.js'
-import { eventsWritten } from '../../domain/outbox.js'
 
 const BEARER = /^Bearer[ \t]+([!-~]{1,512})[ \t]*$/i
 
 export const UNAUTHENTICATED = 'Unauthenticated.'
 
-export function auth() {
-  return createMiddleware<AppEnv>(async function auth(c, next) {
+export function tenant(): MiddlewareHandler<AppEnv> {
+  return function tenant(c, next) {
     const deps = c.get('deps')
     const match = BEARER.exec(c.req.header('Authorization') ?? '')
-    let tenant = match ? deps.tenants.forToken(match[1]) : null
+    const tenant = match ? deps.tenants.forToken(match[1]) : null
     if (!tenant) throw new SandboxError('unauthenticated', UNAUTHENTICATED)
-    // --fixtures: a new (or reset) tenant is seeded before its first request is answered
-    if (deps.seedTenant && deps.tenants.takeUnseeded(tenant.id)) {
-      await deps.seedTenant(tenant.token)
-      tenant = deps.tenants.forToken(tenant.token)!
-    }
-    const written = eventsWritten(deps.db)
     c.set('tenant', tenant)
-    c.set('ctx', tenantContext(deps, tenant))
-    await next()
-    // whatever the request (or the catch-up) wrote to the outbox goes out after it has answered
-    if (eventsWritten(deps.db) !== written) deps.deliverer.kick()
-  })
+    c.set('ctx', contextAt(deps, tenant))
+    return next()
+  }
 }
 
-/** The domain context of a request by `tenant`, once what fell due on its clock has run. */
-export function tenantContext(deps: SandboxDeps, tenant: Tenant): DomainContext {
-  const now = deps.tenants.now(tenant)
-  catchUp(deps, tenant, now)
+/** The domain context of a request by `tenant`, at its "now". */
+export function contextAt(deps: SandboxDeps, tenant: Tenant): DomainContext {
   return {
     db: deps.db,
     ids: deps.ids,
     tenant,
-    now,
+    now: deps.tenants.now(tenant),
     webhookExtensions: deps.options.webhookExtensions,
   }
+}
+
+/** The same, once what fell due on its clock has run: for a request outside the stages. */
+export function tenantContext(deps: SandboxDeps, tenant: Tenant): DomainContext {
+  const ctx = contextAt(deps, tenant)
+  catchUp(deps, tenant, ctx.now)
+  return ctx
 }
 
 /**
