@@ -5,6 +5,8 @@
 import type { Context } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { z } from 'zod'
+import type { AppEnv } from '../env.js'
+import { readThrough } from '../store/read-cache.js'
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE, type Page, type PageOf } from '../store/rows.js'
 
 /**
@@ -21,6 +23,32 @@ export function presenting(c: Context): Presenting {
 
 export function ok(c: Context, message: string, fields: Record<string, unknown>): Response {
   return sendJson(c, { message, statusCode: 200, ...fields }, 200)
+}
+
+/**
+ * A list page's answer (SPEC §2.2), serialised once: the same text is sent again, without a
+ * read or a serialisation, until anything is written (store/read-cache.ts). `key` names what
+ * the page depends on besides the tenant and how answers are presented (the list, page,
+ * per_page, a filter), its free-form part last.
+ */
+export function okList(
+  c: Context<AppEnv>,
+  key: string,
+  message: string,
+  fields: () => Record<string, unknown>,
+): Response {
+  const p = presenting(c)
+  // spaces part the key: no origin (an http URL), tenant id or page number holds one
+  const answer = readThrough(
+    c.get('ctx').db,
+    `answer ${p.quirks} ${p.origin} ${c.get('tenant').id} ${key}`,
+    () => {
+      const text = JSON.stringify({ message, statusCode: 200, ...fields() })
+      return { text, bytes: Buffer.from(text) }
+    },
+  )
+  c.set('responseJson', answer.text)
+  return c.body(answer.bytes, 200, JSON_HEADERS)
 }
 
 /** c.json(), keeping the text it sent for the request journal (no second read of the body). */

@@ -56,7 +56,8 @@ export function pagesOf<T extends TenantTable>(table: T, by?: SQLiteColumn) {
   const key = `list:${getTableName(table)}:${by?.name ?? ''}`
   return (db: Db, tenantId: string, page: Page, value?: string): PageOf<T['$inferSelect']> => {
     const params = { tenant: tenantId, value, ...pageWindow(page) }
-    return readThrough(db, `${key}:${JSON.stringify(params)}`, () => {
+    // the one free-form part (value) last, so that no two reads share a key
+    return readThrough(db, `${key}:${tenantId}:${page.page}:${page.perPage}:${value}`, () => {
       const rows = rowsQuery(db).all(params) as T['$inferSelect'][]
       const total = countQuery(db).get(params)?.n ?? 0
       return { rows, total, ...page }

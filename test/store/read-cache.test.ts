@@ -1,13 +1,18 @@
 /**
  * Repeated reads are answered from memory until something is written (store/read-cache.ts
- * readThrough): whoever writes, the next read sees it.
+ * readThrough): whoever writes, the next read sees it. A list's answer is kept as the text sent
+ * (http/envelope.ts okList): it changes with what was asked and how answers are presented.
  */
 import Database from 'better-sqlite3'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { newSandbox } from '../helpers.js'
+import { createApp } from '../../src/app.js'
+import { closeDb, openDb } from '../../src/db/open.js'
+import { cardPages, insertCard } from '../../src/store/cards.js'
+import { atomically } from '../../src/store/statements.js'
+import { newSandbox, TOKEN } from '../helpers.js'
 
 const dirs: string[] = []
 afterEach(() => {
@@ -51,5 +56,100 @@ describe('cached reads', () => {
     } finally {
       close()
     }
+  })
+
+  it('are not kept from inside a transaction, whose writes may yet roll back', () => {
+    const db = openDb()
+    const page = { page: 1, perPage: 20 }
+    expect(() =>
+      atomically(db, () => {
+        insertCard(db, {
+          reference: 'card-1',
+          tenantId: 'ten_1',
+          cardUserReference: 'user-1',
+          identifier: null,
+          brand: 'visa',
+          type: 'virtual',
+          status: 'issuing',
+          createdAt: 0,
+          updatedAt: 0,
+        })
+        expect(cardPages(db, 'ten_1', page).total).toBe(1)
+        throw new Error('refused')
+      }),
+    ).toThrow('refused')
+    expect(cardPages(db, 'ten_1', page).total).toBe(0)
+    closeDb(db)
+  })
+})
+
+describe('cached list answers', () => {
+  it('are sent again byte for byte while nothing is written, and the journal still has them', async () => {
+    const { call, issuedCard } = newSandbox()
+    await issuedCard()
+    const first = await call('GET', '/v1/cards')
+    const second = await call('GET', '/v1/cards')
+    expect(second.body).toEqual(first.body)
+    const journal = await call('GET', '/__sandbox/requests?path=/v1/cards')
+    expect(journal.body.data.map((e: any) => e.response.body)).toEqual([second.body, first.body])
+  })
+
+  it('change with a write: a card frozen, a transaction made on a filtered list', async () => {
+    const { call, fundedCard, issuedCard } = newSandbox()
+    const { reference } = await fundedCard()
+    const other = (await issuedCard()).reference
+    expect((await call('GET', '/v1/cards')).body.data[1].status).toBe('issued')
+    const filtered = `/v1/transactions?card_reference=${reference}`
+    const before = (await call('GET', filtered)).body.meta.total
+    await call('POST', '/v1/cards/freeze', { reference })
+    expect((await call('GET', '/v1/cards')).body.data[1].status).toBe('frozen')
+    await call('POST', `/__sandbox/cards/${reference}/fund`, { amount: 5 })
+    expect((await call('GET', filtered)).body.meta.total).toBe(before + 1)
+    expect((await call('GET', `/v1/transactions?card_reference=${other}`)).body.meta.total).toBe(0)
+  })
+
+  it('change with the page asked for: page, per_page', async () => {
+    const { call, issuedCard } = newSandbox()
+    await issuedCard()
+    await issuedCard()
+    const all = (await call('GET', '/v1/cards')).body.data.map((c: any) => c.reference)
+    const page = async (query: string) =>
+      (await call('GET', `/v1/cards?${query}`)).body.data.map((c: any) => c.reference)
+    expect(await page('per_page=1')).toEqual([all[0]])
+    expect(await page('per_page=1&page=2')).toEqual([all[1]])
+    expect(await page('per_page=2')).toEqual(all)
+  })
+
+  it('are kept per tenant', async () => {
+    const { call, issuedCard } = newSandbox()
+    await call('GET', '/v1/cards', undefined, { token: 'another-tenant' })
+    await issuedCard()
+    expect((await call('GET', '/v1/cards')).body.meta.total).toBe(1)
+    const other = await call('GET', '/v1/cards', undefined, { token: 'another-tenant' })
+    expect(other.body.meta.total).toBe(0)
+  })
+
+  it('change with the quirks of the app answering over the same database', async () => {
+    const sandbox = newSandbox()
+    await sandbox.issuedCard()
+    const quirky = (await sandbox.call('GET', '/v1/cards')).body
+    const clean = createApp({
+      ...sandbox.deps,
+      options: { ...sandbox.deps.options, quirks: false },
+    })
+    const res = await clean.request('/v1/cards', { headers: { Authorization: `Bearer ${TOKEN}` } })
+    const body: any = await res.json()
+    expect(quirky.data[0].card_type).toBe('Visa')
+    expect(body.data[0].card_type).toBe('virtual')
+  })
+
+  it('change with the route and the origin that card-user paginator links name', async () => {
+    const sandbox = newSandbox()
+    await sandbox.verifiedUser()
+    const path = async (route: string) => (await sandbox.call('GET', route)).body.data[0].meta.path
+    expect(await path('/v1/card-users')).toBe('http://localhost/v1/card-users')
+    expect(await path('/v1/v1/card-users')).toBe('http://localhost/v1/v1/card-users')
+    sandbox.deps.publicUrl = 'https://sandbox.example'
+    expect(await path('/v1/card-users')).toBe('https://sandbox.example/v1/card-users')
   })
 })

@@ -5,7 +5,7 @@ import { listOperations } from '../../domain/business.js'
 import type { AppEnv } from '../../env.js'
 import {
   createdAtJson,
-  ok,
+  okList,
   pageMeta,
   pageQuery,
   presenting,
@@ -35,11 +35,15 @@ export const businessApi = new Hono<AppEnv>().get(
   describeRoute({ auth: 'bearer', summary: 'List business operations' }),
   validate('query', pageQuery),
   (c) => {
-    const p = presenting(c)
-    const page = listOperations(c.get('ctx'), toPage(c.req.valid('query')))
-    return ok(c, 'Business operations fetched successfully', {
-      data: page.rows.map((operation) => operationJson(operation, p)),
-      meta: pageMeta(page),
+    const asked = toPage(c.req.valid('query'))
+    const key = `operations ${asked.page} ${asked.perPage}`
+    return okList(c, key, 'Business operations fetched successfully', () => {
+      const p = presenting(c)
+      const page = listOperations(c.get('ctx'), asked)
+      return {
+        data: page.rows.map((operation) => operationJson(operation, p)),
+        meta: pageMeta(page),
+      }
     })
   },
 )

@@ -16,6 +16,7 @@ import type { AppEnv } from '../../env.js'
 import {
   laravelPaginator,
   ok,
+  okList,
   pageMeta,
   pageQuery,
   presenting,
@@ -132,15 +133,16 @@ export const cardUsersApi = new Hono<AppEnv>()
     describeRoute({ auth: 'bearer', summary: 'List card users' }),
     validate('query', pageQuery),
     (c) => {
-      const p = presenting(c)
-      const page = listCardUsers(c.get('ctx'), toPage(c.req.valid('query')))
-      const users = page.rows.map(cardUserJson)
-      if (!p.quirks)
-        return ok(c, 'Card users fetched successfully', { data: users, meta: pageMeta(page) })
-      const path = `${p.origin}${new URL(c.req.url).pathname.replace(/\/$/, '')}`
-      return ok(c, 'Card users fetched successfully', {
-        data: [laravelPaginator(page, users, path)],
-        meta: pageMeta(page),
+      const asked = toPage(c.req.valid('query'))
+      // the paginator's links name the route asked: /v1/card-users or its /v1/v1 twin
+      const route = c.req.routePath
+      const key = `card-users ${asked.page} ${asked.perPage} ${route}`
+      return okList(c, key, 'Card users fetched successfully', () => {
+        const p = presenting(c)
+        const page = listCardUsers(c.get('ctx'), asked)
+        const users = page.rows.map(cardUserJson)
+        if (!p.quirks) return { data: users, meta: pageMeta(page) }
+        return { data: [laravelPaginator(page, users, p.origin + route)], meta: pageMeta(page) }
       })
     },
   )

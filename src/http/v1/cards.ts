@@ -20,6 +20,7 @@ import type { AppEnv } from '../../env.js'
 import {
   brandJson,
   ok,
+  okList,
   pageMeta,
   pageQuery,
   presenting,
@@ -127,12 +128,15 @@ export const cardsApi = new Hono<AppEnv>()
     describeRoute({ auth: 'bearer', summary: 'List cards' }),
     validate('query', pageQuery),
     (c) => {
-      const p = presenting(c)
-      const page = listCards(c.get('ctx'), toPage(c.req.valid('query')))
-      const balances = cardBalances(c.get('ctx'), page.rows)
-      return ok(c, 'Cards fetched successfully', {
-        data: page.rows.map((card) => cardListJson(card, balances.get(card.reference)!, p)),
-        meta: pageMeta(page),
+      const asked = toPage(c.req.valid('query'))
+      return okList(c, `cards ${asked.page} ${asked.perPage}`, 'Cards fetched successfully', () => {
+        const p = presenting(c)
+        const page = listCards(c.get('ctx'), asked)
+        const balances = cardBalances(c.get('ctx'), page.rows)
+        return {
+          data: page.rows.map((card) => cardListJson(card, balances.get(card.reference)!, p)),
+          meta: pageMeta(page),
+        }
       })
     },
   )

@@ -15,6 +15,7 @@ import type { AppEnv } from '../../env.js'
 import {
   expiredAtJson,
   ok,
+  okList,
   pageMeta,
   pageQuery,
   presenting,
@@ -111,11 +112,15 @@ export const disbursesApi = new Hono<AppEnv>()
     describeRoute({ auth: 'bearer', summary: 'List of disburses' }),
     validate('query', pageQuery),
     (c) => {
-      const p = presenting(c)
-      const page = listDisburses(c.get('ctx'), toPage(c.req.valid('query')))
-      return ok(c, 'Disburses fetched successfully', {
-        data: page.rows.map((disburse) => disburseJson(disburse, c.get('tenant'), p, 'read')),
-        meta: pageMeta(page),
+      const asked = toPage(c.req.valid('query'))
+      const key = `disburses ${asked.page} ${asked.perPage}`
+      return okList(c, key, 'Disburses fetched successfully', () => {
+        const p = presenting(c)
+        const page = listDisburses(c.get('ctx'), asked)
+        return {
+          data: page.rows.map((disburse) => disburseJson(disburse, c.get('tenant'), p, 'read')),
+          meta: pageMeta(page),
+        }
       })
     },
   )

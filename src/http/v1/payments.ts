@@ -12,6 +12,7 @@ import type { AppEnv } from '../../env.js'
 import {
   expiredAtJson,
   ok,
+  okList,
   pageMeta,
   pageQuery,
   presenting,
@@ -88,11 +89,15 @@ export const paymentsApi = new Hono<AppEnv>()
     describeRoute({ auth: 'bearer', summary: 'List payments' }),
     validate('query', pageQuery),
     (c) => {
-      const p = presenting(c)
-      const page = listPayments(c.get('ctx'), toPage(c.req.valid('query')))
-      return ok(c, 'Payments fetched successfully', {
-        data: page.rows.map((payment) => paymentJson(payment, c.get('tenant'), p, 'read')),
-        meta: pageMeta(page),
+      const asked = toPage(c.req.valid('query'))
+      const key = `payments ${asked.page} ${asked.perPage}`
+      return okList(c, key, 'Payments fetched successfully', () => {
+        const p = presenting(c)
+        const page = listPayments(c.get('ctx'), asked)
+        return {
+          data: page.rows.map((payment) => paymentJson(payment, c.get('tenant'), p, 'read')),
+          meta: pageMeta(page),
+        }
       })
     },
   )

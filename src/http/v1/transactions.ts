@@ -19,6 +19,7 @@ import type { AppEnv } from '../../env.js'
 import {
   createdAtJson,
   ok,
+  okList,
   pageMeta,
   pageQuery,
   presenting,
@@ -167,11 +168,15 @@ export const transactionsApi = new Hono<AppEnv>()
     validate('query', transactionsQuery),
     (c) => {
       const query = c.req.valid('query')
-      const p = presenting(c)
-      const page = listTransactions(c.get('ctx'), toPage(query), query.card_reference)
-      return ok(c, 'Transactions fetched successfully', {
-        data: { transaction: page.rows.map((t) => transactionJson(t, p, 'list')) },
-        meta: pageMeta(page),
+      const asked = toPage(query)
+      const key = `transactions ${asked.page} ${asked.perPage} ${query.card_reference ?? ''}`
+      return okList(c, key, 'Transactions fetched successfully', () => {
+        const p = presenting(c)
+        const page = listTransactions(c.get('ctx'), asked, query.card_reference)
+        return {
+          data: { transaction: page.rows.map((t) => transactionJson(t, p, 'list')) },
+          meta: pageMeta(page),
+        }
       })
     },
   )
