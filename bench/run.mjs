@@ -178,9 +178,21 @@ const rss = (pid, field = 'VmRSS') =>
     )[1],
   ) / 1024
 
-async function load(url, method, path, body, connections = CONNECTIONS) {
+/** The CPU time the process has used so far, in µs (user and system, all its threads). */
+function cpuMicros(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS
+}
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100
+
+/**
+ * `connections` at a time on `server` for C.duration. Besides requests per second and latency,
+ * the server's CPU time per request (`cpu_us`), which other load on the machine moves far less.
+ */
+async function load(server, method, path, body, connections = CONNECTIONS) {
+  const cpuBefore = cpuMicros(server.child.pid)
   const result = await autocannon({
-    url: url + path,
+    url: server.url + path,
     method,
     connections,
     duration: C.duration,
@@ -188,8 +200,10 @@ async function load(url, method, path, body, connections = CONNECTIONS) {
     headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   })
+  const cpu = cpuMicros(server.child.pid) - cpuBefore
   return {
     rps: Math.round(result.requests.average),
+    cpu_us: round(cpu / Math.max(1, result.requests.total), 1),
     p50: result.latency.p50,
     p99: result.latency.p99,
     mean: round(result.latency.mean, 3),
@@ -199,14 +213,14 @@ async function load(url, method, path, body, connections = CONNECTIONS) {
   }
 }
 /** GET /v1/cards and POST /v1/cards/create at 50 connections, then (`single`) at one. */
-async function loads(url, body, { single = false } = {}) {
+async function loads(server, body, { single = false } = {}) {
   const measured = {
-    get_cards: await load(url, 'GET', '/v1/cards'),
-    create_card: await load(url, 'POST', '/v1/cards/create', body),
+    get_cards: await load(server, 'GET', '/v1/cards'),
+    create_card: await load(server, 'POST', '/v1/cards/create', body),
   }
   if (single) {
-    measured.get_cards_1 = await load(url, 'GET', '/v1/cards', undefined, 1)
-    measured.create_card_1 = await load(url, 'POST', '/v1/cards/create', body, 1)
+    measured.get_cards_1 = await load(server, 'GET', '/v1/cards', undefined, 1)
+    measured.create_card_1 = await load(server, 'POST', '/v1/cards/create', body, 1)
   }
   return measured
 }
@@ -262,11 +276,11 @@ async function bench() {
     for (let r = 0; r < C.rounds; r++) {
       const measured = {}
       const hono = await baseline('hono')
-      measured.hono = await loads(hono.url, BASELINE_BODY, { single: true })
+      measured.hono = await loads(hono, BASELINE_BODY, { single: true })
       hono.stop()
       const s = await sandbox()
       if (r === 0) figures.rss_idle_mb = round(rss(s.child.pid), 1)
-      measured.sandbox = await loads(s.url, await cardsReady(s.url), { single: true })
+      measured.sandbox = await loads(s, await cardsReady(s.url), { single: true })
       if (r === 0) figures.rss_peak_mb = round(rss(s.child.pid, 'VmHWM'), 1)
       s.stop()
       for (const [name, flags] of [
@@ -274,13 +288,13 @@ async function bench() {
         ['journal_off', ['--journal', 'off']],
       ]) {
         const variant = await sandbox(...flags)
-        measured[name] = await loads(variant.url, await cardsReady(variant.url))
+        measured[name] = await loads(variant, await cardsReady(variant.url))
         variant.stop()
       }
       rounds.push(measured)
     }
     const bare = await baseline('node-http')
-    const nodeHttp = await loads(bare.url, BASELINE_BODY)
+    const nodeHttp = await loads(bare, BASELINE_BODY)
     bare.stop()
 
     // each figure from the round whose ratio is the median one
@@ -580,9 +594,9 @@ const TABLE = [
 
 /**
  * --profile: the stages of the request path (src/app.ts) switched off one at a time, all on and
- * all off, and bare Hono, interleaved over rounds; a stage's cost is the time per request it
- * adds (1 / rps with it, less 1 / rps without: the server's core is saturated at 50
- * connections). Then a CPU profile of the sandbox with every stage on, under each load, as
+ * all off, and bare Hono, interleaved over rounds; a stage's cost is the server's CPU time per
+ * request it adds (with it, less without: CPU time, unlike requests per second, hardly moves
+ * with what else runs on a shared machine). Then a CPU profile of the sandbox with every stage on, under each load, as
  * µs per request by function (self time).
  */
 async function profile() {
@@ -604,29 +618,29 @@ async function profile() {
   for (let r = 0; r < C.rounds; r++) {
     const measured = {}
     const hono = await baseline('hono')
-    measured['bare Hono'] = await loads(hono.url, BASELINE_BODY)
+    measured['bare Hono'] = await loads(hono, BASELINE_BODY)
     hono.stop()
     for (const [name, options] of configs) {
       const s = await sandboxWith(options)
-      measured[name] = await loads(s.url, await cardsReady(s.url))
+      measured[name] = await loads(s, await cardsReady(s.url))
       s.stop()
     }
     rounds.push(measured)
   }
-  const us = (rps) => 1e6 / rps
   const stageCosts = {}
   for (const [name] of [...configs, ['bare Hono']]) {
     stageCosts[name] = {}
     for (const request of ['get_cards', 'create_card']) {
-      const rps = median(rounds.map((m) => m[name][request].rps))
-      // what the configuration saves per request against every stage on (µs, median of rounds)
-      const saved = median(
-        rounds.map((m) => us(m['all stages'][request].rps) - us(m[name][request].rps)),
-      )
+      const of = (m) => m[name][request]
+      // the server's CPU time per request, and what the configuration saves against every
+      // stage on (medians over the rounds)
       stageCosts[name][request] = {
-        rps,
-        us_per_request: round(us(rps), 1),
-        saves_us: round(saved, 1),
+        rps: median(rounds.map((m) => of(m).rps)),
+        cpu_us: median(rounds.map((m) => of(m).cpu_us)),
+        saves_us: round(
+          median(rounds.map((m) => m['all stages'][request].cpu_us - of(m).cpu_us)),
+          1,
+        ),
       }
     }
   }
@@ -640,7 +654,7 @@ async function profile() {
     const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-profile-'))
     const s = await sandboxWith({}, ['--cpu-prof', '--cpu-prof-dir', dir])
     const body = await cardsReady(s.url)
-    const result = await load(s.url, method, path, method === 'POST' ? body : undefined)
+    const result = await load(s, method, path, method === 'POST' ? body : undefined)
     await s.interrupt()
     const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'))
     functions[request] = file
@@ -665,13 +679,13 @@ async function profile() {
       (SMOKE ? ' — SMOKE (tiny, not figures)' : ''),
   )
   console.log(
-    '| configuration | GET rps | GET µs/request | saves | POST rps | POST µs/request | saves |',
+    '| configuration | GET rps | GET CPU µs/request | saves | POST rps | POST CPU µs/request | saves |',
   )
   console.log('|---|---|---|---|---|---|---|')
   for (const [name, cost] of Object.entries(stageCosts)) {
     const cells = ['get_cards', 'create_card'].flatMap((r) => [
       cost[r].rps,
-      cost[r].us_per_request,
+      cost[r].cpu_us,
       name === 'all stages' ? '' : `${cost[r].saves_us} µs`,
     ])
     console.log(`| ${name} | ${cells.join(' | ')} |`)

@@ -82,7 +82,7 @@ it('measures each stage of the request path with --profile', () => {
       for (const request of ['get_cards', 'create_card'])
         expect(stage[request]).toEqual({
           rps: expect.any(Number),
-          us_per_request: expect.any(Number),
+          cpu_us: expect.any(Number),
           saves_us: expect.any(Number),
         })
     for (const request of ['get_cards', 'create_card'])

@@ -41,8 +41,8 @@ export function errorBody(error: SandboxError) {
 
 export function renderError(c: Context, error: SandboxError): Response {
   const { status, body } = errorBody(error)
-  if (error.details.allow) c.header('Allow', error.details.allow.join(', '))
-  return sendJson(c, body, status)
+  const allow = error.details.allow
+  return sendJson(c, body, status, allow && new Headers({ Allow: allow.join(', ') }))
 }
 
 export function onError(error: Error, c: Context): Response {

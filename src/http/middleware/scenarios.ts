@@ -5,61 +5,66 @@
  * `x-card-sandbox-scenario` response header.
  */
 import type { HttpBindings } from '@hono/node-server'
-import { createMiddleware } from 'hono/factory'
+import type { Context, MiddlewareHandler, Next } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
+import type { ScenarioRegistry } from '../../engine/scenarios/registry.js'
 import type { AppEnv } from '../../env.js'
 import { sendJson } from '../envelope.js'
 import { refreshTenant } from './tenant.js'
 import { readJsonBody } from './json-body.js'
 
+/** The scenarios in force for a tenant, as the registry keeps them. */
+type InForce = ReturnType<ScenarioRegistry['inForce']>
+
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
 export const SCENARIO_HEADER = 'x-card-sandbox-scenario'
 
-export function scenarios() {
-  return createMiddleware<AppEnv>(async function scenarios(c, next) {
-    const deps = c.get('deps')
-    const tenant = c.get('tenant')
-    const registry = deps.scenarios
-    const inForce = registry.inForce(tenant.id)
-    if (inForce.scenarios.length === 0) return next()
-    const effects = registry.evaluate({
-      method: c.req.method,
-      path: c.req.path,
-      // read only when a rule looks at bodies, with the same checks the validator makes
-      body:
-        inForce.needsBody && METHODS_WITH_BODY.has(c.req.method)
-          ? await readJsonBody(c)
-          : undefined,
-      token: tenant.token,
-      tenantId: tenant.id,
-    })
-    c.set('ctx', {
-      ...c.get('ctx'),
-      scenarioDelays: inForce.delays,
-      ...(effects.outcome && { outcome: effects.outcome }),
-    })
-    if (effects.matched.length === 0) return next()
+export function scenarios(): MiddlewareHandler<AppEnv> {
+  return function scenarios(c, next) {
+    const inForce = c.get('deps').scenarios.inForce(c.get('tenant').id)
+    return inForce.scenarios.length === 0 ? next() : apply(c, next, inForce)
+  }
+}
 
-    if (effects.latencyMs > 0) {
-      await new Promise((resolve) => setTimeout(resolve, effects.latencyMs))
-      refreshTenant(c)
-    }
-    if (effects.drop) {
-      const incoming = (c.env as HttpBindings | undefined)?.incoming
-      if (incoming) {
-        incoming.socket.destroy()
-        return new Response(null, { status: 599 })
-      }
-      // in-process (app.request) there is no connection to drop: a 502 stands in for it
-      return sendJson(c, { message: 'Connection dropped by scenario.', statusCode: 502 }, 502)
-    }
-    c.header(SCENARIO_HEADER, effects.matched.join(', '))
-    if (effects.respond) {
-      const { status, headers, body } = effects.respond
-      for (const [name, value] of Object.entries(headers)) c.header(name, value)
-      return sendJson(c, body, status as ContentfulStatusCode)
-    }
-    await next()
+async function apply(c: Context<AppEnv>, next: Next, inForce: InForce): Promise<Response | void> {
+  const tenant = c.get('tenant')
+  const effects = c.get('deps').scenarios.evaluate({
+    method: c.req.method,
+    path: c.req.path,
+    // read only when a rule looks at bodies, with the same checks the validator makes
+    body:
+      inForce.needsBody && METHODS_WITH_BODY.has(c.req.method) ? await readJsonBody(c) : undefined,
+    token: tenant.token,
+    tenantId: tenant.id,
   })
+  c.set('ctx', {
+    ...c.get('ctx'),
+    scenarioDelays: inForce.delays,
+    ...(effects.outcome && { outcome: effects.outcome }),
+  })
+  if (effects.matched.length === 0) return next()
+
+  if (effects.latencyMs > 0) {
+    await new Promise((resolve) => setTimeout(resolve, effects.latencyMs))
+    refreshTenant(c)
+  }
+  if (effects.drop) {
+    const incoming = (c.env as HttpBindings | undefined)?.incoming
+    if (incoming) {
+      incoming.socket.destroy()
+      return new Response(null, { status: 599 })
+    }
+    // in-process (app.request) there is no connection to drop: a 502 stands in for it
+    return sendJson(c, { message: 'Connection dropped by scenario.', statusCode: 502 }, 502)
+  }
+  const matched = effects.matched.join(', ')
+  if (effects.respond) {
+    const { status, headers, body } = effects.respond
+    const answer = new Headers({ [SCENARIO_HEADER]: matched })
+    for (const [name, value] of Object.entries(headers)) answer.set(name, value)
+    return sendJson(c, body, status as ContentfulStatusCode, answer)
+  }
+  await next()
+  c.res.headers.set(SCENARIO_HEADER, matched)
 }

@@ -30,12 +30,14 @@ export function securityHeaders(pageScripts: readonly string[]): MiddlewareHandl
   ]
   const unframedPolicy = [...policy, "frame-ancestors 'none'"].join('; ')
   const framedPolicy = policy.join('; ')
-  return function securityHeaders(c, next) {
+  // set on the answer once it is made, whoever made it (a page, an error, sendJson)
+  return async function securityHeaders(c, next) {
+    await next()
     const framed = FRAMED_PAGES.some((prefix) => c.req.path.startsWith(prefix))
-    c.header('X-Content-Type-Options', 'nosniff')
-    c.header('Referrer-Policy', 'no-referrer')
-    c.header('Content-Security-Policy', framed ? framedPolicy : unframedPolicy)
-    if (!framed) c.header('X-Frame-Options', 'DENY')
-    return next()
+    const headers = c.res.headers
+    headers.set('X-Content-Type-Options', 'nosniff')
+    headers.set('Referrer-Policy', 'no-referrer')
+    headers.set('Content-Security-Policy', framed ? framedPolicy : unframedPolicy)
+    if (!framed) headers.set('X-Frame-Options', 'DENY')
   }
 }
