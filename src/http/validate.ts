@@ -1,16 +1,13 @@
 /**
- * The validation stage of a route: its zod schema applied to one part of the request, every
- * failure thrown into the one error renderer with all bad fields named (STYLE §2.2). A JSON body
- * is first checked for size, media type and syntax (json-body.ts), and that parse is the one the
- * schema checks. Bad path parameters are references that name nothing: 404. Each validator
+ * The validation stage of a route: @hono/zod-validator with the route's zod schema on one part of
+ * the request, every failure thrown into the one error renderer with all bad fields named (STYLE
+ * §2.2). A JSON body is first checked for size, media type, syntax and depth (json-body.ts).
+ * Bad path parameters are references that name nothing: 404. The schemas are synchronous, so
+ * they run with `safeParse` rather than the validator's default `safeParseAsync`. Each validator
  * remembers what it checks, so that the OpenAPI document is written from the same schemas.
- *
- * What Hono's validator (and @hono/zod-validator's) would do, without its cost on every request:
- * the schemas are synchronous, so `safeParse` rather than `safeParseAsync`, and the body is not
- * parsed a second time. The checked value is handed to the handler as Hono's would be
- * (`c.req.valid(target)`).
  */
-import type { Context, MiddlewareHandler, ValidationTargets } from 'hono'
+import { zValidator } from '@hono/zod-validator'
+import type { MiddlewareHandler, ValidationTargets } from 'hono'
 import type { AppEnv } from '../env.js'
 import type { z, ZodType } from 'zod'
 import { SandboxError } from '../domain/errors.js'
@@ -45,38 +42,27 @@ export function validate<T extends Target, Schema extends ZodType>(
   target: T,
   schema: Schema,
 ): Validator<T, Schema> {
-  const check = (c: Context<AppEnv>, value: unknown) => {
-    const result = schema.safeParse(value)
-    if (!result.success) {
+  const checked = zValidator(
+    target,
+    schema,
+    (result) => {
+      if (result.success) return
       if (target === 'param')
         throw new SandboxError('not_found', 'No resource found for this reference.')
-      throw validationError(fieldErrorsOf(result.error, value))
-    }
-    c.req.addValidatedData(target, result.data as object)
-  }
+      throw validationError(fieldErrorsOf(result.error, result.data))
+    },
+    // synchronous schemas: safeParse, not the default safeParseAsync (types differ by zod build)
+    { validationFunction: (s, value) => s.safeParse(value) as never },
+  ) as unknown as Validator<T, Schema>
   const validator: Validator<T, Schema> =
     target === 'json'
       ? async (c, next) => {
-          check(c, await readJsonBody(c))
+          await readJsonBody(c)
           // reading the body waits: the tenant is brought up to date before the handler runs
           refreshTenant(c)
-          await next()
+          return checked(c, next)
         }
-      : (c, next) => {
-          check(c, target === 'query' ? queryOf(c) : c.req.param())
-          return next()
-        }
+      : checked
   validations.set(validator, { target, schema })
   return validator
-}
-
-/** The query as Hono's validator reads it: a repeated name's values as a list. */
-function queryOf(c: Context<AppEnv>): Record<string, string | string[]> {
-  if (!c.req.url.includes('?')) return {}
-  return Object.fromEntries(
-    Object.entries(c.req.queries()).map(([name, values]) => [
-      name,
-      values.length === 1 ? values[0] : values,
-    ]),
-  )
 }
