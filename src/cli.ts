@@ -166,6 +166,9 @@ function banner(sandbox: RunningSandbox, pidFile: string | undefined): string {
     `  database    ${o.db}`,
     `  clock       ${o.clock}${o.clock === 'real' && o.speed !== 1 ? ` ×${o.speed}` : ''}`,
     `  quirks      ${o.quirks ? 'on' : 'off'}`,
+    ...(o.sdkCompat
+      ? ['  sdk compat  on (keys the official SDKs read that the real answers lack)']
+      : []),
     `  tokens      ${o.tokens ? o.tokens.map(maskToken).join(', ') : 'any bearer token (one tenant each)'}`,
     ...(o.seed !== undefined ? [`  seed        ${o.seed}`] : []),
     `  webhooks    ${o.webhookUrl ? withoutPassword(o.webhookUrl) : 'none by default (PUT /__sandbox/webhook per tenant)'}`,

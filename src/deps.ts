@@ -41,6 +41,12 @@ export type SandboxOptions = {
   clock?: ClockMode
   /** Answer like the real service's examples. Default true. */
   quirks?: boolean
+  /**
+   * Add the keys the official SDKs read but the real service's examples do not show (card
+   * `last_four`, `card_user_reference`, `created_at`; …). Default false: a client that passes
+   * only thanks to them would break against the real service.
+   */
+  sdkCompat?: boolean
   /** Request log on stdout. Default 'silent' here, 'pretty' from the CLI. */
   log?: 'pretty' | 'json' | 'silent'
   /** Where every tenant's webhooks go, unless it set its own (`PUT /__sandbox/webhook`). */

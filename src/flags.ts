@@ -69,6 +69,12 @@ export const FLAGS: readonly Flag[] = [
     help: "answer like the real service's examples (on) or with clean schema shapes (off)",
   },
   {
+    name: 'sdk-compat',
+    value: '<on|off>',
+    default: 'off',
+    help: "add the keys the official SDKs read but the real service's examples lack (last_four…)",
+  },
+  {
     name: 'log',
     value: '<pretty|json|silent>',
     default: 'pretty',
@@ -169,6 +175,7 @@ export function parseFlags(argv: string[], env: NodeJS.ProcessEnv = {}): CliComm
     speed: positiveNumber('speed', raw('speed')),
     clock: oneOf('clock', raw('clock'), ['real', 'manual'] as const),
     quirks: oneOf('quirks', raw('quirks'), ['on', 'off'] as const) === 'on',
+    sdkCompat: oneOf('sdk-compat', raw('sdk-compat'), ['on', 'off'] as const) === 'on',
     log: oneOf('log', raw('log'), ['pretty', 'json', 'silent'] as const),
     journal: oneOf('journal', raw('journal'), ['on', 'off'] as const) === 'on',
     scenarios: list('scenario'),

@@ -34,6 +34,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     speed: options.speed ?? 1,
     clock: options.clock ?? 'real',
     quirks: options.quirks ?? true,
+    sdkCompat: options.sdkCompat ?? false,
     log: options.log ?? 'silent',
     webhookUrl: options.webhookUrl,
     webhookSecret: options.webhookSecret,

@@ -10,15 +10,16 @@ import { readThrough } from '../store/read-cache.js'
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE, type Page, type PageOf } from '../store/rows.js'
 
 /**
- * How a response is shaped: with the real service's quirks or clean, and where links point:
- * the sandbox's own origin (PRODUCT §10: `--public-url`, else the listener), never the Host
- * the request names.
+ * How a response is shaped: with the real service's quirks or clean, with or without the keys
+ * only the official SDKs read (`--sdk-compat`, http/sdk-compat.ts), and where links point: the
+ * sandbox's own origin (PRODUCT §10: `--public-url`, else the listener), never the Host the
+ * request names.
  */
-export type Presenting = { quirks: boolean; origin: string }
+export type Presenting = { quirks: boolean; sdkCompat: boolean; origin: string }
 
 export function presenting(c: Context): Presenting {
   const deps = c.get('deps')
-  return { quirks: deps.options.quirks, origin: deps.publicUrl }
+  return { quirks: deps.options.quirks, sdkCompat: deps.options.sdkCompat, origin: deps.publicUrl }
 }
 
 export function ok(c: Context, message: string, fields: Record<string, unknown>): Response {
@@ -41,7 +42,7 @@ export function okList(
   // spaces part the key: no origin (an http URL), tenant id or page number holds one
   const answer = readThrough(
     c.get('ctx').db,
-    `answer ${p.quirks} ${p.origin} ${c.get('tenant').id} ${key}`,
+    `answer ${p.quirks} ${p.sdkCompat} ${p.origin} ${c.get('tenant').id} ${key}`,
     () => {
       const text = JSON.stringify({ message, statusCode: 200, ...fields() })
       return { text, bytes: Buffer.from(text) }

@@ -24,6 +24,7 @@ import {
   type Presenting,
 } from '../envelope.js'
 import { describeRoute } from '../route-meta.js'
+import { sdkCardUserKeys } from '../sdk-compat.js'
 import { validate } from '../validate.js'
 import { email, evenWithOtherErrors, imageUrl, phone, text, uuid } from './schemas.js'
 
@@ -140,7 +141,10 @@ export const cardUsersApi = new Hono<AppEnv>()
       return okList(c, key, 'Card users fetched successfully', () => {
         const p = presenting(c)
         const page = listCardUsers(c.get('ctx'), asked)
-        const users = page.rows.map(cardUserJson)
+        const users = page.rows.map((user) => ({
+          ...cardUserJson(user),
+          ...sdkCardUserKeys(user, p),
+        }))
         if (!p.quirks) return { data: users, meta: pageMeta(page) }
         return { data: [laravelPaginator(page, users, p.origin + route)], meta: pageMeta(page) }
       })

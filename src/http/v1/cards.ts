@@ -28,6 +28,7 @@ import {
   type Presenting,
 } from '../envelope.js'
 import { describeRoute } from '../route-meta.js'
+import { sdkCardKeys } from '../sdk-compat.js'
 import { validate } from '../validate.js'
 import { uuid } from './schemas.js'
 
@@ -55,6 +56,7 @@ export function cardJson(ctx: DomainContext, card: Card, p: Presenting) {
     expiry: card.expiry,
     balance: cardBalance(ctx, card),
     status: card.status,
+    ...sdkCardKeys(card, p),
   }
 }
 
@@ -68,6 +70,7 @@ function cardListJson(card: Card, balance: number, p: Presenting) {
     // SPEC §2.4: the list example shows the brand under card_type and the type under card_brand.
     card_type: p.quirks ? brand : card.type,
     card_brand: p.quirks ? card.type : brand,
+    ...sdkCardKeys(card, p),
   }
 }
 
