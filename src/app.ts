@@ -8,7 +8,7 @@ import { Hono, type MiddlewareHandler } from 'hono'
 import type { AppEnv } from './env.js'
 import { createControlApi } from './http/control/index.js'
 import { onError, renderError } from './http/errors.js'
-import { unmatchedRequestError } from './http/method-not-allowed.js'
+import { literalRoutesFirst, unmatchedRequestError } from './http/method-not-allowed.js'
 import { dueWork } from './http/middleware/due-work.js'
 import { fixtures } from './http/middleware/fixtures.js'
 import { hostCheck } from './http/middleware/host-check.js'
@@ -49,8 +49,9 @@ export function createApp(deps: SandboxDeps) {
     ...(on('dueWork') ? [dueWork()] : []),
   ]
   // 6. the scenarios in force (/v1 only); then each route: 7. its body and validation
-  // (validate.ts), 8. its handler, 9. the envelope (envelope.ts sendJson)
-  app.use('/v1/*', ...forTenant, ...(on('scenarios') ? [scenarios()] : []))
+  // (validate.ts), 8. its handler, 9. the envelope (envelope.ts sendJson); a path some route
+  // names literally is never taken for a `{reference}` (method-not-allowed.ts)
+  app.use('/v1/*', ...forTenant, ...(on('scenarios') ? [scenarios()] : []), literalRoutesFirst(app))
   app.route('/v1', createV1Api({ quirks: options.quirks }))
   app.route('/__sandbox', createControlApi(app, createPagesApi(app, forTenant), forTenant))
 

@@ -9,6 +9,7 @@ import {
   cardByReference,
   cardPages,
   insertCard,
+  isCardReferenceTaken,
   isIdentifierLinked,
   updateCard,
 } from '../store/cards.js'
@@ -68,19 +69,29 @@ export function createCard(
   })
 }
 
+/**
+ * Links an existing card by its identifier, or by the reference the older body sends, which
+ * becomes the card's own (PRODUCT §10). References are unique across the sandbox, as the real
+ * service's are: one already taken is refused (422), whoever took it.
+ */
 export function linkCard(
   ctx: DomainContext,
-  input: { identifier: number; cardUserReference: string },
+  input: { identifier?: number; reference?: string; cardUserReference: string },
 ): Card {
   return atomically(ctx.db, () => {
     assertVerified(ctx, input.cardUserReference)
-    if (isIdentifierLinked(ctx.db, ctx.tenant.id, input.identifier))
+    if (
+      input.identifier !== undefined &&
+      isIdentifierLinked(ctx.db, ctx.tenant.id, input.identifier)
+    )
       throw refused('identifier', 'A card with this identifier is already linked.')
+    if (input.reference !== undefined && isCardReferenceTaken(ctx.db, input.reference))
+      throw refused('reference', 'The reference has already been taken.')
     const card = insertCard(ctx.db, {
-      reference: ctx.ids.uuid(),
+      reference: input.reference ?? ctx.ids.uuid(),
       tenantId: ctx.tenant.id,
       cardUserReference: input.cardUserReference,
-      identifier: input.identifier,
+      identifier: input.identifier ?? null,
       brand: LINKED_CARD_BRAND,
       type: LINKED_CARD_TYPE,
       status: 'issued',

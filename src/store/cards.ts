@@ -33,3 +33,16 @@ const byIdentifier = statement((db) =>
 export function isIdentifierLinked(db: Db, tenantId: string, identifier: number): boolean {
   return byIdentifier(db).get({ tenant: tenantId, identifier }) !== undefined
 }
+
+const byReference = statement((db) =>
+  db
+    .select({ seq: cards.seq })
+    .from(cards)
+    .where(eq(cards.reference, sql.placeholder('reference')))
+    .prepare(),
+)
+
+/** Whether any tenant's card has this reference (the column is unique across tenants). */
+export function isCardReferenceTaken(db: Db, reference: string): boolean {
+  return byReference(db).get({ reference }) !== undefined
+}

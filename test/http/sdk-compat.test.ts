@@ -47,6 +47,8 @@ describe('--sdk-compat', () => {
     expect(frozen.last_four).toBe(frozen.card_number.slice(-4))
     expect(frozen.card_user_reference).toBe(user)
     expect(frozen.created_at).toBe('2026-01-01T00:00:00.000000Z')
+    const shown = await sb.call('GET', `/v1/cards/${frozen.reference}`)
+    expect(shown.body.data.card).toEqual(frozen)
     expect(listed).toMatchObject({
       last_four: frozen.last_four,
       card_user_reference: user,

@@ -789,3 +789,100 @@ describe('GET /v1/card-users', () => {
     expect(res.body.meta.total).toBe(1)
   })
 })
+
+describe('GET /v1/card-users/{reference}', () => {
+  const UNKNOWN = '0b6b1c1e-2f7a-4c1e-9d3b-3f2a1e4c5d6e'
+
+  it('answers data.cardUser with the docs fields, in their order, and created_at', async () => {
+    const sb = newSandbox()
+    const reference = await createUser(sb)
+    // full-data verification passes by itself after its delay
+    await sb.call('POST', '/__sandbox/clock/advance', { by: '90s' })
+    const res = await sb.call('GET', `/v1/card-users/${reference}`)
+    expect(res.status, JSON.stringify(res.body)).toBe(200)
+    expect(res.body).toEqual({
+      message: 'OK',
+      statusCode: 200,
+      data: {
+        cardUser: {
+          reference,
+          first_name: 'Awa',
+          last_name: 'Diop',
+          address: '12 Rue Carnot, Dakar',
+          id_no: '1234567890123',
+          phone: '+221770000001',
+          email: 'awa.diop@example.com',
+          status: 'passed',
+          // when it was created, not when it last changed
+          created_at: '2026-01-01T00:00:00.000000Z',
+        },
+      },
+    })
+    expect(Object.keys(res.body.data.cardUser)).toEqual([
+      'reference',
+      'first_name',
+      'last_name',
+      'address',
+      'id_no',
+      'phone',
+      'email',
+      'status',
+      'created_at',
+    ])
+  })
+
+  it('shows a widget-flow user as pending with null identity, and plain ISO time with quirks off', async () => {
+    const sb = newSandbox({ quirks: false })
+    const reference = await createUser(sb, { phone: WIDGET_PHONE })
+    const res = await sb.call('GET', `/v1/card-users/${reference}`)
+    expect(res.body.data.cardUser).toEqual({
+      reference,
+      first_name: null,
+      last_name: null,
+      address: null,
+      id_no: null,
+      phone: WIDGET_PHONE,
+      email: null,
+      status: 'pending',
+      created_at: '2026-01-01T00:00:00.000Z',
+    })
+  })
+
+  it('answers under the doubled /v1/v1 prefix with quirks on, as the other card-user routes', async () => {
+    const sb = newSandbox()
+    const reference = await createUser(sb)
+    const res = await sb.call('GET', `/v1/v1/card-users/${reference}`)
+    expect(res.status).toBe(200)
+    expect(res.body.data.cardUser.reference).toBe(reference)
+  })
+
+  it("answers the Laravel-shaped 404 for an unknown reference, another tenant's, or a non-UUID", async () => {
+    const sb = newSandbox()
+    const theirs = await createUser(sb, fullIdentity(), 'other')
+    for (const reference of [UNKNOWN, theirs]) {
+      const res = await sb.call('GET', `/v1/card-users/${reference}`)
+      expect(res.status, reference).toBe(404)
+      expect(res.body).toEqual({
+        message: `No card user found for reference "${reference}".`,
+        statusCode: 404,
+        errors: { reference: [`No card user found for reference "${reference}".`] },
+      })
+    }
+    const bad = await sb.call('GET', '/v1/card-users/not-a-uuid')
+    expect(bad.status).toBe(404)
+    expect(bad.body.statusCode).toBe(404)
+  })
+
+  it('never takes a literal route for a reference: GET create and resubmit stay 405', async () => {
+    const sb = newSandbox()
+    for (const path of [
+      '/v1/card-users/create',
+      '/v1/card-users/resubmit',
+      '/v1/v1/card-users/create',
+    ]) {
+      const res = await sb.call('GET', path)
+      expect(res.status, path).toBe(405)
+      expect(res.headers.get('Allow')).toBe('POST')
+    }
+  })
+})

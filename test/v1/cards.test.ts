@@ -391,25 +391,30 @@ describe('POST /v1/cards/link', () => {
     ])
   })
 
-  it('requires identifier and card_user_reference, naming both', async () => {
+  it('requires identifier (or reference) and card_user_reference, naming both', async () => {
     const sb = newSandbox()
     const res = await sb.call('POST', '/v1/cards/link', {})
     expect(res.status, JSON.stringify(res.body)).toBe(422)
     expect(res.body).toEqual({
-      message: 'The identifier field is required. (and 1 more error)',
+      message: 'The card user reference field is required. (and 1 more error)',
       statusCode: 422,
       errors: {
-        identifier: ['The identifier field is required.'],
         card_user_reference: ['The card user reference field is required.'],
+        identifier: ['The identifier field is required when reference is not present.'],
       },
     })
   })
 
   it.each([
     ['a decimal', 1.5],
-    ['a numeric string', '123456'],
+    ['a decimal string', '12.5'],
+    ['a string of letters', 'abc'],
+    ['an empty string', ''],
     ['zero', 0],
+    ['zero as a string', '0'],
     ['a negative number', -7],
+    ['past the safe integers, as a string', '9007199254740993'],
+    ['a boolean', true],
   ])('refuses an identifier that is %s (422 naming identifier)', async (_what, identifier) => {
     const sb = newSandbox()
     const user = await sb.verifiedUser()
@@ -910,5 +915,178 @@ describe('GET /v1/cards', () => {
     const res = await sb.call('GET', '/v1/cards')
     expect(res.body.data.map((c: { reference: string }) => c.reference)).toEqual([mine])
     expect(res.body.meta.total).toBe(1)
+  })
+})
+
+describe('GET /v1/cards/{reference}', () => {
+  it('answers data.card as create answers it, with its number, cvv2 and expiry once issued', async () => {
+    const sb = newSandbox()
+    const { reference } = await sb.issuedCard('mastercard')
+    await sb.call('POST', `/__sandbox/cards/${reference}/fund`, { amount: 2500 })
+    const res = await sb.call('GET', `/v1/cards/${reference}`)
+    expect(res.status, JSON.stringify(res.body)).toBe(200)
+    expect(Object.keys(res.body)).toEqual(['message', 'statusCode', 'data'])
+    expect(res.body.message).toBe('OK')
+    expect(res.body.statusCode).toBe(200)
+    const card = res.body.data.card
+    expect(Object.keys(card)).toEqual([
+      'reference',
+      'card_number',
+      'card_brand',
+      'card_type',
+      'cvv2',
+      'expiry',
+      'balance',
+      'status',
+    ])
+    expect(card.reference).toBe(reference)
+    expect(card.card_number).toMatch(/^5[1-5]\d{14}$/)
+    expect(isLuhnValid(card.card_number)).toBe(true)
+    expect(card.card_brand).toBe('Mastercard')
+    expect(card.card_type).toBe('virtual')
+    expect(card.cvv2).toMatch(/^\d{3}$/)
+    expect(card.expiry).toBe('2029-01')
+    expect(card.balance).toBe(2500)
+    expect(card.status).toBe('issued')
+  })
+
+  it('shows the state as it is now: issuing with null details, then frozen', async () => {
+    const sb = newSandbox()
+    const user = await sb.verifiedUser()
+    const reference = await createCard(sb, user, 'gim', 'physical')
+    const issuing = await sb.call('GET', `/v1/cards/${reference}`)
+    expect(issuing.body.data.card).toEqual(
+      issuingCard({ reference, card_brand: 'Gim', card_type: 'physical' }),
+    )
+    await moveCard(sb, reference, 'issued')
+    await sb.call('POST', '/v1/cards/freeze', { reference })
+    const frozen = await sb.call('GET', `/v1/cards/${reference}`)
+    expect(frozen.body.data.card.status).toBe('frozen')
+  })
+
+  it('carries the identifier of a linked card, as link answers it', async () => {
+    const sb = newSandbox()
+    const user = await sb.verifiedUser()
+    const linked = await sb.call('POST', '/v1/cards/link', {
+      identifier: 8840822604,
+      card_user_reference: user,
+    })
+    const shown = await sb.call('GET', `/v1/cards/${linked.body.data.card.reference}`)
+    expect(shown.body.data.card).toEqual(linked.body.data.card)
+  })
+
+  it('answers the card beside message with quirks off', async () => {
+    const sb = newSandbox({ quirks: false })
+    const { reference } = await sb.issuedCard()
+    const res = await sb.call('GET', `/v1/cards/${reference}`)
+    expect(res.body.data).toBeUndefined()
+    expect(res.body.card).toMatchObject({ reference, card_brand: 'visa', status: 'issued' })
+  })
+
+  it("answers the Laravel-shaped 404 for an unknown reference, another tenant's, or a non-UUID", async () => {
+    const sb = newSandbox()
+    const theirs = await sb.issuedCard('visa', 'other')
+    for (const reference of [UNKNOWN, theirs.reference]) {
+      const res = await sb.call('GET', `/v1/cards/${reference}`)
+      expect(res.status, reference).toBe(404)
+      expect(res.body).toEqual({
+        message: `No card found for reference "${reference}".`,
+        statusCode: 404,
+        errors: { reference: [`No card found for reference "${reference}".`] },
+      })
+    }
+    const bad = await sb.call('GET', '/v1/cards/not-a-uuid')
+    expect(bad.status).toBe(404)
+    expect(bad.body).toEqual({ message: 'No resource found for this reference.', statusCode: 404 })
+  })
+
+  it('never takes a literal route for a reference: GET /v1/cards/create and the like stay 405', async () => {
+    const sb = newSandbox()
+    for (const path of ['create', 'link', 'freeze', 'unfreeze', 'create/']) {
+      const res = await sb.call('GET', `/v1/cards/${path}`)
+      expect(res.status, path).toBe(405)
+      expect(res.headers.get('Allow')).toBe('POST')
+    }
+  })
+})
+
+describe('POST /v1/cards/link, the older body', () => {
+  it('takes the identifier as a numeric string, and answers it as an integer', async () => {
+    const sb = newSandbox()
+    const user = await sb.verifiedUser()
+    const res = await sb.call('POST', '/v1/cards/link', {
+      identifier: '8840822604',
+      card_user_reference: user,
+    })
+    expect(res.status, JSON.stringify(res.body)).toBe(200)
+    expect(res.body.data.card.identifier).toBe(8840822604)
+    const again = await sb.call('POST', '/v1/cards/link', {
+      identifier: 8840822604,
+      card_user_reference: user,
+    })
+    expect(again.status).toBe(422)
+    expect(Object.keys(again.body.errors)).toEqual(['identifier'])
+  })
+
+  it("links by reference when identifier is absent: the reference becomes the card's", async () => {
+    const sb = newSandbox()
+    const user = await sb.verifiedUser()
+    const reference = 'd282e4a6-1fb6-4827-a6ae-a780263287d7'
+    const res = await sb.call('POST', '/v1/cards/link', { reference, card_user_reference: user })
+    expect(res.status, JSON.stringify(res.body)).toBe(200)
+    expect(res.body).toEqual({
+      message: GENERATING,
+      statusCode: 200,
+      data: { card: issuingCard({ reference, card_type: 'physical', status: 'issued' }) },
+    })
+    const shown = await sb.call('GET', `/v1/cards/${reference}`)
+    expect(shown.body.data.card.reference).toBe(reference)
+    const list = await sb.call('GET', '/v1/cards')
+    expect(list.body.data.map((c: any) => c.reference)).toEqual([reference])
+    // its details arrive after the link delay, as for a card linked by identifier
+    await sb.call('POST', '/__sandbox/clock/advance', { by: '1h' })
+    const filled = await sb.call('GET', `/v1/cards/${reference}`)
+    expect(filled.body.data.card.card_number).toMatch(/^4\d{15}$/)
+  })
+
+  it('gives the card both when both are sent', async () => {
+    const sb = newSandbox()
+    const user = await sb.verifiedUser()
+    const reference = '6f1c2a7e-1111-4222-8333-944444444444'
+    const res = await sb.call('POST', '/v1/cards/link', {
+      identifier: 77,
+      reference,
+      card_user_reference: user,
+    })
+    expect(res.body.data.card).toMatchObject({ identifier: 77, reference })
+  })
+
+  it('refuses (422 naming reference) a reference already taken, by this tenant or another', async () => {
+    const sb = newSandbox()
+    const mine = await sb.issuedCard()
+    const theirs = await sb.issuedCard('visa', 'other')
+    const user = await sb.verifiedUser()
+    for (const reference of [mine.reference, theirs.reference]) {
+      const res = await sb.call('POST', '/v1/cards/link', { reference, card_user_reference: user })
+      expect(res.status, JSON.stringify(res.body)).toBe(422)
+      expect(res.body).toEqual({
+        message: 'The reference has already been taken.',
+        statusCode: 422,
+        errors: { reference: ['The reference has already been taken.'] },
+      })
+    }
+    const list = await sb.call('GET', '/v1/cards')
+    expect(list.body.meta.total).toBe(1)
+  })
+
+  it('refuses a reference that is not a UUID (422 naming reference)', async () => {
+    const sb = newSandbox()
+    const user = await sb.verifiedUser()
+    const res = await sb.call('POST', '/v1/cards/link', {
+      reference: 'card-1',
+      card_user_reference: user,
+    })
+    expect(res.status).toBe(422)
+    expect(res.body.errors).toEqual({ reference: ['The reference field must be a valid UUID.'] })
   })
 })

@@ -8,12 +8,14 @@ import { z } from 'zod'
 import type { CardUser } from '../../db/schema.js'
 import {
   IDENTITY_FIELDS,
+  findCardUser,
   listCardUsers,
   registerCardUser,
   resubmitCardUser,
 } from '../../domain/card-users.js'
 import type { AppEnv } from '../../env.js'
 import {
+  createdAtJson,
   laravelPaginator,
   ok,
   okList,
@@ -26,7 +28,15 @@ import {
 import { describeRoute } from '../route-meta.js'
 import { sdkCardUserKeys } from '../sdk-compat.js'
 import { validate } from '../validate.js'
-import { email, evenWithOtherErrors, imageUrl, phone, text, uuid } from './schemas.js'
+import {
+  email,
+  evenWithOtherErrors,
+  imageUrl,
+  phone,
+  referenceParam,
+  text,
+  uuid,
+} from './schemas.js'
 
 const identity = {
   first_name: text().optional(),
@@ -102,6 +112,21 @@ export function cardUserJson(user: CardUser) {
   }
 }
 
+/** Show card user (docs "show card user"): the fields in the docs' order, and `created_at`. */
+function shownCardUserJson(user: CardUser, p: Presenting) {
+  return {
+    reference: user.reference,
+    first_name: user.firstName,
+    last_name: user.lastName,
+    address: user.address,
+    id_no: user.idNo,
+    phone: user.phone,
+    email: user.email,
+    status: user.status,
+    created_at: createdAtJson(user.createdAt, p),
+  }
+}
+
 function verificationResponse(user: CardUser, p: Presenting) {
   const userCard = userCardJson(user, p)
   // PRODUCT §2: the widget flow answers with userCard at the top level.
@@ -148,5 +173,14 @@ export const cardUsersApi = new Hono<AppEnv>()
         if (!p.quirks) return { data: users, meta: pageMeta(page) }
         return { data: [laravelPaginator(page, users, p.origin + route)], meta: pageMeta(page) }
       })
+    },
+  )
+  .get(
+    '/:reference',
+    describeRoute({ auth: 'bearer', summary: 'Show card user' }),
+    validate('param', referenceParam),
+    (c) => {
+      const user = findCardUser(c.get('ctx'), c.req.valid('param').reference, 'reference')
+      return ok(c, 'OK', { data: { cardUser: shownCardUserJson(user, presenting(c)) } })
     },
   )

@@ -10,6 +10,7 @@ import {
   cardBalance,
   cardBalances,
   createCard,
+  findCard,
   freezeCard,
   linkCard,
   listCards,
@@ -30,7 +31,7 @@ import {
 import { describeRoute } from '../route-meta.js'
 import { sdkCardKeys } from '../sdk-compat.js'
 import { validate } from '../validate.js'
-import { uuid } from './schemas.js'
+import { evenWithOtherErrors, referenceParam, uuid } from './schemas.js'
 
 export const createCardBody = z.object({
   card_user_reference: uuid(),
@@ -38,10 +39,38 @@ export const createCardBody = z.object({
   card_type: z.enum(CARD_TYPES),
 })
 
-export const linkCardBody = z.object({
-  identifier: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
-  card_user_reference: uuid(),
-})
+/** A linked card's identifier: an integer, or the same digits in a string (the docs' type). */
+const identifier = z
+  .union([
+    z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+    z.string().refine(isIdentifierDigits, {
+      message: 'The identifier field must be a positive integer or a string of its digits.',
+    }),
+  ])
+  .transform(Number)
+
+function isIdentifierDigits(text: string): boolean {
+  return /^[0-9]{1,16}$/.test(text) && Number.isSafeInteger(Number(text)) && Number(text) > 0
+}
+
+/**
+ * PRODUCT §10: `identifier` (SPEC §4.3), or the older body's `reference` in its place, which
+ * then becomes the new card's reference; with both, the card has both.
+ */
+export const linkCardBody = z
+  .object({
+    identifier: identifier.optional(),
+    reference: uuid().optional(),
+    card_user_reference: uuid(),
+  })
+  .superRefine((body, check) => {
+    if (body.identifier !== undefined || body.reference !== undefined) return
+    check.addIssue({
+      code: 'custom',
+      path: ['identifier'],
+      message: 'The identifier field is required when reference is not present.',
+    })
+  }, evenWithOtherErrors)
 
 export const cardReferenceBody = z.object({ reference: uuid() })
 
@@ -103,6 +132,7 @@ export const cardsApi = new Hono<AppEnv>()
       const body = c.req.valid('json')
       const card = linkCard(c.get('ctx'), {
         identifier: body.identifier,
+        reference: body.reference,
         cardUserReference: body.card_user_reference,
       })
       return ok(c, 'Card is being generated', cardResponse(c.get('ctx'), card, presenting(c)))
@@ -141,5 +171,14 @@ export const cardsApi = new Hono<AppEnv>()
           meta: pageMeta(page),
         }
       })
+    },
+  )
+  .get(
+    '/:reference',
+    describeRoute({ auth: 'bearer', summary: 'Show card' }),
+    validate('param', referenceParam),
+    (c) => {
+      const card = findCard(c.get('ctx'), c.req.valid('param').reference, 'reference')
+      return ok(c, 'OK', cardResponse(c.get('ctx'), card, presenting(c)))
     },
   )
