@@ -13,6 +13,7 @@ import { dueWork } from './http/middleware/due-work.js'
 import { fixtures } from './http/middleware/fixtures.js'
 import { hostCheck } from './http/middleware/host-check.js'
 import { journal } from './http/middleware/journal.js'
+import { rateLimit } from './http/middleware/rate-limit.js'
 import { requestLog } from './http/middleware/request-log.js'
 import { scenarios } from './http/middleware/scenarios.js'
 import { securityHeaders } from './http/middleware/security-headers.js'
@@ -48,10 +49,17 @@ export function createApp(deps: SandboxDeps) {
     ...(on('webhookKick') ? [webhookKick()] : []),
     ...(on('dueWork') ? [dueWork()] : []),
   ]
-  // 6. the scenarios in force (/v1 only); then each route: 7. its body and validation
-  // (validate.ts), 8. its handler, 9. the envelope (envelope.ts sendJson); a path some route
-  // names literally is never taken for a `{reference}` (method-not-allowed.ts)
-  app.use('/v1/*', ...forTenant, ...(on('scenarios') ? [scenarios()] : []), literalRoutesFirst(app))
+  // 6. /v1 only: the request counted in its tenant's minute (429 past --rate-limit), 7. the
+  // scenarios in force; then each route: 8. its body and validation (validate.ts), 9. its
+  // handler, 10. the envelope (envelope.ts sendJson, with the rate-limit headers); a path some
+  // route names literally is never taken for a `{reference}` (method-not-allowed.ts)
+  app.use(
+    '/v1/*',
+    ...forTenant,
+    rateLimit(options.rateLimit),
+    ...(on('scenarios') ? [scenarios()] : []),
+    literalRoutesFirst(app),
+  )
   app.route('/v1', createV1Api({ quirks: options.quirks }))
   app.route('/__sandbox', createControlApi(app, createPagesApi(app, forTenant), forTenant))
 

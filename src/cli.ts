@@ -169,6 +169,7 @@ function banner(sandbox: RunningSandbox, pidFile: string | undefined): string {
     ...(o.sdkCompat
       ? ['  sdk compat  on (keys the official SDKs read that the real answers lack)']
       : []),
+    ...(o.rateLimit ? [`  rate limit  ${o.rateLimit} /v1 requests a minute per tenant`] : []),
     `  tokens      ${o.tokens ? o.tokens.map(maskToken).join(', ') : 'any bearer token (one tenant each)'}`,
     ...(o.seed !== undefined ? [`  seed        ${o.seed}`] : []),
     `  webhooks    ${o.webhookUrl ? withoutPassword(o.webhookUrl) : 'none by default (PUT /__sandbox/webhook per tenant)'}`,

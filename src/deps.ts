@@ -47,6 +47,12 @@ export type SandboxOptions = {
    * only thanks to them would break against the real service.
    */
   sdkCompat?: boolean
+  /**
+   * Enforce a limit of /v1 requests per minute of each tenant's clock: past it, 429 with
+   * `Retry-After`. Default false: requests are counted against the real service's 60 and the
+   * count shown in `X-RateLimit-*` headers, never refused.
+   */
+  rateLimit?: number | false
   /** Request log on stdout. Default 'silent' here, 'pretty' from the CLI. */
   log?: 'pretty' | 'json' | 'silent'
   /** Where every tenant's webhooks go, unless it set its own (`PUT /__sandbox/webhook`). */

@@ -2,6 +2,7 @@
 import type { Tenant } from './db/schema.js'
 import type { DomainContext } from './domain/context.js'
 import type { SandboxDeps } from './deps.js'
+import type { RateCount } from './domain/rate-limit.js'
 
 export type AppEnv = {
   Variables: {
@@ -15,5 +16,7 @@ export type AppEnv = {
     requestText?: string
     /** The JSON text of the response, kept for the request journal (envelope.ts sendJson). */
     responseJson?: string
+    /** This /v1 request's place in its tenant's minute (http/middleware/rate-limit.ts). */
+    rateLimit?: RateCount
   }
 }

@@ -75,6 +75,12 @@ export const FLAGS: readonly Flag[] = [
     help: "add the keys the official SDKs read but the real service's examples lack (last_four…)",
   },
   {
+    name: 'rate-limit',
+    value: '<n|off>',
+    default: 'off',
+    help: 'answer 429 past n /v1 requests a minute per tenant (tenant clock); off: count only',
+  },
+  {
     name: 'log',
     value: '<pretty|json|silent>',
     default: 'pretty',
@@ -176,6 +182,8 @@ export function parseFlags(argv: string[], env: NodeJS.ProcessEnv = {}): CliComm
     clock: oneOf('clock', raw('clock'), ['real', 'manual'] as const),
     quirks: oneOf('quirks', raw('quirks'), ['on', 'off'] as const) === 'on',
     sdkCompat: oneOf('sdk-compat', raw('sdk-compat'), ['on', 'off'] as const) === 'on',
+    rateLimit:
+      raw('rate-limit') === 'off' ? false : integer('rate-limit', raw('rate-limit'), 1, 1_000_000),
     log: oneOf('log', raw('log'), ['pretty', 'json', 'silent'] as const),
     journal: oneOf('journal', raw('journal'), ['on', 'off'] as const) === 'on',
     scenarios: list('scenario'),

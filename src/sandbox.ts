@@ -35,6 +35,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     clock: options.clock ?? 'real',
     quirks: options.quirks ?? true,
     sdkCompat: options.sdkCompat ?? false,
+    rateLimit: options.rateLimit ?? false,
     log: options.log ?? 'silent',
     webhookUrl: options.webhookUrl,
     webhookSecret: options.webhookSecret,

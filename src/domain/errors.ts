@@ -11,6 +11,7 @@ export const ERROR_CODES = [
   'invalid_transition',
   'payload_too_large',
   'unsupported_media_type',
+  'too_many_requests',
   'validation',
   'business_rule',
   'internal',

@@ -49,7 +49,7 @@ export function okList(
     },
   )
   c.set('responseJson', answer.text)
-  return new Response(answer.bytes, { status: 200, headers: JSON_HEADERS })
+  return new Response(answer.bytes, { status: 200, headers: jsonHeaders(c) })
 }
 
 /**
@@ -68,9 +68,24 @@ export function sendJson(
 ): Response {
   const text = JSON.stringify(body)
   c.set('responseJson', text)
-  if (!headers) return new Response(text, { status, headers: JSON_HEADERS })
-  for (const [name, value] of Object.entries(JSON_HEADERS)) headers.set(name, value)
+  if (!headers) return new Response(text, { status, headers: jsonHeaders(c) })
+  for (const [name, value] of Object.entries(jsonHeaders(c))) headers.set(name, value)
   return new Response(text, { status, headers })
+}
+
+/**
+ * The JSON answer's headers: the constant pair, and on /v1 the request's rate-limit count as the
+ * real service sends it (`Retry-After` on a 429), in a plain object (no Fetch `Headers`).
+ */
+function jsonHeaders(c: Context): Readonly<Record<string, string>> {
+  const rate = (c as Context<AppEnv>).get('rateLimit')
+  if (rate === undefined) return JSON_HEADERS
+  return {
+    ...JSON_HEADERS,
+    'X-RateLimit-Limit': String(rate.limit),
+    'X-RateLimit-Remaining': String(rate.remaining),
+    ...(rate.retryAfterSeconds !== undefined && { 'Retry-After': String(rate.retryAfterSeconds) }),
+  }
 }
 
 // nosniff here rather than from a middleware: one constant, no per-request header list on /v1

@@ -20,6 +20,7 @@ const STATUS_BY_CODE: Record<ErrorCode, ContentfulStatusCode> = {
   invalid_transition: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  too_many_requests: 429,
   validation: 422,
   business_rule: 422,
   internal: 500,

@@ -347,6 +347,8 @@ function responsesOf(route: DocumentedRoute, hasBody: boolean): Operation['respo
   if (hasPathParameters || (isApi && hasBody)) responses['404'] = ref('NotFound')
   if (changesState) responses['409'] = ref('Conflict')
   if (validated || changesState) responses['422'] = ref('ValidationFailed')
+  // every /v1 request is counted in its tenant's minute (rate-limit.ts)
+  if (route.path.startsWith('/v1/')) responses['429'] = ref('TooManyRequests')
   return responses
 }
 
@@ -449,6 +451,11 @@ function sharedComponents(): OpenApiDocument['components'] {
       }),
       PayloadTooLarge: json('The body is over 1 MiB.', errorRef),
       UnsupportedMediaType: json('The body is not sent as application/json.', errorRef),
+      TooManyRequests: json(
+        'Only with --rate-limit: past that many /v1 requests in a minute of the tenant’s clock. ' +
+          '`Retry-After` says in how many seconds of that clock the minute ends.',
+        errorRef,
+      ),
       ValidationFailed: json('A validation or business-rule failure, naming every bad field.', {
         $ref: '#/components/schemas/ValidationError',
       }),
