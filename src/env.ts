@@ -14,6 +14,11 @@ export type AppEnv = {
     jsonBody?: Record<string, unknown>
     /** The request's body text, once read (json-body.ts), kept for the request journal. */
     requestText?: string
+    /**
+     * An origin whose stylesheets (and their fonts and images) this page may load: the
+     * card-reveal page's `css_url` (http/middleware/security-headers.ts).
+     */
+    pageStyleSource?: string
     /** The JSON text of the response, kept for the request journal (envelope.ts sendJson). */
     responseJson?: string
     /** This /v1 request's place in its tenant's minute (http/middleware/rate-limit.ts). */

@@ -9,6 +9,7 @@ const PARAMETER_VALUES: Record<string, string> = {
   reference: SOME_UUID,
   resource: 'cards',
   id: 'evt_0000000000000000',
+  token: 'N72VeyZQ8dmn3a0Wk0blu2a1pjFjdcNOx2Ec5bm39pFGa33gGu',
 }
 
 /**
@@ -50,6 +51,7 @@ describe('the route table', () => {
     expect(undeclared).toEqual([])
     expect(PUBLIC.map(([method, path]) => `${method} ${path}`).sort()).toEqual(
       [
+        'GET /__sandbox/card-reveal/' + PARAMETER_VALUES.token,
         'GET /__sandbox/checkout/' + SOME_UUID,
         'GET /__sandbox/docs',
         'GET /__sandbox/health',

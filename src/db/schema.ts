@@ -334,6 +334,25 @@ export const webhookAttempts = sqliteTable(
   ],
 )
 
+/**
+ * Access tokens of the hosted card-reveal page (docs "get access token card"): each opens one
+ * card's details until `expires_at` on the tenant's clock. Found by token, whatever the tenant.
+ */
+export const cardRevealTokens = sqliteTable(
+  'card_reveal_tokens',
+  {
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    token: text('token').notNull().unique(),
+    tenantId: text('tenant_id').notNull(),
+    cardReference: text('card_reference').notNull(),
+    /** The http(s) stylesheet the page links, or null. */
+    cssUrl: text('css_url'),
+    expiresAt: integer('expires_at').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('card_reveal_tokens_tenant_seq').on(t.tenantId, t.seq)],
+)
+
 /** Scenarios a tenant posted at run time (PRODUCT §9); files loaded at start are not stored. */
 export const scenarios = sqliteTable(
   'scenarios',
@@ -365,6 +384,7 @@ export type Payment = typeof payments.$inferSelect
 export type Disburse = typeof disburses.$inferSelect
 export type BusinessOperation = typeof businessOperations.$inferSelect
 export type WalletCode = typeof walletCodes.$inferSelect
+export type CardRevealToken = typeof cardRevealTokens.$inferSelect
 export type Job = typeof jobs.$inferSelect
 export type WebhookEvent = typeof webhookEvents.$inferSelect
 export type WebhookAttempt = typeof webhookAttempts.$inferSelect

@@ -29,6 +29,8 @@ export function createIds(seed?: number) {
     /** An internal id with a readable prefix (`ten_…`). */
     internal: (prefix: string) =>
       `${prefix}_${faker.string.alphanumeric({ length: 16, casing: 'lower' })}`,
+    /** Letters and digits: a card access token (domain/card-reveal.ts). */
+    token: (length: number) => faker.string.alphanumeric({ length }),
     digits: (length: number) => faker.string.numeric({ length, allowLeadingZeros: true }),
     cardNumber(brand: CardBrand): string {
       const prefix = faker.helpers.arrayElement(BRAND_PREFIXES[brand])

@@ -13,7 +13,7 @@
  * a body back only when it nests at most MAX_JSON_DEPTH levels (lib/json-depth.ts), so a hostile
  * body (10 KB nested 5,000 deep) cannot overflow the stack of whatever serialises it again.
  */
-import { maskAuthorization, maskJsonSecrets } from '../lib/masking.js'
+import { maskAuthorization, maskJsonSecrets, maskSecretPath } from '../lib/masking.js'
 
 export const MAX_ENTRIES_PER_TENANT = 1000
 export const MAX_BYTES_PER_TENANT = 4 * 1024 * 1024
@@ -87,7 +87,7 @@ export function createJournal() {
         seq: ++sequence,
         at: arrival.at,
         method: arrival.method,
-        path: arrival.path,
+        path: maskSecretPath(arrival.path),
         query: arrival.query,
         status: arrival.status,
         latencyMs: arrival.latencyMs,

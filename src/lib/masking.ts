@@ -3,7 +3,9 @@
  * request journal, the console request log, the webhook log reads, the dashboard and the CLI
  * banner. A token (or a webhook secret, which defaults to the token, or the `tenant` a scenario
  * rule matches on) shows its last 4 characters when it is longer than 8, else nothing; a card
- * number its last 4 digits; a cvv2 nothing. What is sent to a webhook receiver is never masked:
+ * number its last 4 digits; a cvv2 nothing; a card access token as a token, in JSON
+ * (`access_token`, the end of `embedded_ui`) and in the path of the card-reveal page it opens.
+ * What is sent to a webhook receiver is never masked:
  * the outbox keeps exact bytes.
  */
 
@@ -25,18 +27,21 @@ export function maskAuthorization(value: string): string {
  * then the backslash.
  */
 const SECRET_IN_JSON =
-  /(\\?)"(card_number|cvv2|secret|tenant)\1"(\s*:\s*)(?:\1"((?:[^"\\]|\\.)*?)\1"|(-?\d+))/g
+  /(\\?)"(card_number|cvv2|secret|tenant|access_token|embedded_ui)\1"(\s*:\s*)(?:\1"((?:[^"\\]|\\.)*?)\1"|(-?\d+))/g
 
 /**
  * `"card_number":"4111111111111111"` → `"************1111"`, every cvv2 → `"***"`, a `secret`
- * or a `tenant` as a token. Costs four substring scans when the text holds none of those keys.
+ * or a `tenant` or an `access_token` as a token, the token ending an `embedded_ui`. Costs five
+ * substring scans when the text holds none of those keys (`access_token` and `embedded_ui`
+ * come together: the card access token's answer).
  */
 export function maskJsonSecrets(json: string): string {
   if (
     !json.includes('card_number') &&
     !json.includes('cvv2') &&
     !json.includes('secret') &&
-    !json.includes('tenant')
+    !json.includes('tenant') &&
+    !json.includes('access_token')
   ) {
     return json
   }
@@ -45,7 +50,13 @@ export function maskJsonSecrets(json: string): string {
     (_, q: string, key: string, colon: string, text?: string, number?: string) => {
       const value = text ?? number!
       const masked =
-        key === 'cvv2' ? '***' : key === 'card_number' ? maskCardNumber(value) : maskToken(value)
+        key === 'cvv2'
+          ? '***'
+          : key === 'card_number'
+            ? maskCardNumber(value)
+            : key === 'embedded_ui'
+              ? maskSecretPath(value)
+              : maskToken(value)
       return `${q}"${key}${q}"${colon}${q}"${masked}${q}"`
     },
   )
@@ -54,4 +65,15 @@ export function maskJsonSecrets(json: string): string {
 function maskCardNumber(digits: string): string {
   const visible = digits.length > 4 ? digits.slice(-4) : ''
   return '*'.repeat(digits.length - visible.length) + visible
+}
+
+/** Where the hosted card-reveal page lives: its path ends with the card access token. */
+export const CARD_REVEAL_PATH = '/__sandbox/card-reveal/'
+
+/** A path or URL with the card-reveal page's token in it, the token masked; others unchanged. */
+export function maskSecretPath(path: string): string {
+  const at = path.indexOf(CARD_REVEAL_PATH)
+  if (at === -1) return path
+  const start = at + CARD_REVEAL_PATH.length
+  return path.slice(0, start) + maskToken(path.slice(start))
 }

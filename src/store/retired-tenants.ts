@@ -10,6 +10,7 @@ import type { Db } from '../db/open.js'
 import {
   accounts,
   businessOperations,
+  cardRevealTokens,
   cardUsers,
   cards,
   disburses,
@@ -35,6 +36,7 @@ const TENANT_TABLES = [
   disburses,
   businessOperations,
   walletCodes,
+  cardRevealTokens,
   accounts,
   postings,
   jobs,

@@ -30,7 +30,11 @@ code { font: 12px ui-monospace, SFMono-Regular, Menlo, monospace; }
 .status-frozen { background: #d1e9ff; color: #1849a9; }
 `
 
-export function page(title: string, body: Html, options: { style?: string; script?: string } = {}) {
+export function page(
+  title: string,
+  body: Html,
+  options: { style?: string; script?: string; stylesheet?: string } = {},
+) {
   return html`<!doctype html>
     <html lang="en">
       <head>
@@ -40,6 +44,10 @@ export function page(title: string, body: Html, options: { style?: string; scrip
         <style>
           ${raw(BASE_STYLE + (options.style ?? ''))}
         </style>
+        ${
+          // after the page's own style, so that it wins (the card-reveal page's css_url)
+          options.stylesheet ? html`<link rel="stylesheet" href="${options.stylesheet}" />` : ''
+        }
       </head>
       <body>
         ${body}

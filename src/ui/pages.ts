@@ -1,6 +1,6 @@
 /**
  * The pages under /__sandbox (PRODUCT §8), all public: the API reference of `root` (the whole
- * app), the verification widget, the checkout and the dashboard. The control plane mounts them
+ * app), the verification widget, the checkout, the card-reveal page and the dashboard. The control plane mounts them
  * before its bearer check; PAGE_SCRIPTS are their inline scripts, which the Content-Security-
  * Policy allows by hash (http/middleware/security-headers.ts).
  */
@@ -8,6 +8,7 @@ import { Hono, type MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../env.js'
 import { openApiDocument, type RoutedApp } from '../http/openapi.js'
 import { describeRoute } from '../http/route-meta.js'
+import { cardRevealApi } from './card-reveal.js'
 import { CHECKOUT_SCRIPT, checkoutApi } from './checkout.js'
 import { createDashboardApi } from './dashboard/index.js'
 import { DASHBOARD_SCRIPT } from './dashboard/script.js'
@@ -25,5 +26,6 @@ export function createPagesApi(root: RoutedApp, forTenant: MiddlewareHandler<App
     )
     .route('/', widgetApi)
     .route('/', checkoutApi)
+    .route('/', cardRevealApi)
     .route('/', createDashboardApi(forTenant))
 }

@@ -18,6 +18,8 @@ async function pages() {
     network: 'wave-sn',
     customer: { full_name: 'Awa Diop', phone: '+221770000001' },
   })
+  const card = await s.issuedCard()
+  const token = await s.call('POST', '/v1/cards/auth/access_token', { reference: card.reference })
   return {
     s,
     denied: {
@@ -29,6 +31,8 @@ async function pages() {
     framed: {
       verify: `/__sandbox/verify/${user.body.userCard.reference}`,
       'verify (unknown)': '/__sandbox/verify/6f1c2a7e-1111-4222-8333-944444444444',
+      'card reveal': new URL(token.body.data.embedded_ui as string).pathname,
+      'card reveal (unknown)': `/__sandbox/card-reveal/${'x'.repeat(50)}`,
     },
   }
 }
@@ -77,7 +81,31 @@ describe('HTML pages', () => {
     }
   })
 
-  it('let the verify page be framed: the widget opens it on the client’s own origin', async () => {
+  it('let the card-reveal page load the styles, fonts and images of its css_url’s origin only', async () => {
+    const { s } = await pages()
+    const card = await s.issuedCard()
+    const token = await s.call('POST', '/v1/cards/auth/access_token', {
+      reference: card.reference,
+      css_url: 'https://cdn.example.com:8443/themes/card.css?v=2#x',
+    })
+    const res = await s.app.request(new URL(token.body.data.embedded_ui).pathname)
+    const directives = (res.headers.get('content-security-policy') ?? '').split('; ')
+    expect(directives).toContain("style-src 'unsafe-inline' https://cdn.example.com:8443")
+    expect(directives).toContain("img-src 'self' data: https://cdn.example.com:8443")
+    expect(directives).toContain('font-src https://cdn.example.com:8443')
+    expect(directives).toContain("default-src 'none'")
+    expect(directives).toContain("base-uri 'none'")
+    expect(directives.find((d) => d.startsWith('script-src'))).toMatch(/^script-src 'sha256-/)
+    expect(directives.some((d) => d.startsWith('frame-ancestors'))).toBe(false)
+    expect(res.headers.get('x-frame-options')).toBeNull()
+    expect(res.headers.get('referrer-policy')).toBe('no-referrer')
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff')
+    // no other page gets the origin
+    const plain = await s.app.request('/__sandbox/ui')
+    expect(plain.headers.get('content-security-policy')).not.toContain('cdn.example.com')
+  })
+
+  it('let the verify and card-reveal pages be framed: clients show them in their own app', async () => {
     const { s, framed } = await pages()
     for (const [name, path] of Object.entries(framed)) {
       const res = await s.app.request(path)

@@ -3,7 +3,12 @@
  * test/security/secrets.test.ts and (the console log, the banner) test/cli.test.ts.
  */
 import { describe, expect, it } from 'vitest'
-import { maskAuthorization, maskJsonSecrets, maskToken } from '../../src/lib/masking.js'
+import {
+  maskAuthorization,
+  maskJsonSecrets,
+  maskSecretPath,
+  maskToken,
+} from '../../src/lib/masking.js'
 
 describe('maskToken', () => {
   it('shows the last 4 characters of a token longer than 8, and nothing of a shorter one', () => {
@@ -46,11 +51,39 @@ describe('maskJsonSecrets', () => {
     })
   })
 
+  it('masks a card access token and the one ending the embedded_ui URL', () => {
+    const token = 'N72VeyZQ8dmn3a0Wk0blu2a1pjFjdcNOx2Ec5bm39pFGa33gGu'
+    const json = JSON.stringify({
+      data: {
+        access_token: token,
+        embedded_ui: `http://127.0.0.1:4010/__sandbox/card-reveal/${token}`,
+      },
+    })
+    expect(JSON.parse(maskJsonSecrets(json)).data).toEqual({
+      access_token: `${'*'.repeat(46)}3gGu`,
+      embedded_ui: `http://127.0.0.1:4010/__sandbox/card-reveal/${'*'.repeat(46)}3gGu`,
+    })
+  })
+
   it('leaves text without those keys as it is (the same string)', () => {
     const text = '{"reference":"abc","amount":5}'
     expect(maskJsonSecrets(text)).toBe(text)
     expect(maskJsonSecrets('{"card_numbers":"5200000000001096"}')).toBe(
       '{"card_numbers":"5200000000001096"}',
     )
+  })
+})
+
+describe('maskSecretPath', () => {
+  it("masks the card-reveal page's token in a path or URL, and leaves other paths alone", () => {
+    const token = 'WkwHmYXfuih2Bv3hUe8uZfFLeJmDDx5Pjb2AG1veEaGnW8l7VS'
+    expect(maskSecretPath(`/__sandbox/card-reveal/${token}`)).toBe(
+      `/__sandbox/card-reveal/${'*'.repeat(46)}l7VS`,
+    )
+    expect(maskSecretPath(`https://x.test/__sandbox/card-reveal/${token}`)).toBe(
+      `https://x.test/__sandbox/card-reveal/${'*'.repeat(46)}l7VS`,
+    )
+    expect(maskSecretPath('/__sandbox/checkout/abc')).toBe('/__sandbox/checkout/abc')
+    expect(maskSecretPath('/v1/cards')).toBe('/v1/cards')
   })
 })

@@ -291,6 +291,58 @@ describe('the checkout page', () => {
   })
 })
 
+describe('the card-reveal page', () => {
+  it("shows the card in another site's frame, styled by its css_url, and 410 once expired", async () => {
+    const user = await api('POST', '/v1/card-users/create', fullIdentity())
+    const reference: string = user.body.data.userCard.reference
+    await api('POST', `/__sandbox/card-users/${reference}/transition`, { to: 'passed' })
+    const created = await api('POST', '/v1/cards/create', {
+      card_user_reference: reference,
+      card_brand: 'visa',
+      card_type: 'virtual',
+    })
+    const cardReference: string = created.body.data.card.reference
+    await api('POST', `/__sandbox/cards/${cardReference}/transition`, { to: 'issued' })
+    const card = (await api('GET', `/v1/cards/${cardReference}`)).body.data.card
+    const host = await serveHostPage(
+      '<!doctype html><html><body><h1>My wallet app</h1><iframe id="card"></iframe></body></html>',
+      '[data-field="card_number"] { color: rgb(200, 0, 0); font-size: 30px; }',
+    )
+    try {
+      const token = await api('POST', '/v1/cards/auth/access_token', {
+        reference: cardReference,
+        css_url: `${host.url}card.css`,
+      })
+      expect(token.status).toBe(200)
+      await page.goto(host.url)
+      await page.evaluate(
+        (src) => ((globalThis as any).document.getElementById('card').src = src),
+        token.body.data.embedded_ui,
+      )
+      const frame = page.frameLocator('#card')
+      const number = frame.locator('[data-field="card_number"]')
+      await eventually(() => number.textContent()).toBe(
+        card.card_number.replace(/(\d{4})(?=\d)/g, '$1 '),
+      )
+      expect(await frame.locator('[data-field="cvv2"]').textContent()).toBe(card.cvv2)
+      expect(await frame.locator('[data-field="expiry"]').textContent()).toBe(card.expiry)
+      // the client's stylesheet applied inside the frame
+      await eventually(() =>
+        number.evaluate((el) => (globalThis as any).getComputedStyle(el).color),
+      ).toBe('rgb(200, 0, 0)')
+      await page.screenshot({ path: `${ARTIFACTS}card-reveal.png` })
+
+      await api('POST', '/__sandbox/clock/advance', { by: '10m' })
+      const expired = await page.goto(token.body.data.embedded_ui)
+      expect(expired?.status()).toBe(410)
+      expect(await page.locator('[data-field="message"]').textContent()).toContain('expired')
+      expect(await page.locator('[data-field="cvv2"]').count()).toBe(0)
+    } finally {
+      await host.close()
+    }
+  })
+})
+
 describe('framing', () => {
   it('another site cannot frame the dashboard or the checkout page', async () => {
     const created = await api('POST', '/v1/payments/create', {
@@ -317,10 +369,11 @@ describe('framing', () => {
   })
 })
 
-/** A page of "the client's app", on an origin other than the sandbox's. */
-async function serveHostPage(body: string) {
-  const server: Server = createServer((_, res) => {
-    res.writeHead(200, { 'Content-Type': 'text/html' }).end(body)
+/** A page of "the client's app", on an origin other than the sandbox's; `css` at /card.css. */
+async function serveHostPage(body: string, css = '') {
+  const server: Server = createServer((req, res) => {
+    if (req.url === '/card.css') res.writeHead(200, { 'Content-Type': 'text/css' }).end(css)
+    else res.writeHead(200, { 'Content-Type': 'text/html' }).end(body)
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as AddressInfo

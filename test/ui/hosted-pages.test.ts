@@ -2,6 +2,9 @@
  * The hosted pages' endpoints in-process: what the widget's and the checkout's buttons send.
  * The same pages are clicked through in a real browser in test/ui/browser.test.ts.
  */
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { newSandbox } from '../helpers.js'
 
@@ -169,6 +172,94 @@ describe('the dashboard shell', () => {
       // the form's field has no name: submitted without the script, it sends nothing
       expect(html).toMatch(/<input\s+id="token"\s+type="password"/)
       expect(html).not.toMatch(/<input[^>]*name="token"/)
+    }
+  })
+})
+
+describe('the card-reveal page (embedded_ui)', () => {
+  async function reveal(s: Sandbox, body: Record<string, unknown> = {}, brand = 'visa') {
+    const { reference } = await s.issuedCard(brand)
+    const res = await s.call('POST', '/v1/cards/auth/access_token', { reference, ...body })
+    const path = new URL(res.body.data.embedded_ui as string).pathname
+    return { reference, path, token: res.body.data.access_token as string }
+  }
+
+  async function card(s: Sandbox, reference: string) {
+    return (await s.call('GET', `/v1/cards/${reference}`)).body.data.card
+  }
+
+  it("shows the card's number, expiry and cvv2, uncached", async () => {
+    const s = newSandbox()
+    const { reference, path } = await reveal(s, {}, 'mastercard')
+    const { card_number, cvv2, expiry } = await card(s, reference)
+    const res = await s.app.request(path)
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/)
+    expect(res.headers.get('cache-control')).toBe('no-store')
+    const html = await res.text()
+    const grouped = card_number.replace(/(\d{4})(?=\d)/g, '$1 ')
+    expect(html).toContain(`<dd data-field="card_number">${grouped}</dd>`)
+    expect(html).toContain(`<dd data-field="expiry">${expiry}</dd>`)
+    expect(html).toContain(`<dd data-field="cvv2">${cvv2}</dd>`)
+    expect(html).toContain('mastercard · virtual')
+  })
+
+  it('says so while the card has no details yet, and shows them once it has', async () => {
+    const s = newSandbox()
+    const user = await s.verifiedUser()
+    const linked = await s.call('POST', '/v1/cards/link', {
+      identifier: 9,
+      card_user_reference: user,
+    })
+    const reference = linked.body.data.card.reference
+    const res = await s.call('POST', '/v1/cards/auth/access_token', { reference })
+    const path = new URL(res.body.data.embedded_ui).pathname
+    const before = await (await s.app.request(path)).text()
+    expect(before).toContain('data-field="pending"')
+    expect(before).not.toContain('data-field="cvv2"')
+    await s.call('POST', '/__sandbox/clock/advance', { by: '1m' })
+    const after = await (await s.app.request(path)).text()
+    expect(after).toContain(`<dd data-field="cvv2">${(await card(s, reference)).cvv2}</dd>`)
+  })
+
+  it('expires 10 minutes later on the tenant clock: a clear 410 page', async () => {
+    const s = newSandbox()
+    const { path } = await reveal(s)
+    await s.call('POST', '/__sandbox/clock/advance', { by: 10 * 60_000 - 1 })
+    expect((await s.app.request(path)).status).toBe(200)
+    await s.call('POST', '/__sandbox/clock/advance', { by: 1 })
+    const res = await s.app.request(path)
+    expect(res.status).toBe(410)
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/)
+    const html = await res.text()
+    expect(html).toContain('This card link has expired.')
+    expect(html).not.toContain('data-field="cvv2"')
+  })
+
+  it('answers an unknown token, a malformed one or a reset tenant’s with a clear 404 page', async () => {
+    const s = newSandbox()
+    const { path, token } = await reveal(s)
+    const other = token.slice(0, -1) + (token.endsWith('a') ? 'b' : 'a')
+    for (const unknown of [`/__sandbox/card-reveal/${other}`, '/__sandbox/card-reveal/short']) {
+      const res = await s.app.request(unknown)
+      expect(res.status, unknown).toBe(404)
+      expect(res.headers.get('content-type')).toMatch(/^text\/html/)
+      expect(await res.text()).toContain('This card link is not valid.')
+    }
+    await s.call('POST', '/__sandbox/reset')
+    expect((await s.app.request(path)).status).toBe(404)
+  })
+
+  it('keeps the token in the database: a restarted sandbox on the same file opens it', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'card-reveal-')), 'sandbox.db')
+    const first = newSandbox({ db: file })
+    const { path } = await reveal(first)
+    first.close()
+    const second = newSandbox({ db: file })
+    try {
+      expect((await second.app.request(path)).status).toBe(200)
+    } finally {
+      second.close()
     }
   })
 })

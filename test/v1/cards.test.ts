@@ -1090,3 +1090,116 @@ describe('POST /v1/cards/link, the older body', () => {
     expect(res.body.errors).toEqual({ reference: ['The reference field must be a valid UUID.'] })
   })
 })
+
+describe('POST /v1/cards/auth/access_token', () => {
+  const TOKEN_SHAPE = /^[A-Za-z0-9]{50}$/
+
+  it('answers data.access_token and data.embedded_ui, the card-reveal page of this sandbox', async () => {
+    const sb = newSandbox()
+    const { reference } = await sb.issuedCard()
+    const res = await sb.call('POST', '/v1/cards/auth/access_token', { reference })
+    expect(res.status, JSON.stringify(res.body)).toBe(200)
+    expect(Object.keys(res.body)).toEqual(['message', 'statusCode', 'data'])
+    expect(res.body.message).toBe('Access Token generated successfully')
+    expect(res.body.statusCode).toBe(200)
+    expect(Object.keys(res.body.data)).toEqual(['access_token', 'embedded_ui'])
+    const token: string = res.body.data.access_token
+    expect(token).toMatch(TOKEN_SHAPE)
+    expect(res.body.data.embedded_ui).toBe(`http://localhost/__sandbox/card-reveal/${token}`)
+    const page = await sb.app.request(`/__sandbox/card-reveal/${token}`)
+    expect(page.status).toBe(200)
+  })
+
+  it('builds embedded_ui from the public origin, never from the Host asked', async () => {
+    const sb = newSandbox({ publicUrl: 'https://sandbox.example.dev/' })
+    const { reference } = await sb.issuedCard()
+    const res = await sb.call(
+      'POST',
+      '/v1/cards/auth/access_token',
+      { reference },
+      { headers: { Host: 'localhost:9999' } },
+    )
+    expect(res.body.data.embedded_ui).toBe(
+      `https://sandbox.example.dev/__sandbox/card-reveal/${res.body.data.access_token}`,
+    )
+  })
+
+  it('gives a new token on each call, and the same bytes for the same requests with a seed', async () => {
+    const run = async () => {
+      const sb = newSandbox({ seed: 9 })
+      const { reference } = await sb.issuedCard()
+      const first = await sb.call('POST', '/v1/cards/auth/access_token', { reference })
+      const second = await sb.call('POST', '/v1/cards/auth/access_token', { reference })
+      return [first.body.data.access_token, second.body.data.access_token]
+    }
+    const [a, b] = await run()
+    expect(a).not.toBe(b)
+    expect(await run()).toEqual([a, b])
+  })
+
+  it('takes an http(s) css_url, and an empty one as absent', async () => {
+    const sb = newSandbox()
+    const { reference } = await sb.issuedCard()
+    for (const css_url of ['https://cdn.example.com/card.css', 'http://127.0.0.1:8080/c.css', '']) {
+      const res = await sb.call('POST', '/v1/cards/auth/access_token', { reference, css_url })
+      expect(res.status, css_url).toBe(200)
+      const page = await sb.app.request(new URL(res.body.data.embedded_ui).pathname)
+      const html = await page.text()
+      if (css_url) expect(html).toContain(`<link rel="stylesheet" href="${css_url}" />`)
+      else expect(html).not.toContain('<link rel="stylesheet"')
+    }
+  })
+
+  it.each([
+    ['a relative URL', 'style.css'],
+    ['another scheme', 'ftp://cdn.example.com/card.css'],
+    ['a script URL', 'javascript:alert(1)'],
+    ['a number', 42],
+  ])('refuses a css_url that is %s (422 naming css_url)', async (_what, css_url) => {
+    const sb = newSandbox()
+    const { reference } = await sb.issuedCard()
+    const res = await sb.call('POST', '/v1/cards/auth/access_token', { reference, css_url })
+    expect(res.status, JSON.stringify(res.body)).toBe(422)
+    expect(res.body).toEqual({
+      message: expect.any(String),
+      statusCode: 422,
+      errors: { css_url: [expect.stringMatching(/^The css url field must be/)] },
+    })
+  })
+
+  it('requires a UUID reference, naming it (422)', async () => {
+    const sb = newSandbox()
+    const missing = await sb.call('POST', '/v1/cards/auth/access_token', {})
+    expect(missing.status).toBe(422)
+    expect(missing.body.errors).toEqual({ reference: ['The reference field is required.'] })
+    const bad = await sb.call('POST', '/v1/cards/auth/access_token', { reference: 'card-1' })
+    expect(bad.body.errors).toEqual({ reference: ['The reference field must be a valid UUID.'] })
+  })
+
+  it("answers the Laravel-shaped 404 naming reference for an unknown card or another tenant's", async () => {
+    const sb = newSandbox()
+    const theirs = await sb.issuedCard('visa', 'other')
+    for (const reference of [UNKNOWN, theirs.reference]) {
+      const res = await sb.call('POST', '/v1/cards/auth/access_token', { reference })
+      expect(res.status, reference).toBe(404)
+      expect(res.body).toEqual({
+        message: `No card found for reference "${reference}".`,
+        statusCode: 404,
+        errors: { reference: [`No card found for reference "${reference}".`] },
+      })
+    }
+  })
+
+  it('keeps the token out of the journal in clear', async () => {
+    const sb = newSandbox()
+    const { reference } = await sb.issuedCard()
+    const res = await sb.call('POST', '/v1/cards/auth/access_token', { reference })
+    const token: string = res.body.data.access_token
+    await sb.app.request(`/__sandbox/card-reveal/${token}`)
+    const journal = await sb.call('GET', '/__sandbox/requests')
+    const text = JSON.stringify(journal.body)
+    expect(text).not.toContain(token)
+    expect(text).toContain(`"access_token":"${'*'.repeat(46)}${token.slice(-4)}"`)
+    expect(text).toContain(`/__sandbox/card-reveal/${'*'.repeat(46)}${token.slice(-4)}`)
+  })
+})

@@ -5,7 +5,7 @@
  */
 import { createMiddleware } from 'hono/factory'
 import type { AppEnv } from '../../env.js'
-import { maskToken } from '../../lib/masking.js'
+import { maskSecretPath, maskToken } from '../../lib/masking.js'
 
 const TTY = process.stdout.isTTY === true
 const COLOURS = TTY
@@ -25,12 +25,13 @@ export function requestLog(
     const ms = Math.round((performance.now() - started) * 10) / 10
     const status = c.res.status
     const token = c.get('tenant')?.token
+    const path = maskSecretPath(c.req.path)
     if (format === 'json') {
       write(
         JSON.stringify({
           tenant: token === undefined ? null : maskToken(token),
           method: c.req.method,
-          path: c.req.path,
+          path,
           status,
           ms,
         }),
@@ -40,7 +41,7 @@ export function requestLog(
     const tenant = token === undefined ? NO_TENANT : shorten(maskToken(token))
     const colour = status >= 500 ? COLOURS.server : status >= 400 ? COLOURS.client : COLOURS.ok
     write(
-      `${COLOURS.dim}${tenant.padEnd(16)}${COLOURS.reset} ${c.req.method.padEnd(6)} ${c.req.path} ` +
+      `${COLOURS.dim}${tenant.padEnd(16)}${COLOURS.reset} ${c.req.method.padEnd(6)} ${path} ` +
         `${colour}${status}${COLOURS.reset} ${ms}ms`,
     )
   })

@@ -3,15 +3,17 @@
  * `no-referrer`, and a Content-Security-Policy under which a page runs only the sandbox's own
  * inline scripts, allowed by their sha256 (computed once, here, at start), and talks only to
  * its own origin. No page may be framed (`frame-ancestors 'none'`, `X-Frame-Options: DENY`)
- * except the verify page, which the widget frames on the client's own origin. /v1 answers only
+ * except the verify page, which the widget frames on the client's own origin, and the
+ * card-reveal page, which a client frames in its app, styled by the `css_url` it chose: that
+ * page alone may load styles, fonts and images from that URL's origin. /v1 answers only
  * JSON, which carries nosniff from sendJson: no header list is built per request there.
  */
 import { createHash } from 'node:crypto'
 import type { MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../../env.js'
 
-/** Pages other sites may frame: the widget's overlay (a card-reveal page would join it). */
-const FRAMED_PAGES = ['/__sandbox/verify/']
+/** Pages other sites may frame: the widget's overlay and the card-reveal page. */
+const FRAMED_PAGES = ['/__sandbox/verify/', '/__sandbox/card-reveal/']
 
 export const scriptHash = (script: string) =>
   `'sha256-${createHash('sha256').update(script).digest('base64')}'`
@@ -30,6 +32,16 @@ export function securityHeaders(pageScripts: readonly string[]): MiddlewareHandl
   ]
   const unframedPolicy = [...policy, "frame-ancestors 'none'"].join('; ')
   const framedPolicy = policy.join('; ')
+  /** A framed page that links a stylesheet of `origin` (an origin: no space, `;` or `,`). */
+  const framedPolicyWith = (origin: string) =>
+    [
+      ...policy.map((directive) =>
+        directive.startsWith('style-src') || directive.startsWith('img-src')
+          ? `${directive} ${origin}`
+          : directive,
+      ),
+      `font-src ${origin}`,
+    ].join('; ')
   // set on the answer once it is made, whoever made it (a page, an error, sendJson)
   return async function securityHeaders(c, next) {
     await next()
@@ -37,7 +49,11 @@ export function securityHeaders(pageScripts: readonly string[]): MiddlewareHandl
     const headers = c.res.headers
     headers.set('X-Content-Type-Options', 'nosniff')
     headers.set('Referrer-Policy', 'no-referrer')
-    headers.set('Content-Security-Policy', framed ? framedPolicy : unframedPolicy)
+    const styleSource = framed ? c.get('pageStyleSource') : undefined
+    headers.set(
+      'Content-Security-Policy',
+      styleSource ? framedPolicyWith(styleSource) : framed ? framedPolicy : unframedPolicy,
+    )
     if (!framed) headers.set('X-Frame-Options', 'DENY')
   }
 }

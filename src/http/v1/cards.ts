@@ -16,7 +16,9 @@ import {
   listCards,
   unfreezeCard,
 } from '../../domain/cards.js'
+import { issueRevealToken } from '../../domain/card-reveal.js'
 import type { DomainContext } from '../../domain/context.js'
+import { CARD_REVEAL_PATH } from '../../lib/masking.js'
 import type { AppEnv } from '../../env.js'
 import {
   brandJson,
@@ -31,7 +33,7 @@ import {
 import { describeRoute } from '../route-meta.js'
 import { sdkCardKeys } from '../sdk-compat.js'
 import { validate } from '../validate.js'
-import { evenWithOtherErrors, referenceParam, uuid } from './schemas.js'
+import { evenWithOtherErrors, httpUrl, referenceParam, uuid } from './schemas.js'
 
 export const createCardBody = z.object({
   card_user_reference: uuid(),
@@ -73,6 +75,22 @@ export const linkCardBody = z
   }, evenWithOtherErrors)
 
 export const cardReferenceBody = z.object({ reference: uuid() })
+
+/** Docs "get access token card": `css_url` styles the page; `""` counts as absent. */
+export const cardAccessTokenBody = z.object({
+  reference: uuid(),
+  css_url: z
+    .string()
+    .refine((url) => url === '' || httpUrl().safeParse(url).success, {
+      message: 'The css url field must be a valid http(s) URL.',
+    })
+    .optional(),
+})
+
+/** The hosted card-reveal page a token opens (ui/card-reveal.ts), on this sandbox's origin. */
+export function cardRevealUrl(p: Presenting, token: string): string {
+  return `${p.origin}${CARD_REVEAL_PATH}${token}`
+}
 
 export function cardJson(ctx: DomainContext, card: Card, p: Presenting) {
   return {
@@ -154,6 +172,24 @@ export const cardsApi = new Hono<AppEnv>()
     (c) => {
       const card = unfreezeCard(c.get('ctx'), c.req.valid('json').reference)
       return ok(c, 'Card unfrozen successfully', cardResponse(c.get('ctx'), card, presenting(c)))
+    },
+  )
+  .post(
+    '/auth/access_token',
+    describeRoute({ auth: 'bearer', summary: 'Get card access token' }),
+    validate('json', cardAccessTokenBody),
+    (c) => {
+      const body = c.req.valid('json')
+      const issued = issueRevealToken(c.get('ctx'), {
+        cardReference: body.reference,
+        cssUrl: body.css_url || undefined,
+      })
+      return ok(c, 'Access Token generated successfully', {
+        data: {
+          access_token: issued.token,
+          embedded_ui: cardRevealUrl(presenting(c), issued.token),
+        },
+      })
     },
   )
   .get(

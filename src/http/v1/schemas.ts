@@ -9,7 +9,8 @@ export const uuid = () => z.uuid()
 export const amount = () => z.number().int().positive().max(MAX_AMOUNT)
 export const phone = () => z.stringFormat('phone', /^\+?[0-9][0-9 .-]{5,19}$/)
 export const email = () => z.email().max(255)
-export const imageUrl = () => z.url({ protocol: /^https?$/ }).max(2048)
+export const httpUrl = () => z.url({ protocol: /^https?$/ }).max(2048)
+export const imageUrl = httpUrl
 
 /**
  * Zod skips an object's refinements once any field failed; cross-field rules pass this so that

@@ -1,0 +1,28 @@
+/**
+ * The card_reveal_tokens table (docs "get access token card"): a token finds its row whatever
+ * the tenant, as the hosted page that opens it carries no bearer token.
+ */
+import { eq, sql } from 'drizzle-orm'
+import type { Db } from '../db/open.js'
+import { cardRevealTokens, type CardRevealToken } from '../db/schema.js'
+import { insertReturning } from './rows.js'
+import { statement } from './statements.js'
+
+export function insertRevealToken(
+  db: Db,
+  values: typeof cardRevealTokens.$inferInsert,
+): CardRevealToken {
+  return insertReturning(db, cardRevealTokens, values)
+}
+
+const byToken = statement((db) =>
+  db
+    .select()
+    .from(cardRevealTokens)
+    .where(eq(cardRevealTokens.token, sql.placeholder('token')))
+    .prepare(),
+)
+
+export function revealTokenByToken(db: Db, token: string): CardRevealToken | undefined {
+  return byToken(db).get({ token })
+}
