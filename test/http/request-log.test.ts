@@ -8,7 +8,12 @@ const TOKEN = 'WkwHmYXfuih2Bv3hUe8uZfFLeJmDDx5Pjb2AG1veEaGnW8l7VS'
 function loggedApp(format: 'pretty' | 'json') {
   const lines: string[] = []
   const app = new Hono()
-    .use(requestLog(format, (line) => void lines.push(line)))
+    .use(
+      requestLog(format, (line) => {
+        lines.push(line)
+        return true
+      }),
+    )
     .get('/__sandbox/card-reveal/:token', (c) => c.text('card'))
     .get('/v1/cards', (c) => c.text('cards'))
   return { app, lines }
