@@ -322,7 +322,13 @@ export function responseMediaType(method: string, path: string): string {
   return isPage ? 'text/html' : 'application/json'
 }
 
-const HTML_PAGES = ['/__sandbox/docs', '/__sandbox/ui', '/__sandbox/checkout', '/__sandbox/verify']
+const HTML_PAGES = [
+  '/__sandbox/docs',
+  '/__sandbox/ui',
+  '/__sandbox/checkout',
+  '/__sandbox/verify',
+  '/__sandbox/card-reveal',
+]
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
@@ -349,6 +355,9 @@ function responsesOf(route: DocumentedRoute, hasBody: boolean): Operation['respo
   if (validated || changesState) responses['422'] = ref('ValidationFailed')
   // every /v1 request is counted in its tenant's minute (rate-limit.ts)
   if (route.path.startsWith('/v1/')) responses['429'] = ref('TooManyRequests')
+  // the card-reveal page of a card access token past its time (ui/card-reveal.ts)
+  if (route.path.startsWith(`${SANDBOX_PREFIX}/card-reveal/`))
+    responses['410'] = { description: 'The link has expired: an HTML page saying so.' }
   return responses
 }
 

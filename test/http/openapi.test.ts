@@ -143,6 +143,16 @@ describe('GET /__sandbox/openapi.json', () => {
     expect(document.paths['/__sandbox/docs'].get.responses['200'].content).toHaveProperty(
       'text/html',
     )
+    const reveal = document.paths['/__sandbox/card-reveal/{token}'].get
+    expect(reveal.responses['200'].content).toHaveProperty('text/html')
+    expect(Object.keys(reveal.responses)).toEqual(['200', '403', '404', '410'])
+    expect(reveal.security).toEqual([])
+    const accessToken = document.paths['/v1/cards/auth/access_token'].post
+    expect(
+      Object.keys(accessToken.requestBody.content['application/json'].schema.properties),
+    ).toEqual(['reference', 'css_url'])
+    expect(document.paths['/v1/cards/{reference}'].get.summary).toBe('Show card')
+    expect(document.paths['/v1/card-users/{reference}'].get.summary).toBe('Show card user')
     const ids = Object.values(document.paths).flatMap((item: any) =>
       Object.values(item).map((operation: any) => operation.operationId),
     )
