@@ -42,27 +42,46 @@ export function validate<T extends Target, Schema extends ZodType>(
   target: T,
   schema: Schema,
 ): Validator<T, Schema> {
-  const checked = zValidator(
-    target,
-    schema,
-    (result) => {
-      if (result.success) return
-      if (target === 'param')
-        throw new SandboxError('not_found', 'No resource found for this reference.')
-      throw validationError(fieldErrorsOf(result.error, result.data))
-    },
-    // synchronous schemas: safeParse, not the default safeParseAsync (types differ by zod build)
-    { validationFunction: (s, value) => s.safeParse(value) as never },
-  ) as unknown as Validator<T, Schema>
-  const validator: Validator<T, Schema> =
-    target === 'json'
-      ? async (c, next) => {
-          await readJsonBody(c)
-          // reading the body waits: the tenant is brought up to date before the handler runs
-          refreshTenant(c)
-          return checked(c, next)
-        }
-      : checked
+  const zodValidator = (prepare: (value: unknown) => unknown) =>
+    zValidator(
+      target,
+      schema,
+      (result) => {
+        if (result.success) return
+        if (target === 'param')
+          throw new SandboxError('not_found', 'No resource found for this reference.')
+        throw validationError(fieldErrorsOf(result.error, result.data))
+      },
+      // synchronous schemas: safeParse, not the default safeParseAsync (types differ by zod build)
+      { validationFunction: (s, value) => s.safeParse(prepare(value)) as never },
+    ) as unknown as Validator<T, Schema>
+  const checked = zodValidator((value) => value)
+  if (target !== 'json') {
+    validations.set(checked, { target, schema })
+    return checked
+  }
+  const checkedApiBody = zodValidator(withoutNulls)
+  const validator: Validator<T, Schema> = async (c, next) => {
+    await readJsonBody(c)
+    // reading the body waits: the tenant is brought up to date before the handler runs
+    refreshTenant(c)
+    return (c.req.path.startsWith('/v1/') ? checkedApiBody : checked)(c, next)
+  }
   validations.set(validator, { target, schema })
   return validator
+}
+
+/**
+ * A /v1 body with its null fields left out (PRODUCT §4): the real service (Laravel) reads a
+ * null as absent, so an optional field sent as null is accepted (alal-php sends `"code": null`
+ * on every wallet-to-card) and a required one is reported as missing.
+ */
+export function withoutNulls(value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value
+  // no prototype: a field may be called "__proto__"
+  const kept: Record<string, unknown> = Object.create(null) as Record<string, unknown>
+  for (const [key, field] of Object.entries(value)) {
+    if (field !== null) kept[key] = withoutNulls(field)
+  }
+  return kept
 }
