@@ -87,15 +87,20 @@ function userCardJson(user: CardUser, p: Presenting) {
         email: user.email,
         id_no: user.idNo,
       }
-    : {
-        reference: user.reference,
-        first_name: user.firstName,
-        last_name: user.lastName,
-        address: user.address,
-        id_no: user.idNo,
-        phone: user.phone,
-        email: user.email,
-      }
+    : identityInDocsOrder(user)
+}
+
+/** The full-data flow's userCard fields in the order SPEC §4.1 and the docs list them. */
+function identityInDocsOrder(user: CardUser) {
+  return {
+    reference: user.reference,
+    first_name: user.firstName,
+    last_name: user.lastName,
+    address: user.address,
+    id_no: user.idNo,
+    phone: user.phone,
+    email: user.email,
+  }
 }
 
 /** The full record of SPEC §2.3. */
@@ -115,13 +120,7 @@ export function cardUserJson(user: CardUser) {
 /** Show card user (docs "show card user"): the fields in the docs' order, and `created_at`. */
 function shownCardUserJson(user: CardUser, p: Presenting) {
   return {
-    reference: user.reference,
-    first_name: user.firstName,
-    last_name: user.lastName,
-    address: user.address,
-    id_no: user.idNo,
-    phone: user.phone,
-    email: user.email,
+    ...identityInDocsOrder(user),
     status: user.status,
     created_at: createdAtJson(user.createdAt, p),
   }
