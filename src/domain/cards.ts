@@ -129,7 +129,10 @@ export function fillLinkedCardDetails(ctx: DomainContext, reference: string): vo
     updatedAt: ctx.now,
   })
   // the linked card now has what a created card has when it is issued
-  enqueueEvent(ctx, cardCreationEvent({ ...filled, status: 'issued' }, cardBalance(ctx, filled)))
+  enqueueEvent(
+    ctx,
+    cardCreationEvent({ ...filled, status: 'issued' }, cardBalance(ctx, filled), ctx.quirks),
+  )
 }
 
 /** Number (Luhn-valid, brand prefix), cvv2 and expiry (`YYYY-MM`), filled when a card is issued. */

@@ -13,6 +13,8 @@ export type DomainContext = {
   tenant: Tenant
   /** Milliseconds on the tenant's sandbox clock (PRODUCT §6). */
   now: number
+  /** Answer like the real service where it differs from the spec's schemas (`--quirks`). */
+  quirks?: boolean
   /** Whether the opt-in webhook events the real service is not known to send are written. */
   webhookExtensions?: boolean
   /** Delay overrides of the scenarios in force for the tenant (PRODUCT §9). */

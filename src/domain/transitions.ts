@@ -64,7 +64,7 @@ const MOVERS: Record<TransitionResource, Mover> = {
     const moved = setCardStatus(ctx, card, to as typeof card.status)
     // a card leaving `issuing` has been created, or has failed to be
     if (card.status === 'issuing')
-      enqueueEvent(ctx, cardCreationEvent(moved, cardBalance(ctx, moved)))
+      enqueueEvent(ctx, cardCreationEvent(moved, cardBalance(ctx, moved), ctx.quirks))
     return card.status
   },
   transactions(ctx, slug, to) {

@@ -36,13 +36,18 @@ export function verificationEvent(user: CardUser, status: 'passed' | 'failed'): 
   }
 }
 
-export function cardCreationEvent(card: Card, balance: number): EventPayload {
+/**
+ * `card_creation.*`: with quirks on, the brand as the API and the docs' webhook page name it
+ * (`"Visa"`); clean, as it was asked for (`"visa"`).
+ */
+export function cardCreationEvent(card: Card, balance: number, quirks = false): EventPayload {
+  const cardBrand = quirks ? brandName(card.brand) : card.brand
   if (card.status === 'failed') {
     return {
       event: 'card_creation.failed',
       data: {
         reference: card.reference,
-        card_brand: card.brand,
+        card_brand: cardBrand,
         card_type: card.type,
         status: 'failed',
       },
@@ -53,7 +58,7 @@ export function cardCreationEvent(card: Card, balance: number): EventPayload {
     data: {
       reference: card.reference,
       card_number: card.cardNumber,
-      card_brand: card.brand,
+      card_brand: cardBrand,
       card_type: card.type,
       cvv2: card.cvv2,
       expiry: card.expiry,
@@ -62,6 +67,11 @@ export function cardCreationEvent(card: Card, balance: number): EventPayload {
       status: 'issued',
     },
   }
+}
+
+/** A brand as the real service names it: `visa` → `Visa`, `gim` → `Gim`. */
+export function brandName(brand: string): string {
+  return brand[0].toUpperCase() + brand.slice(1)
 }
 
 /** A sandbox extension event: `<resource>.<status>` with the resource's clean JSON. */

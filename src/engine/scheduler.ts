@@ -30,7 +30,11 @@ import { atomically } from '../store/statements.js'
 
 const BATCH = 500
 
-export type SchedulerDeps = { db: Db; ids: Ids; options: { webhookExtensions: boolean } }
+export type SchedulerDeps = {
+  db: Db
+  ids: Ids
+  options: { webhookExtensions: boolean; quirks: boolean }
+}
 
 /** Runs the tenant's jobs due at or before `until`; returns how many ran. */
 export function runDue(deps: SchedulerDeps, tenant: Tenant, until: number): number {
@@ -44,7 +48,14 @@ export function runDue(deps: SchedulerDeps, tenant: Tenant, until: number): numb
     atomically(deps.db, () => {
       for (const job of due) {
         const ctx = { db: deps.db, ids: deps.ids, tenant, now: job.dueAt }
-        runJob({ ...ctx, webhookExtensions: deps.options.webhookExtensions }, job)
+        runJob(
+          {
+            ...ctx,
+            quirks: deps.options.quirks,
+            webhookExtensions: deps.options.webhookExtensions,
+          },
+          job,
+        )
       }
     })
     ran += due.length

@@ -6,6 +6,7 @@ import type { Context } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { z } from 'zod'
 import type { AppEnv } from '../env.js'
+import { brandName } from '../domain/webhook-events.js'
 import { readThrough } from '../store/read-cache.js'
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE, type Page, type PageOf } from '../store/rows.js'
 
@@ -183,5 +184,5 @@ export function expiredAtJson(ms: number): string {
 
 /** PRODUCT §2: brands are capitalised in responses with quirks on ("Visa"). */
 export function brandJson(brand: string, p: Presenting): string {
-  return p.quirks ? brand[0].toUpperCase() + brand.slice(1) : brand
+  return p.quirks ? brandName(brand) : brand
 }

@@ -205,7 +205,8 @@ describe('the other documented events', () => {
     expect(bodies.find((b) => b.event === 'card_creation.successful').data).toEqual({
       reference: issued.body.data.card.reference,
       card_number: expect.stringMatching(/^4\d{15}$/),
-      card_brand: 'visa',
+      // as the API names it with quirks on (the docs' webhook page: "Visa")
+      card_brand: 'Visa',
       card_type: 'virtual',
       cvv2: expect.stringMatching(/^\d{3}$/),
       expiry: expect.stringMatching(/^\d{4}-\d{2}$/),
@@ -214,10 +215,28 @@ describe('the other documented events', () => {
     })
     expect(bodies.find((b) => b.event === 'card_creation.failed').data).toEqual({
       reference: doomed.body.data.card.reference,
-      card_brand: 'gim',
+      card_brand: 'Gim',
       card_type: 'physical',
       status: 'failed',
     })
+  })
+
+  it('names the brand as it was asked for in card_creation events with quirks off', async () => {
+    const { s, receiver } = await setup([200], { quirks: false })
+    await s.call('PUT', '/__sandbox/webhook', { url: receiver.url })
+    const user = await verifiedByTheClock(s)
+    const issued = await s.call('POST', '/v1/cards/create', {
+      card_user_reference: user,
+      card_brand: 'mastercard',
+      card_type: 'virtual',
+    })
+    await s.call('POST', '/__sandbox/clock/advance', { by: '5s' })
+    await until(() => receiver.requests.some((r) => r.body.includes('card_creation.successful')))
+    const event = receiver.requests
+      .map((r) => JSON.parse(r.body))
+      .find((b) => b.event === 'card_creation.successful')
+    expect(event.data.reference).toBe((issued.body.data?.card ?? issued.body.card).reference)
+    expect(event.data.card_brand).toBe('mastercard')
   })
 
   it('sends no extension events unless asked, and marks them when asked', async () => {

@@ -34,6 +34,7 @@ export function contextAt(deps: SandboxDeps, tenant: Tenant): DomainContext {
     ids: deps.ids,
     tenant,
     now: deps.tenants.now(tenant),
+    quirks: deps.options.quirks,
     webhookExtensions: deps.options.webhookExtensions,
   }
 }
