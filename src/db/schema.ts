@@ -115,6 +115,8 @@ export const transactions = sqliteTable(
     index('transactions_tenant_seq').on(t.tenantId, t.seq),
     index('transactions_tenant_card_seq').on(t.tenantId, t.cardReference, t.seq),
     index('transactions_tenant_card_reference').on(t.tenantId, t.cardReference, t.reference),
+    // show transaction by a client reference: the newest with it (docs "show transaction")
+    index('transactions_tenant_reference_seq').on(t.tenantId, t.reference, t.seq),
   ],
 )
 

@@ -15,6 +15,7 @@ import {
   slugOfReference,
   transactionBySlug,
   transactionPages,
+  newestTransactionWithReference,
 } from '../store/transactions.js'
 import { findCard } from './cards.js'
 import { findCardUser } from './card-users.js'
@@ -231,6 +232,18 @@ export function findTransaction(
 ): Transaction {
   const transaction = transactionBySlug(ctx.db, ctx.tenant.id, slug)
   if (!transaction) throw notFound(field, 'transaction', slug)
+  return transaction
+}
+
+/**
+ * Show transaction (docs "show transaction"): `x` is a slug, else a client reference, of which
+ * the newest transaction is shown (a client reference is unique per card, not per tenant).
+ */
+export function showTransaction(ctx: DomainContext, x: string): Transaction {
+  const transaction =
+    transactionBySlug(ctx.db, ctx.tenant.id, x) ??
+    newestTransactionWithReference(ctx.db, ctx.tenant.id, x)
+  if (!transaction) throw notFound('reference', 'transaction', x)
   return transaction
 }
 

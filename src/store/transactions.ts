@@ -1,5 +1,5 @@
 /** The transactions table (SPEC §2.5, §4.4), addressed by slug. */
-import { and, eq, sql } from 'drizzle-orm'
+import { and, desc, eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/open.js'
 import { transactions, type Transaction } from '../db/schema.js'
 import { insertReturning, ownedRowBy, pagesOf, updateReturning } from './rows.js'
@@ -40,4 +40,28 @@ export function slugOfReference(
   reference: string,
 ): string | undefined {
   return byClientReference(db).get({ tenant: tenantId, card: cardReference, reference })?.slug
+}
+
+const newestByClientReference = statement((db) =>
+  db
+    .select()
+    .from(transactions)
+    .where(
+      and(
+        eq(transactions.tenantId, sql.placeholder('tenant')),
+        eq(transactions.reference, sql.placeholder('reference')),
+      ),
+    )
+    .orderBy(desc(transactions.seq))
+    .limit(1)
+    .prepare(),
+)
+
+/** The tenant's newest transaction made with a client `reference` (unique per card only). */
+export function newestTransactionWithReference(
+  db: Db,
+  tenantId: string,
+  reference: string,
+): Transaction | undefined {
+  return newestByClientReference(db).get({ tenant: tenantId, reference })
 }

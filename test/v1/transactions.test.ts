@@ -973,3 +973,84 @@ describe('idempotency', () => {
     )
   })
 })
+
+describe('GET /v1/transactions/{slug or reference}', () => {
+  const send = (call: ReturnType<typeof newSandbox>['call'], card: string, reference: string) =>
+    call('POST', CARD_TO_WALLET, { ...VALID_BODIES[CARD_TO_WALLET](card), reference })
+
+  it('answers the transaction by slug with `transaction` beside `message`, as the docs show (quirks on)', async () => {
+    const { call, card } = await withCard()
+    const sent = await send(call, card, 'order-1')
+    const slug: string = sent.body.data.transaction.slug
+    const res = await call('GET', `/v1/transactions/${slug}`)
+    expect(res.status).toBe(200)
+    expect(res.body).toEqual({
+      message: 'OK',
+      statusCode: 200,
+      transaction: {
+        slug,
+        card_reference: card,
+        reference: 'order-1',
+        status: 'pending',
+        kind: 'card_to_wallet',
+        merchant: false,
+        amount: 15000,
+        phone: PHONE,
+        network: 'wave-sn',
+        created_at: START_MICROS,
+      },
+    })
+  })
+
+  it('answers under data.transaction with quirks off', async () => {
+    const { call, card } = await withCard({ quirks: false })
+    const sent = await send(call, card, 'order-1')
+    const res = await call('GET', `/v1/transactions/${sent.body.data.transaction.slug}`)
+    expect(res.body).toEqual({
+      message: 'OK',
+      statusCode: 200,
+      data: { transaction: { ...sent.body.data.transaction, created_at: START_MILLIS } },
+    })
+  })
+
+  it('finds the newest transaction made with a client reference that is no UUID', async () => {
+    const sb = newSandbox()
+    const first = (await sb.fundedCard('visa')).reference
+    const second = (await sb.fundedCard('mastercard')).reference
+    await send(sb.call, first, 'order 7/a')
+    await sb.call('POST', '/__sandbox/clock/advance', { by: '1s' })
+    const newer = await send(sb.call, second, 'order 7/a')
+    const res = await sb.call('GET', `/v1/transactions/${encodeURIComponent('order 7/a')}`)
+    expect(res.status).toBe(200)
+    expect(res.body.transaction.slug).toBe(newer.body.data.transaction.slug)
+    expect(res.body.transaction.card_reference).toBe(second)
+  })
+
+  it('adds data.transaction beside the top-level one with --sdk-compat', async () => {
+    const { call, card } = await withCard({ sdkCompat: true })
+    const sent = await send(call, card, 'order-1')
+    const res = await call('GET', '/v1/transactions/order-1')
+    expect(res.body.data).toEqual({ transaction: res.body.transaction })
+    expect(res.body.transaction.slug).toBe(sent.body.data.transaction.slug)
+  })
+
+  it("answers 404 for an unknown slug or reference and for another tenant's", async () => {
+    const { call, card } = await withCard()
+    const sent = await send(call, card, 'order-1')
+    const unknown = await call('GET', `/v1/transactions/${UNKNOWN_UUID}`)
+    expect(unknown.status).toBe(404)
+    expect(unknown.body.statusCode).toBe(404)
+    expect(unknown.body.errors).toHaveProperty('reference')
+    for (const x of [sent.body.data.transaction.slug, 'order-1']) {
+      const foreign = await call('GET', `/v1/transactions/${x}`, undefined, { token: 'other' })
+      expect(foreign.status).toBe(404)
+    }
+  })
+
+  it('never takes a literal path for a reference', async () => {
+    const { call } = await withCard()
+    const create = await call('GET', '/v1/transactions/create')
+    expect(create.status).toBe(404)
+    expect((await call('GET', '/v1/transactions/create/card-to-bank')).status).toBe(405)
+  })
+})

@@ -13,6 +13,7 @@ import {
   cardToBank,
   cardToWallet,
   listTransactions,
+  showTransaction,
   walletToCard,
 } from '../../domain/transactions.js'
 import type { AppEnv } from '../../env.js'
@@ -27,6 +28,7 @@ import {
   type Presenting,
 } from '../envelope.js'
 import { describeRoute } from '../route-meta.js'
+import { sdkTransactionKeys } from '../sdk-compat.js'
 import { validate } from '../validate.js'
 import { amount, evenWithOtherErrors, phone, text, uuid } from './schemas.js'
 
@@ -66,6 +68,9 @@ export const walletToCardBody = z
       })
     }
   }, evenWithOtherErrors)
+
+/** A slug or a client reference: client references are free text, so no UUID check here. */
+const transactionParam = z.object({ reference: text() })
 
 export const transactionsQuery = pageQuery.extend({ card_reference: uuid().optional() })
 
@@ -178,5 +183,18 @@ export const transactionsApi = new Hono<AppEnv>()
           meta: pageMeta(page),
         }
       })
+    },
+  )
+  .get(
+    '/:reference',
+    describeRoute({ auth: 'bearer', summary: 'Show transaction (by slug or client reference)' }),
+    validate('param', transactionParam),
+    (c) => {
+      const transaction = showTransaction(c.get('ctx'), c.req.valid('param').reference)
+      const p = presenting(c)
+      const json = transactionJson(transaction, p, 'create')
+      // docs "show transaction": `transaction` beside `message`, outside SPEC's `data` envelope
+      if (!p.quirks) return ok(c, 'OK', { data: { transaction: json } })
+      return ok(c, 'OK', { transaction: json, ...sdkTransactionKeys(json, p) })
     },
   )

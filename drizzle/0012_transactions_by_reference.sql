@@ -1,0 +1,1 @@
+CREATE INDEX `transactions_tenant_reference_seq` ON `transactions` (`tenant_id`,`reference`,`seq`);
