@@ -133,7 +133,11 @@ export const disputes = sqliteTable(
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
   },
-  (t) => [index('disputes_tenant_seq').on(t.tenantId, t.seq)],
+  (t) => [
+    index('disputes_tenant_seq').on(t.tenantId, t.seq),
+    // one open dispute per transaction: the check on open
+    index('disputes_tenant_transaction').on(t.tenantId, t.transactionSlug),
+  ],
 )
 
 /** The customer of a payment or disburse, stored flat (SPEC §2.6 `customer`). */

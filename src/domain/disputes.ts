@@ -7,12 +7,13 @@ import {
   disputeByReference,
   disputePages,
   insertDispute,
+  unresolvedDisputeOn,
   updateDispute as updateDisputeRow,
 } from '../store/disputes.js'
 import type { Page, PageOf } from '../store/rows.js'
 import { atomically } from '../store/statements.js'
 import type { DomainContext } from './context.js'
-import { notFound, refused } from './errors.js'
+import { SandboxError, notFound, refused } from './errors.js'
 import { LIFECYCLES, assertMove } from './lifecycles.js'
 import { findTransaction } from './transactions.js'
 
@@ -29,17 +30,29 @@ export const DISPUTE_REASONS = [
 
 export type DisputeReason = (typeof DISPUTE_REASONS)[number]
 
+/**
+ * Opens a dispute on a transaction (control plane, or POST /v1/disputes/create with the
+ * business's explanation): `open`. One at a time per transaction: while one is open or
+ * submitted, another is a 409 (PRODUCT §5).
+ */
 export function openDispute(
   ctx: DomainContext,
-  input: { transactionSlug: string; reason: DisputeReason },
+  input: { transactionSlug: string; reason: DisputeReason; explanation?: string },
+  field = 'transaction_slug',
 ): Dispute {
   return atomically(ctx.db, () => {
-    findTransaction(ctx, input.transactionSlug)
+    findTransaction(ctx, input.transactionSlug, field)
+    const pending = unresolvedDisputeOn(ctx.db, ctx.tenant.id, input.transactionSlug)
+    if (pending !== undefined) {
+      const message = `The transaction already has an open dispute (${pending}).`
+      throw new SandboxError('invalid_transition', message, { errors: { [field]: [message] } })
+    }
     return insertDispute(ctx.db, {
       reference: ctx.ids.uuid(),
       tenantId: ctx.tenant.id,
       transactionSlug: input.transactionSlug,
       reason: input.reason,
+      explanation: input.explanation,
       status: LIFECYCLES.dispute.initial,
       createdAt: ctx.now,
       updatedAt: ctx.now,
@@ -64,16 +77,20 @@ export function listDisputes(ctx: DomainContext, page: Page): PageOf<Dispute> {
 export function updateDispute(
   ctx: DomainContext,
   reference: string,
-  input: { transactionSlug: string; explanation: string },
+  input: { transactionSlug: string; explanation: string; reason?: DisputeReason },
+  field = 'transaction_slug',
 ): Dispute {
   return atomically(ctx.db, () => {
     const dispute = findDispute(ctx, reference)
-    findTransaction(ctx, input.transactionSlug)
     if (dispute.transactionSlug !== input.transactionSlug) {
-      throw refused('transaction_slug', 'The dispute was not opened on this transaction.')
+      throw refused(field, 'The dispute was not opened on this transaction.')
     }
     if (dispute.status !== 'submitted') assertMove('dispute', dispute.status, 'submitted')
-    return setDispute(ctx, dispute, { status: 'submitted', explanation: input.explanation })
+    return setDispute(ctx, dispute, {
+      status: 'submitted',
+      explanation: input.explanation,
+      ...(input.reason !== undefined && { reason: input.reason }),
+    })
   })
 }
 

@@ -239,11 +239,11 @@ export function findTransaction(
  * Show transaction (docs "show transaction"): `x` is a slug, else a client reference, of which
  * the newest transaction is shown (a client reference is unique per card, not per tenant).
  */
-export function showTransaction(ctx: DomainContext, x: string): Transaction {
+export function showTransaction(ctx: DomainContext, x: string, field = 'reference'): Transaction {
   const transaction =
     transactionBySlug(ctx.db, ctx.tenant.id, x) ??
     newestTransactionWithReference(ctx.db, ctx.tenant.id, x)
-  if (!transaction) throw notFound('reference', 'transaction', x)
+  if (!transaction) throw notFound(field, 'transaction', x)
   return transaction
 }
 

@@ -1,7 +1,9 @@
 /** The disputes table (SPEC §2.8, §4.5). */
+import { and, eq, inArray, sql } from 'drizzle-orm'
 import type { Db } from '../db/open.js'
 import { disputes, type Dispute } from '../db/schema.js'
 import { insertReturning, ownedRowBy, pagesOf, updateReturning } from './rows.js'
+import { statement } from './statements.js'
 
 export function insertDispute(db: Db, values: typeof disputes.$inferInsert): Dispute {
   return insertReturning(db, disputes, values)
@@ -13,3 +15,27 @@ export function updateDispute(db: Db, seq: number, changes: Partial<Dispute>): D
 
 export const disputeByReference = ownedRowBy(disputes, disputes.reference)
 export const disputePages = pagesOf(disputes)
+
+const unresolvedOn = statement((db) =>
+  db
+    .select({ reference: disputes.reference })
+    .from(disputes)
+    .where(
+      and(
+        eq(disputes.tenantId, sql.placeholder('tenant')),
+        eq(disputes.transactionSlug, sql.placeholder('slug')),
+        inArray(disputes.status, ['open', 'submitted']),
+      ),
+    )
+    .limit(1)
+    .prepare(),
+)
+
+/** The reference of a dispute on the transaction that is not resolved yet, if any. */
+export function unresolvedDisputeOn(
+  db: Db,
+  tenantId: string,
+  transactionSlug: string,
+): string | undefined {
+  return unresolvedOn(db).get({ tenant: tenantId, slug: transactionSlug })?.reference
+}

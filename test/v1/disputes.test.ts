@@ -450,3 +450,206 @@ describe('POST /__sandbox/disputes/{reference}/transition', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(404)
   })
 })
+
+describe('POST /v1/disputes/create (docs "create dispute")', () => {
+  it('opens a dispute in state open, answered as the docs show with quirks on', async () => {
+    const sb = newSandbox()
+    const slug = await transactionOf(sb)
+    const res = await sb.call('POST', '/v1/disputes/create', {
+      transaction_slug: slug,
+      reason: 'duplicate',
+      explanation: 'Charged twice',
+    })
+    expect(res.status, JSON.stringify(res.body)).toBe(200)
+    expect(res.body).toEqual({
+      message: 'dispute successfully created!',
+      statusCode: 200,
+      data: [
+        {
+          transaction_slug: slug,
+          slug: expect.stringMatching(UUID),
+          status: 'open',
+          reason: 'duplicate',
+          explanation: 'Charged twice',
+        },
+      ],
+    })
+    const shown = await sb.call('GET', `/v1/disputes/${res.body.data[0].slug}`)
+    expect(shown.body.data.dispute.status).toBe('open')
+  })
+
+  it('carries slug as {reference} with quirks off', async () => {
+    const sb = newSandbox({ quirks: false })
+    const slug = await transactionOf(sb)
+    const res = await sb.call('POST', '/v1/disputes/create', {
+      transaction_slug: slug,
+      reason: 'other',
+    })
+    expect(res.body.data[0]).toEqual({
+      transaction_slug: slug,
+      slug: { reference: expect.stringMatching(UUID) },
+      status: 'open',
+      reason: 'other',
+      explanation: null,
+    })
+  })
+
+  it('takes transaction_reference: a slug, or the client reference the transaction was made with', async () => {
+    const sb = newSandbox()
+    const { reference: card } = await sb.fundedCard('visa')
+    const made = await sb.call('POST', '/v1/transactions/create/card-to-wallet', {
+      amount: 1000,
+      card_reference: card,
+      phone: PHONE,
+      network: 'wave-sn',
+      reference: 'order-42',
+    })
+    const slug = made.body.data.transaction.slug
+    const byReference = await sb.call('POST', '/v1/disputes/create', {
+      transaction_reference: 'order-42',
+      reason: 'fraudulent',
+    })
+    expect(byReference.status).toBe(200)
+    expect(byReference.body.data[0].transaction_slug).toBe(slug)
+  })
+
+  it('refuses a second dispute on a transaction while one is open or submitted: 409, here and on the control plane', async () => {
+    const sb = newSandbox()
+    const slug = await transactionOf(sb)
+    const first = await sb.call('POST', '/v1/disputes/create', {
+      transaction_slug: slug,
+      reason: 'duplicate',
+    })
+    const again = await sb.call('POST', '/v1/disputes/create', {
+      transaction_slug: slug,
+      reason: 'other',
+    })
+    expect(again.status).toBe(409)
+    expect(again.body.errors).toHaveProperty('transaction_slug')
+    const control = await sb.call('POST', '/__sandbox/disputes', {
+      transaction_slug: slug,
+      reason: 'other',
+    })
+    expect(control.status).toBe(409)
+    const reference = first.body.data[0].slug
+    await sb.call('POST', `/v1/disputes/update/${reference}`, {
+      transaction_slug: slug,
+      explanation: 'x',
+    })
+    const whileSubmitted = await sb.call('POST', '/v1/disputes/create', {
+      transaction_slug: slug,
+      reason: 'other',
+    })
+    expect(whileSubmitted.status).toBe(409)
+    await sb.call('POST', `/__sandbox/disputes/${reference}/transition`, { to: 'won' })
+    const afterResolved = await sb.call('POST', '/v1/disputes/create', {
+      transaction_slug: slug,
+      reason: 'other',
+    })
+    expect(afterResolved.status, JSON.stringify(afterResolved.body)).toBe(200)
+  })
+
+  it('names each bad field (422) and answers 404 for a transaction of nobody or of another tenant', async () => {
+    const sb = newSandbox()
+    const missing = await sb.call('POST', '/v1/disputes/create', { reason: 'nope' })
+    expect(missing.status).toBe(422)
+    expect(Object.keys(missing.body.errors).sort()).toEqual(['reason', 'transaction_slug'])
+    const unknown = await sb.call('POST', '/v1/disputes/create', {
+      transaction_slug: UNKNOWN_UUID,
+      reason: 'duplicate',
+    })
+    expect(unknown.status).toBe(404)
+    expect(unknown.body.errors).toHaveProperty('transaction_slug')
+    const foreign = await transactionOf(sb, 'other-tenant')
+    const res = await sb.call('POST', '/v1/disputes/create', {
+      transaction_reference: foreign,
+      reason: 'duplicate',
+    })
+    expect(res.status).toBe(404)
+    expect(res.body.errors).toHaveProperty('transaction_reference')
+  })
+
+  it('keeps GET /v1/disputes/create a 405: a literal path is never taken for a reference', async () => {
+    const sb = newSandbox()
+    const res = await sb.call('GET', '/v1/disputes/create')
+    expect(res.status).toBe(405)
+  })
+})
+
+describe('GET /v1/disputes and /v1/disputes/{reference}', () => {
+  it('shows one dispute under data.dispute, and 404 for an unknown or foreign reference', async () => {
+    const sb = newSandbox()
+    const slug = await transactionOf(sb)
+    const reference = await openDispute(sb, slug, 'canceled')
+    const res = await sb.call('GET', `/v1/disputes/${reference}`)
+    expect(res.body).toEqual({
+      message: 'OK',
+      statusCode: 200,
+      data: {
+        dispute: {
+          transaction_slug: slug,
+          slug: { reference: null },
+          status: 'open',
+          reason: 'canceled',
+          explanation: null,
+        },
+      },
+    })
+    expect((await sb.call('GET', `/v1/disputes/${UNKNOWN_UUID}`)).status).toBe(404)
+    const foreign = await sb.call('GET', `/v1/disputes/${reference}`, undefined, { token: 'other' })
+    expect(foreign.status).toBe(404)
+  })
+
+  it('adds reference and transaction_reference with --sdk-compat', async () => {
+    const sb = newSandbox({ sdkCompat: true })
+    const { reference: card } = await sb.fundedCard('visa')
+    const made = await sb.call('POST', '/v1/transactions/create/card-to-wallet', {
+      amount: 1000,
+      card_reference: card,
+      phone: PHONE,
+      network: 'wave-sn',
+      reference: 'order-9',
+    })
+    const reference = await openDispute(sb, made.body.data.transaction.slug)
+    const res = await sb.call('GET', `/v1/disputes/${reference}`)
+    expect(res.body.data.dispute).toMatchObject({ reference, transaction_reference: 'order-9' })
+  })
+
+  it('lists the tenant’s disputes newest first, paginated', async () => {
+    const sb = newSandbox()
+    const refs = []
+    for (let i = 0; i < 3; i++) refs.push(await openDispute(sb, await transactionOf(sb)))
+    await openDispute(sb, await transactionOf(sb, 'other-tenant'), 'duplicate', 'other-tenant')
+    const page = await sb.call('GET', '/v1/disputes?per_page=2')
+    expect(page.body.message).toBe('Disputes fetched successfully')
+    expect(page.body.meta).toMatchObject({ current_page: 1, per_page: 2, total: 3, last_page: 2 })
+    const second = await sb.call('GET', '/v1/disputes?per_page=2&page=2')
+    const slugsOf = async (r: string) =>
+      (await sb.call('GET', `/v1/disputes/${r}`)).body.data.dispute.transaction_slug
+    expect(page.body.data.map((d: any) => d.transaction_slug)).toEqual([
+      await slugsOf(refs[2]),
+      await slugsOf(refs[1]),
+    ])
+    expect(second.body.data.map((d: any) => d.transaction_slug)).toEqual([await slugsOf(refs[0])])
+  })
+})
+
+describe('POST /v1/disputes/update/{reference}, older body', () => {
+  it('takes transaction_reference for transaction_slug and an optional new reason', async () => {
+    const sb = newSandbox()
+    const slug = await transactionOf(sb)
+    const reference = await openDispute(sb, slug, 'duplicate')
+    const res = await sb.call('POST', `/v1/disputes/update/${reference}`, {
+      transaction_reference: slug,
+      explanation: 'Never arrived',
+      reason: 'not_received',
+    })
+    expect(res.status, JSON.stringify(res.body)).toBe(200)
+    expect(res.body.data[0]).toMatchObject({
+      transaction_slug: slug,
+      status: 'submitted',
+      reason: 'not_received',
+      explanation: 'Never arrived',
+    })
+  })
+})

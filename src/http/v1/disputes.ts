@@ -1,22 +1,84 @@
 /**
- * /v1/disputes/update/{reference} (SPEC §4.5): submits the business's explanation on a dispute
- * opened through the control plane. SPEC §2.8 shows `slug` as an object holding `reference`,
- * null in the example: quirks on reproduce the null, quirks off carry the dispute's reference.
+ * /v1/disputes (SPEC §4.5; the docs' "create dispute" and "update dispute"): open a dispute on a
+ * transaction, submit the business's explanation, show one, list them. SPEC §2.8 shows `slug`
+ * as an object holding `reference`, null in the example: quirks on reproduce the null, quirks
+ * off carry the dispute's reference. A transaction is named by `transaction_slug`, or by
+ * `transaction_reference` (the docs' older name): a slug, else a client reference.
  */
 import { Hono } from 'hono'
 import { z } from 'zod'
 import type { Dispute } from '../../db/schema.js'
-import { updateDispute } from '../../domain/disputes.js'
+import {
+  DISPUTE_REASONS,
+  findDispute,
+  listDisputes,
+  openDispute,
+  updateDispute,
+} from '../../domain/disputes.js'
+import type { DomainContext } from '../../domain/context.js'
+import { findTransaction, showTransaction } from '../../domain/transactions.js'
 import type { AppEnv } from '../../env.js'
-import { ok, presenting, type Presenting } from '../envelope.js'
+import {
+  ok,
+  okList,
+  pageMeta,
+  pageQuery,
+  presenting,
+  toPage,
+  type Presenting,
+} from '../envelope.js'
 import { describeRoute } from '../route-meta.js'
+import { sdkDisputeKeys } from '../sdk-compat.js'
 import { validate } from '../validate.js'
-import { referenceParam, text, uuid } from './schemas.js'
+import { evenWithOtherErrors, referenceParam, text, uuid } from './schemas.js'
 
-export const updateDisputeBody = z.object({
-  transaction_slug: uuid(),
-  explanation: text(5000),
-})
+/** Either name of the disputed transaction, at least one. */
+const transactionNamed = {
+  transaction_slug: uuid().optional(),
+  transaction_reference: text().optional(),
+}
+
+function requireTransaction(
+  body: { transaction_slug?: string; transaction_reference?: string },
+  check: z.RefinementCtx,
+) {
+  if (body.transaction_slug === undefined && body.transaction_reference === undefined) {
+    check.addIssue({
+      code: 'custom',
+      path: ['transaction_slug'],
+      message: 'The transaction slug field is required when transaction reference is not present.',
+    })
+  }
+}
+
+export const createDisputeBody = z
+  .object({
+    ...transactionNamed,
+    reason: z.enum(DISPUTE_REASONS),
+    explanation: text(5000).optional(),
+  })
+  .superRefine(requireTransaction, evenWithOtherErrors)
+
+export const updateDisputeBody = z
+  .object({
+    ...transactionNamed,
+    explanation: text(5000),
+    reason: z.enum(DISPUTE_REASONS).optional(),
+  })
+  .superRefine(requireTransaction, evenWithOtherErrors)
+
+/** The transaction a body names, and the field that named it (for a 404 or 409 naming it). */
+function namedTransaction(
+  ctx: DomainContext,
+  body: { transaction_slug?: string; transaction_reference?: string },
+) {
+  if (body.transaction_slug !== undefined) {
+    const field = 'transaction_slug'
+    return { field, transaction: findTransaction(ctx, body.transaction_slug, field) }
+  }
+  const field = 'transaction_reference'
+  return { field, transaction: showTransaction(ctx, body.transaction_reference ?? '', field) }
+}
 
 export function disputeJson(dispute: Dispute, p: Presenting) {
   return {
@@ -28,17 +90,85 @@ export function disputeJson(dispute: Dispute, p: Presenting) {
   }
 }
 
-export const disputesApi = new Hono<AppEnv>().post(
-  '/update/:reference',
-  describeRoute({ auth: 'bearer', summary: 'Update dispute' }),
-  validate('param', referenceParam),
-  validate('json', updateDisputeBody),
-  (c) => {
-    const body = c.req.valid('json')
-    const dispute = updateDispute(c.get('ctx'), c.req.valid('param').reference, {
-      transactionSlug: body.transaction_slug,
-      explanation: body.explanation,
-    })
-    return ok(c, 'Dispute updated successfully', { data: [disputeJson(dispute, presenting(c))] })
-  },
-)
+/** The docs' create answer shows `slug` as the dispute's reference itself, a string. */
+function createdDisputeJson(dispute: Dispute, p: Presenting) {
+  const json = disputeJson(dispute, p)
+  return p.quirks ? { ...json, slug: dispute.reference } : json
+}
+
+export const disputesApi = new Hono<AppEnv>()
+  .post(
+    '/create',
+    describeRoute({ auth: 'bearer', summary: 'Create dispute' }),
+    validate('json', createDisputeBody),
+    (c) => {
+      const body = c.req.valid('json')
+      const ctx = c.get('ctx')
+      const { field, transaction } = namedTransaction(ctx, body)
+      const dispute = openDispute(
+        ctx,
+        { transactionSlug: transaction.slug, reason: body.reason, explanation: body.explanation },
+        field,
+      )
+      return ok(c, 'dispute successfully created!', {
+        data: [createdDisputeJson(dispute, presenting(c))],
+      })
+    },
+  )
+  .post(
+    '/update/:reference',
+    describeRoute({ auth: 'bearer', summary: 'Update dispute' }),
+    validate('param', referenceParam),
+    validate('json', updateDisputeBody),
+    (c) => {
+      const body = c.req.valid('json')
+      const ctx = c.get('ctx')
+      const { field, transaction } = namedTransaction(ctx, body)
+      const dispute = updateDispute(
+        ctx,
+        c.req.valid('param').reference,
+        { transactionSlug: transaction.slug, explanation: body.explanation, reason: body.reason },
+        field,
+      )
+      return ok(c, 'Dispute updated successfully', { data: [disputeJson(dispute, presenting(c))] })
+    },
+  )
+  .get(
+    '/',
+    describeRoute({ auth: 'bearer', summary: 'List disputes' }),
+    validate('query', pageQuery),
+    (c) => {
+      const asked = toPage(c.req.valid('query'))
+      return okList(
+        c,
+        `disputes ${asked.page} ${asked.perPage}`,
+        'Disputes fetched successfully',
+        () => {
+          const p = presenting(c)
+          const page = listDisputes(c.get('ctx'), asked)
+          return { data: page.rows.map((d) => disputeJson(d, p)), meta: pageMeta(page) }
+        },
+      )
+    },
+  )
+  .get(
+    '/:reference',
+    describeRoute({ auth: 'bearer', summary: 'Show dispute' }),
+    validate('param', referenceParam),
+    (c) => {
+      const ctx = c.get('ctx')
+      const p = presenting(c)
+      const dispute = findDispute(ctx, c.req.valid('param').reference)
+      const transactionReference = p.sdkCompat
+        ? findTransaction(ctx, dispute.transactionSlug).reference
+        : null
+      return ok(c, 'OK', {
+        data: {
+          dispute: {
+            ...disputeJson(dispute, p),
+            ...sdkDisputeKeys(dispute, transactionReference, p),
+          },
+        },
+      })
+    },
+  )

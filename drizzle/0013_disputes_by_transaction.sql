@@ -1,0 +1,1 @@
+CREATE INDEX `disputes_tenant_transaction` ON `disputes` (`tenant_id`,`transaction_slug`);
