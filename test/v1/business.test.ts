@@ -322,3 +322,21 @@ describe('GET /v1/business/operations', () => {
     expect(res.body).toEqual({ message: expect.any(String), statusCode: 401 })
   })
 })
+
+describe('GET /v1/business/balances (the PHP SDK’s getBalances; shape guessed)', () => {
+  it('answers the float balance, which follows a top-up, for this tenant only', async () => {
+    const sb = newSandbox()
+    const opening = await sb.call('GET', '/v1/business/balances')
+    expect(opening.status).toBe(200)
+    expect(opening.body).toEqual({
+      message: 'Business balances fetched successfully',
+      statusCode: 200,
+      data: { balance: 10_000_000 },
+    })
+    await sb.call('POST', '/__sandbox/business/fund', { amount: 2_500 })
+    const after = await sb.call('GET', '/v1/business/balances')
+    expect(after.body.data.balance).toBe(10_002_500)
+    const other = await sb.call('GET', '/v1/business/balances', undefined, { token: 'other' })
+    expect(other.body.data.balance).toBe(10_000_000)
+  })
+})

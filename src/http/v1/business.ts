@@ -1,10 +1,15 @@
-/** /v1/business/operations (SPEC §4.8): the business account's float operations, newest first. */
+/**
+ * /v1/business (SPEC §4.8): the business account's float operations, newest first; and its
+ * balance (`/balances`: only the PHP SDK calls it, with no docs page; the shape is our guess).
+ */
 import { Hono } from 'hono'
 import type { BusinessOperation } from '../../db/schema.js'
 import { listOperations } from '../../domain/business.js'
+import { FLOAT, balanceOf } from '../../domain/ledger.js'
 import type { AppEnv } from '../../env.js'
 import {
   createdAtJson,
+  ok,
   okList,
   pageMeta,
   pageQuery,
@@ -30,20 +35,29 @@ export function operationJson(operation: BusinessOperation, p: Presenting) {
   }
 }
 
-export const businessApi = new Hono<AppEnv>().get(
-  '/operations',
-  describeRoute({ auth: 'bearer', summary: 'List business operations' }),
-  validate('query', pageQuery),
-  (c) => {
-    const asked = toPage(c.req.valid('query'))
-    const key = `operations ${asked.page} ${asked.perPage}`
-    return okList(c, key, 'Business operations fetched successfully', () => {
-      const p = presenting(c)
-      const page = listOperations(c.get('ctx'), asked)
-      return {
-        data: page.rows.map((operation) => operationJson(operation, p)),
-        meta: pageMeta(page),
-      }
-    })
-  },
-)
+export const businessApi = new Hono<AppEnv>()
+  .get(
+    '/balances',
+    describeRoute({ auth: 'bearer', summary: 'Business balances (shape guessed: no docs page)' }),
+    (c) =>
+      ok(c, 'Business balances fetched successfully', {
+        data: { balance: balanceOf(c.get('ctx'), FLOAT) },
+      }),
+  )
+  .get(
+    '/operations',
+    describeRoute({ auth: 'bearer', summary: 'List business operations' }),
+    validate('query', pageQuery),
+    (c) => {
+      const asked = toPage(c.req.valid('query'))
+      const key = `operations ${asked.page} ${asked.perPage}`
+      return okList(c, key, 'Business operations fetched successfully', () => {
+        const p = presenting(c)
+        const page = listOperations(c.get('ctx'), asked)
+        return {
+          data: page.rows.map((operation) => operationJson(operation, p)),
+          meta: pageMeta(page),
+        }
+      })
+    },
+  )
