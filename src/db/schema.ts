@@ -24,6 +24,7 @@ export const TRANSACTION_KINDS = [
   'wallet_to_card',
   'recharge',
   'withdraw',
+  'transfer',
 ] as const
 
 export const tenants = sqliteTable('tenants', {
@@ -108,6 +109,8 @@ export const transactions = sqliteTable(
     description: text('description'),
     phone: text('phone'),
     network: text('network'),
+    /** A card-to-card transfer's receiving card (POST /v1/transactions/create, action transfer). */
+    receiverCardReference: text('receiver_card_reference'),
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
   },

@@ -21,7 +21,7 @@ import { findCard } from './cards.js'
 import { findCardUser } from './card-users.js'
 import type { DomainContext } from './context.js'
 import { notFound, refused } from './errors.js'
-import { HOLDS, INCOMING, WORLD, assertFunds, cardAccount, move } from './ledger.js'
+import { FLOAT, HOLDS, INCOMING, WORLD, assertFunds, cardAccount, move } from './ledger.js'
 import { LIFECYCLES } from './lifecycles.js'
 import { magicAmount } from './magic-values.js'
 import { scheduleOutcome } from './schedule.js'
@@ -61,11 +61,11 @@ export type CardToWalletInput = TransferBase & { phone: string; network: string 
 export type WalletToCardInput = TransferBase & { phone: string; network: string; code?: string }
 
 /** A transfer needs an issued card; a frozen or not-yet-issued card refuses it (422). */
-function usableCard(ctx: DomainContext, cardReference: string): Card {
-  const card = findCard(ctx, cardReference)
-  if (card.status === 'frozen') throw refused('card_reference', 'The card is frozen.')
+function usableCard(ctx: DomainContext, cardReference: string, field = 'card_reference'): Card {
+  const card = findCard(ctx, cardReference, field)
+  if (card.status === 'frozen') throw refused(field, 'The card is frozen.')
   if (card.status !== 'issued') {
-    throw refused('card_reference', `The card is not issued (status: ${card.status}).`)
+    throw refused(field, `The card is not issued (status: ${card.status}).`)
   }
   return card
 }
@@ -138,6 +138,7 @@ export function settleTransaction(
 ): void {
   const card = cardAccount(transaction.cardReference)
   const { amount, slug: source } = transaction
+  if (settleCardMovement(ctx, transaction, to)) return
   const outgoing = transaction.kind === 'card_to_bank' || transaction.kind === 'card_to_wallet'
   if (outgoing && to === 'success')
     move(ctx, { from: HOLDS, to: WORLD, amount, source, memo: `settle ${transaction.kind}` })
@@ -147,6 +148,84 @@ export function settleTransaction(
     move(ctx, { from: INCOMING, to: card, amount, source, memo: 'credit wallet_to_card' })
   if (transaction.kind === 'wallet_to_card' && to === 'failed')
     move(ctx, { from: INCOMING, to: WORLD, amount, source, memo: 'call off wallet_to_card' })
+}
+
+/** Where the money of a pending recharge, withdraw or transfer goes once it settles. */
+const MOVED_TO = {
+  recharge: (t: Transaction) => cardAccount(t.cardReference),
+  withdraw: () => FLOAT,
+  transfer: (t: Transaction) => cardAccount(t.receiverCardReference ?? ''),
+}
+/** Where it came from, and goes back to if it fails. */
+const MOVED_FROM = {
+  recharge: () => FLOAT,
+  withdraw: (t: Transaction) => cardAccount(t.cardReference),
+  transfer: (t: Transaction) => cardAccount(t.cardReference),
+}
+type CardMovementKind = keyof typeof MOVED_TO
+
+/**
+ * The API's recharge, withdraw and transfer (docs "topup or withdraw card"): held at creation,
+ * moved on success, given back on failure. Control-plane funding never settles (it is `success`
+ * at once), so a recharge or withdraw that settles is always one of these. False for other kinds.
+ */
+function settleCardMovement(
+  ctx: DomainContext,
+  transaction: Transaction,
+  to: 'success' | 'failed',
+): boolean {
+  if (!(transaction.kind in MOVED_TO)) return false
+  const kind = transaction.kind as CardMovementKind
+  const destination = to === 'success' ? MOVED_TO[kind](transaction) : MOVED_FROM[kind](transaction)
+  const { amount, slug: source } = transaction
+  move(ctx, { from: HOLDS, to: destination, amount, source, memo: `${to} ${kind}` })
+  return true
+}
+
+export type CardMovementInput = {
+  action: CardMovementKind
+  amount: number
+  cardReference: string
+  receiverCardReference?: string
+  reference?: string
+}
+
+/**
+ * POST /v1/transactions/create: a recharge moves money from the business float to the card, a
+ * withdraw from the card to the float, a transfer from the card to another of the tenant's
+ * cards; `pending`, held at once (422 when the float or the card is short), settled by the clock.
+ */
+export function createCardMovement(ctx: DomainContext, input: CardMovementInput): Transaction {
+  return atomically(ctx.db, () => {
+    const card = usableCard(ctx, input.cardReference)
+    let receiver: Card | undefined
+    if (input.action === 'transfer') {
+      if (input.receiverCardReference === undefined)
+        throw refused(
+          'receiver_card_reference',
+          'The receiver card reference field is required when action is transfer.',
+        )
+      if (input.receiverCardReference === card.reference)
+        throw refused('receiver_card_reference', 'The receiver card must be another card.')
+      receiver = usableCard(ctx, input.receiverCardReference, 'receiver_card_reference')
+    }
+    const source = input.action === 'recharge' ? FLOAT : cardAccount(card.reference)
+    assertFunds(ctx, source, input.amount, 'amount')
+    const transaction = pendingTransfer(ctx, card, {
+      kind: input.action,
+      amount: input.amount,
+      reference: input.reference,
+      receiverCardReference: receiver?.reference,
+    })
+    move(ctx, {
+      from: source,
+      to: HOLDS,
+      amount: input.amount,
+      source: transaction.slug,
+      memo: `hold ${input.action}`,
+    })
+    return transaction
+  })
 }
 
 /** Control-plane funding: a `recharge` (money in) or `withdraw` (money out), already settled. */

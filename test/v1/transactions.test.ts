@@ -1050,7 +1050,8 @@ describe('GET /v1/transactions/{slug or reference}', () => {
   it('never takes a literal path for a reference', async () => {
     const { call } = await withCard()
     const create = await call('GET', '/v1/transactions/create')
-    expect(create.status).toBe(404)
+    expect(create.status).toBe(405)
+    expect(create.headers.get('Allow')).toBe('POST')
     expect((await call('GET', '/v1/transactions/create/card-to-bank')).status).toBe(405)
   })
 })

@@ -12,6 +12,7 @@ import {
   WALLET_TO_CARD_NETWORKS,
   cardToBank,
   cardToWallet,
+  createCardMovement,
   listTransactions,
   showTransaction,
   walletToCard,
@@ -48,6 +49,19 @@ export const cardToWalletBody = z.object({
   reference: text().optional(),
   phone: phone(),
   network: z.enum(WALLET_NETWORKS),
+})
+
+/**
+ * Docs "topup or withdraw card": the newer page's body, and the older one's `slug` as another
+ * name of the client `reference`.
+ */
+export const cardMovementBody = z.object({
+  action: z.enum(['recharge', 'withdraw', 'transfer']),
+  amount: amount(),
+  card_reference: uuid(),
+  receiver_card_reference: uuid().optional(),
+  reference: text().optional(),
+  slug: text().optional(),
 })
 
 export const walletToCardBody = z
@@ -107,6 +121,24 @@ export function transactionJson(
 const TRANSFER_INITIATED = 'Transaction initiated successfully'
 
 export const transactionsApi = new Hono<AppEnv>()
+  .post(
+    '/create',
+    describeRoute({ auth: 'bearer', summary: 'Top up, withdraw from or transfer between cards' }),
+    validate('json', cardMovementBody),
+    (c) => {
+      const body = c.req.valid('json')
+      const transaction = createCardMovement(c.get('ctx'), {
+        action: body.action,
+        amount: body.amount,
+        cardReference: body.card_reference,
+        receiverCardReference: body.receiver_card_reference,
+        reference: body.reference ?? body.slug,
+      })
+      return ok(c, 'OK', {
+        data: { transaction: transactionJson(transaction, presenting(c), 'create') },
+      })
+    },
+  )
   .post(
     '/create/card-to-bank',
     describeRoute({ auth: 'bearer', summary: 'Card to bank account' }),

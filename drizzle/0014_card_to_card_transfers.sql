@@ -1,0 +1,1 @@
+ALTER TABLE `transactions` ADD `receiver_card_reference` text;
