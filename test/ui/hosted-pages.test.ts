@@ -152,6 +152,30 @@ describe('the dashboard panel', () => {
     expect(html).toContain('<code>******oken</code>')
     expect(html).not.toContain('test-token')
   })
+
+  it('shows the API top-ups and the disputes, each with its moves', async () => {
+    const s = newSandbox()
+    const { reference: card } = await s.issuedCard()
+    const topUp = await s.call('POST', '/v1/transactions/create', {
+      action: 'recharge',
+      amount: 700,
+      card_reference: card,
+    })
+    const slug = topUp.body.data.transaction.slug
+    const dispute = await s.call('POST', '/v1/disputes/create', {
+      transaction_slug: slug,
+      reason: 'duplicate',
+    })
+    const html = await (
+      await s.app.request('/__sandbox/ui/panel', {
+        headers: { Authorization: 'Bearer test-token' },
+      })
+    ).text()
+    expect(html).toContain(`data-reference="${slug}"`)
+    expect(html).toContain('recharge')
+    expect(html).toContain(`data-call="POST /__sandbox/transactions/${slug}/transition"`)
+    expect(html).toContain(`data-reference="${dispute.body.data[0].slug}"`)
+  })
 })
 
 describe('the dashboard shell', () => {
