@@ -24,7 +24,7 @@ import { createPagesApi, PAGE_SCRIPTS } from './ui/pages.js'
 import type { SandboxDeps } from './deps.js'
 
 export function createApp(deps: SandboxDeps) {
-  const app = new Hono<AppEnv>()
+  const app = new Hono<AppEnv>({ strict: false })
   const unmatched = unmatchedRequestError(app)
   const { options } = deps
   // bench only (deps.ts StageSwitches): a stage switched off is left out of the path
