@@ -5,7 +5,8 @@
  * ALAL_BASE_URL without a trailing slash, php's `uri` option). `reads` are the keys the SDK
  * reads from the answer and where. A method that cannot work because of the SDK itself carries
  * `sdkBug` with the reason, and `shows` says how the reason shows against the sandbox.
- * The python SDK (alal-python) is not written down yet.
+ * alal-python: alal/{card,cardUser,transaction,dispute}/service.py and alal/base.py (the modules
+ * its __init__ exports); its path has no leading slash, so its base URL ends with one.
  */
 
 /** The resources a call refers to, made before it runs (sdks.test.ts). */
@@ -23,7 +24,7 @@ export type Made = {
 type KeyType = 'string' | 'number' | 'array' | 'object'
 
 export type SdkMethod = {
-  sdk: 'node' | 'php'
+  sdk: 'node' | 'php' | 'python'
   method: string
   http: 'GET' | 'POST'
   path: (m: Made) => string
@@ -35,7 +36,13 @@ export type SdkMethod = {
   /** An endpoint the real service has that this sandbox does not serve yet. */
   notServed?: string
   /** How the bug shows: the status the request gets, and keys the SDK reads that are absent. */
-  shows?: { status: number; absent?: { at: '' | 'data[]'; keys: string[] }; dataIsNotAList?: true }
+  shows?: {
+    status: number
+    absent?: { at: '' | 'data[]'; keys: string[] }
+    dataIsNotAList?: true
+    /** The answer carries `statusCode` (python's sendRequest raises on any answer that does). */
+    carriesStatusCode?: true
+  }
 }
 
 const identity = {
@@ -364,4 +371,77 @@ export const SDK_METHODS: SdkMethod[] = [
     notServed: 'phone verification (POST /phone/verify) is not served by the sandbox yet',
     shows: { status: 404 },
   },
+  // alal-python: sendRequest raises whenever the answer has a statusCode key, and looks the
+  // exception up by it (400, 401, 404, 500 only): every answer of the service carries one, 200
+  // included, so every method raises (a TypeError on a 200) before reading anything.
+  ...(
+    [
+      [
+        'Card.create_card',
+        'POST',
+        () => '/cards/create',
+        (m: Made) => ({ card_brand: 'visa', card_type: 'virtual', card_user_reference: m.user }),
+      ],
+      ['Card.list_card', 'GET', () => '/cards/?None'],
+      ['Card.show_card', 'GET', (m: Made) => `/cards/${m.card}`],
+      ['CardUser.list_card_user', 'GET', () => '/card-users/?None'],
+      ['CardUser.show_card_user', 'GET', (m: Made) => `/card-users/${m.user}`],
+      [
+        'Transaction.create_transaction',
+        'POST',
+        () => '/transactions/create',
+        (m: Made) => ({ action: 'recharge', amount: 100, card_reference: m.card }),
+      ],
+      ['Transaction.list_transaction', 'GET', () => '/transactions/?None'],
+      ['Transaction.show_card', 'GET', (m: Made) => `/transactions/${m.slug}`],
+      [
+        'Dispute.create_dispute',
+        'POST',
+        () => '/disputes/create',
+        (m: Made) => ({
+          explanation: 'x',
+          reason: 'duplicate',
+          transaction_reference: m.transactionReference,
+        }),
+      ],
+      ['Dispute.list_dispute', 'GET', () => '/disputes/?None'],
+      ['Dispute.show_card_user', 'GET', (m: Made) => `/disputes/${m.dispute}`],
+      [
+        'Dispute.update_dispute',
+        'POST',
+        (m: Made) => `/disputes/update/${m.dispute}`,
+        (m: Made) => ({ explanation: 'x', reason: 'fraudulent', transaction_reference: m.slug }),
+      ],
+    ] as const
+  ).map(([method, http, path, body]): SdkMethod => ({
+    sdk: 'python',
+    method,
+    http,
+    path,
+    body,
+    sdkBug:
+      'raises on every answer, which always carries statusCode (its exception table has no 200)',
+    shows: { status: 200, carriesStatusCode: true },
+  })),
+  {
+    sdk: 'python',
+    method: 'CardUser.create_card_user',
+    http: 'POST',
+    path: () => '/crad-users/create',
+    body: () => identity,
+    sdkBug: 'posts to crad-users/create (misspelt)',
+    shows: { status: 404 },
+  },
+  {
+    sdk: 'python',
+    method: 'Card.get_access_token',
+    http: 'POST',
+    path: () => '/cards/auth/acess_token',
+    body: (m) => ({ css_url: 'https://app.example/card.css', reference: m.card }),
+    sdkBug: 'posts to cards/auth/acess_token (misspelt)',
+    shows: { status: 404 },
+  },
 ]
+
+/** alal-python methods that call self.send_request, which does not exist: they raise AttributeError before any request. */
+export const PYTHON_NEVER_SEND = ['Card.freeze_card', 'Card.unfreeze_card', 'Card.link_card']

@@ -71,7 +71,7 @@ async function send(method: SdkMethod) {
   return sb.call(method.http, `/v1${method.path(made)}`, method.body?.(made))
 }
 
-describe.each(['node', 'php'] as const)('the %s SDK', (sdk) => {
+describe.each(['node', 'php', 'python'] as const)('the %s SDK', (sdk) => {
   const methods = SDK_METHODS.filter((m) => m.sdk === sdk)
   const working = methods.filter((m) => !m.sdkBug && !m.notServed)
   const broken = methods.filter((m) => m.sdkBug || m.notServed)
@@ -94,6 +94,7 @@ describe.each(['node', 'php'] as const)('the %s SDK', (sdk) => {
     async (_, method) => {
       const res = await send(method)
       expect(res.status, JSON.stringify(res.body)).toBe(method.shows!.status)
+      if (method.shows!.carriesStatusCode) expect(typeOf(res.body.statusCode)).toBe('number')
       if (method.shows!.dataIsNotAList) expect(typeOf(res.body.data)).toBe('object')
       const absent = method.shows!.absent
       if (absent) {
