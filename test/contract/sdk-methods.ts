@@ -6,7 +6,9 @@
  * reads from the answer and where. A method that cannot work because of the SDK itself carries
  * `sdkBug` with the reason, and `shows` says how the reason shows against the sandbox.
  * alal-python: alal/{card,cardUser,transaction,dispute}/service.py and alal/base.py (the modules
- * its __init__ exports); its path has no leading slash, so its base URL ends with one.
+ * its __init__ exports); its path has no leading slash, so its base URL ends with one. Its
+ * freeze_card, unfreeze_card and link_card call a send_request that does not exist: they raise
+ * AttributeError before sending anything, so they have no entry here.
  */
 
 /** The resources a call refers to, made before it runs (sdks.test.ts). */
@@ -442,6 +444,3 @@ export const SDK_METHODS: SdkMethod[] = [
     shows: { status: 404 },
   },
 ]
-
-/** alal-python methods that call self.send_request, which does not exist: they raise AttributeError before any request. */
-export const PYTHON_NEVER_SEND = ['Card.freeze_card', 'Card.unfreeze_card', 'Card.link_card']
