@@ -136,9 +136,9 @@ export function settleTransaction(
   transaction: Transaction,
   to: 'success' | 'failed',
 ): void {
+  if (settleCardMovement(ctx, transaction, to)) return
   const card = cardAccount(transaction.cardReference)
   const { amount, slug: source } = transaction
-  if (settleCardMovement(ctx, transaction, to)) return
   const outgoing = transaction.kind === 'card_to_bank' || transaction.kind === 'card_to_wallet'
   if (outgoing && to === 'success')
     move(ctx, { from: HOLDS, to: WORLD, amount, source, memo: `settle ${transaction.kind}` })
@@ -150,17 +150,18 @@ export function settleTransaction(
     move(ctx, { from: INCOMING, to: WORLD, amount, source, memo: 'call off wallet_to_card' })
 }
 
+type Movement = Pick<Transaction, 'cardReference' | 'receiverCardReference'>
 /** Where the money of a pending recharge, withdraw or transfer goes once it settles. */
 const MOVED_TO = {
-  recharge: (t: Transaction) => cardAccount(t.cardReference),
+  recharge: (t: Movement) => cardAccount(t.cardReference),
   withdraw: () => FLOAT,
-  transfer: (t: Transaction) => cardAccount(t.receiverCardReference ?? ''),
+  transfer: (t: Movement) => cardAccount(t.receiverCardReference ?? ''),
 }
-/** Where it came from, and goes back to if it fails. */
+/** Where it comes from (held at creation), and goes back to if it fails. */
 const MOVED_FROM = {
   recharge: () => FLOAT,
-  withdraw: (t: Transaction) => cardAccount(t.cardReference),
-  transfer: (t: Transaction) => cardAccount(t.cardReference),
+  withdraw: (t: Movement) => cardAccount(t.cardReference),
+  transfer: (t: Movement) => cardAccount(t.cardReference),
 }
 type CardMovementKind = keyof typeof MOVED_TO
 
@@ -209,7 +210,10 @@ export function createCardMovement(ctx: DomainContext, input: CardMovementInput)
         throw refused('receiver_card_reference', 'The receiver card must be another card.')
       receiver = usableCard(ctx, input.receiverCardReference, 'receiver_card_reference')
     }
-    const source = input.action === 'recharge' ? FLOAT : cardAccount(card.reference)
+    const source = MOVED_FROM[input.action]({
+      cardReference: card.reference,
+      receiverCardReference: receiver?.reference ?? null,
+    })
     assertFunds(ctx, source, input.amount, 'amount')
     const transaction = pendingTransfer(ctx, card, {
       kind: input.action,
