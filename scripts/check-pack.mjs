@@ -1,6 +1,10 @@
 #!/usr/bin/env node
-// Checks the package as users install it: `npm pack`, install the tarball into an empty
-// folder, run `npx card-sandbox --port 0`, call it over a socket, and type-check an import.
+// Checks the package as a client team installs it (README, "Add it to your project"): `npm pack`,
+// the tarball installed into a fresh project, and there: the command (`npx --no -- card-sandbox`),
+// `startSandbox` and `card-sandbox/client` imported and required (CommonJS), the vitest kit in a
+// vitest run, the Jest setup in a Jest run, and `tsc --noEmit` (strict, skipLibCheck off) on files
+// that use every exported type from an ES module and from a CommonJS module. The runners and tsc
+// are this repository's own (devDependencies), run on the fresh project.
 import { execFileSync, spawn } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -8,8 +12,14 @@ import { join, resolve } from 'node:path'
 
 const root = resolve(import.meta.dirname, '..')
 const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-pack-'))
-const run = (cmd, args, cwd) =>
-  execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })
+const bin = (path) => join(root, 'node_modules', path)
+const run = (cmd, args, cwd = dir, env = process.env) =>
+  execFileSync(cmd, args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })
+const write = (name, text) => writeFileSync(join(dir, name), text)
+const check = (ok, message) => {
+  if (!ok) throw new Error(message)
+  console.log(`ok: ${message}`)
+}
 
 try {
   const tarball = run('npm', ['pack', '--silent', '--pack-destination', dir], root)
@@ -17,14 +27,12 @@ try {
     .split('\n')
     .pop()
   console.log(`packed ${tarball}`)
-  writeFileSync(
-    join(dir, 'package.json'),
-    JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
-  )
-  run('npm', ['install', '--no-audit', '--no-fund', join(dir, tarball)], dir)
+  write('package.json', JSON.stringify({ name: 'consumer', private: true, type: 'module' }))
+  run('npm', ['install', '--no-audit', '--no-fund', join(dir, tarball)])
 
-  // its own process group, so that npx and the sandbox under it stop together
-  const child = spawn('npx', ['card-sandbox', '--port', '0', '--log', 'silent'], {
+  // 1. the command, never fetched from the registry (--no); its own process group, so that npx
+  // and the sandbox under it stop together
+  const child = spawn('npx', ['--no', '--', 'card-sandbox', '--port', '0', '--log', 'silent'], {
     cwd: dir,
     detached: true,
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -45,32 +53,147 @@ try {
   })
   const res = await fetch(`${baseUrl}/cards`, { headers: { Authorization: 'Bearer pack' } })
   const body = await res.json()
-  if (res.status !== 200 || body.statusCode !== 200)
-    throw new Error(`GET /v1/cards answered ${res.status}`)
-  console.log(`npx card-sandbox answered GET ${baseUrl}/cards with 200`)
-  const clientCall =
+  check(
+    res.status === 200 && body.statusCode === 200,
+    `npx --no -- card-sandbox answered GET /v1/cards`,
+  )
+
+  // 2. the client, imported (ES module) and required (CommonJS), against that command
+  const esm =
     "import { createSandboxClient } from 'card-sandbox/client'\n" +
     `const client = createSandboxClient({ baseUrl: '${baseUrl}', token: 'pack' })\n` +
     'console.log((await client.clock()).mode)'
-  const mode = run(process.execPath, ['--input-type=module', '-e', clientCall], dir).trim()
-  if (mode !== 'real') throw new Error(`card-sandbox/client read the clock mode as ${mode}`)
-  console.log('the installed card-sandbox/client read the clock')
+  check(
+    run(process.execPath, ['--input-type=module', '-e', esm]).trim() === 'real',
+    'import card-sandbox/client',
+  )
+  const cjs =
+    "const { createSandboxClient } = require('card-sandbox/client')\n" +
+    `createSandboxClient({ baseUrl: '${baseUrl}', token: 'pack' }).clock().then((c) => console.log(c.mode))`
+  check(
+    run(process.execPath, ['--input-type=commonjs', '-e', cjs]).trim() === 'real',
+    'require card-sandbox/client',
+  )
   process.kill(-child.pid, 'SIGTERM')
   await exited
   child.stdout.destroy()
 
-  writeFileSync(
-    join(dir, 'consumer.ts'),
-    "import { startSandbox, createSandbox, type SandboxOptions } from 'card-sandbox'\n" +
-      'const options: SandboxOptions = { port: 0, quirks: false }\n' +
-      'const sandbox = await startSandbox(options)\nconst url: string = sandbox.baseUrl\nawait sandbox.close()\nvoid createSandbox\nvoid url\n' +
-      "import { createSandboxClient, SandboxClientError } from 'card-sandbox/client'\n" +
-      "const client = createSandboxClient({ baseUrl: url, token: 'pack' })\n" +
-      "const moved: Promise<{ to: 'passed' | 'pending' | 'failed' }> = client.transition('card-users', '', 'passed')\n" +
-      'void moved\nvoid SandboxClientError\n',
+  // 3. the library in-process, imported and required
+  const start = (load) =>
+    `${load}\nstartSandbox({ port: 0, clock: 'manual' }).then(async (s) => {\n` +
+    "  const r = await fetch(s.baseUrl + '/cards', { headers: { Authorization: 'Bearer pack' } })\n" +
+    '  console.log(r.status)\n  await s.close()\n})'
+  const imported = start("import { startSandbox } from 'card-sandbox'")
+  check(
+    run(process.execPath, ['--input-type=module', '-e', imported]).trim() === '200',
+    "import { startSandbox } from 'card-sandbox'",
   )
-  writeFileSync(
-    join(dir, 'tsconfig.json'),
+  const required = start("const { startSandbox } = require('card-sandbox')")
+  check(
+    run(process.execPath, ['--input-type=commonjs', '-e', required]).trim() === '200',
+    "require('card-sandbox').startSandbox",
+  )
+
+  // 4. the vitest kit: a run whose globalSetup is card-sandbox/vitest, options from its config
+  write(
+    'vitest.config.mjs',
+    "export default { test: { include: ['kit.vitest.mjs'], globalSetup: ['card-sandbox/vitest'],\n" +
+      "  provide: { cardSandboxOptions: { clock: 'real' } } } }\n",
+  )
+  write(
+    'kit.vitest.mjs',
+    "import { expect, inject, test } from 'vitest'\n" +
+      "import { createSandboxClient } from 'card-sandbox/client'\n" +
+      "test('the kit started a sandbox with the config options', async () => {\n" +
+      "  expect(process.env.CARD_SANDBOX_URL).toBe(inject('cardSandboxUrl'))\n" +
+      "  const client = createSandboxClient({ baseUrl: inject('cardSandboxUrl'), token: 'kit' })\n" +
+      "  expect((await client.clock()).mode).toBe('real')\n})\n",
+  )
+  run(process.execPath, [
+    bin('vitest/vitest.mjs'),
+    'run',
+    '--root',
+    dir,
+    '--config',
+    join(dir, 'vitest.config.mjs'),
+  ])
+  check(true, 'a vitest run with the card-sandbox/vitest globalSetup')
+
+  // 5. the Jest kit: globalSetup / globalTeardown, options from the config's globals
+  write(
+    'jest.config.cjs',
+    "module.exports = { testMatch: ['**/kit.jest.cjs'], globalSetup: 'card-sandbox/jest',\n" +
+      "  globalTeardown: 'card-sandbox/jest/teardown', globals: { cardSandbox: { seed: 7 } } }\n",
+  )
+  write(
+    'kit.jest.cjs',
+    "const { createSandboxClient } = require('card-sandbox/client')\n" +
+      "test('the Jest setup started a sandbox, its origin in CARD_SANDBOX_URL', async () => {\n" +
+      "  const client = createSandboxClient({ baseUrl: process.env.CARD_SANDBOX_URL, token: 'jest' })\n" +
+      "  expect((await client.clock()).mode).toBe('manual')\n" +
+      "  const cards = await client.v1('GET', '/cards')\n" +
+      '  expect(cards.statusCode).toBe(200)\n})\n',
+  )
+  run(
+    process.execPath,
+    [bin('jest/bin/jest.js'), '--rootDir', dir, '--config', join(dir, 'jest.config.cjs'), '--ci'],
+    dir,
+    {
+      ...process.env,
+      CARD_SANDBOX_URL: '',
+    },
+  )
+  check(true, 'a Jest run with card-sandbox/jest and card-sandbox/jest/teardown')
+
+  // 6. declarations: every exported type, strict, skipLibCheck off, from ESM and from CommonJS
+  const uses = (from) =>
+    `import { startSandbox, createSandbox, type SandboxOptions, type StageSwitches, type SandboxApp,\n` +
+    `  type Sandbox, type RunningSandbox } from '${from('card-sandbox')}'\n` +
+    `import { createSandboxClient, sandboxOrigin, SandboxClientError, type SandboxClient,\n` +
+    '  type SandboxClientOptions, type ResourceStates, type TransitionResource, type Transition,\n' +
+    '  type ClockMode, type Clock, type Duration, type DelayName, type Delays, type Job,\n' +
+    '  type PageMeta, type Page, type PageQuery, type Transaction, type CardFunding,\n' +
+    '  type BusinessAccount, type DisputeReason, type Dispute, type WalletCodeNetwork,\n' +
+    '  type WalletCode, type WebhookEndpoint, type WebhookEventStatus, type WebhookAttempt,\n' +
+    '  type WebhookEvent, type JournalEntry, type JournalFilter, type Scenario, type FieldMatcher,\n' +
+    `  type ScenarioRule, type ScenarioInForce, type Fixture } from '${from('card-sandbox/client')}'\n` +
+    `import jestSetup, { type JestProjectConfig } from '${from('card-sandbox/jest')}'\n` +
+    `import jestTeardown from '${from('card-sandbox/jest/teardown')}'\n` +
+    'const options: SandboxOptions = { port: 0, quirks: false, stages: {} satisfies StageSwitches }\n' +
+    'export async function main(): Promise<void> {\n' +
+    '  const running: RunningSandbox = await startSandbox(options)\n' +
+    '  const app: SandboxApp = running.app\n  const inMemory: Sandbox = createSandbox()\n' +
+    "  const client: SandboxClient = createSandboxClient({ baseUrl: running.url, token: 't' } satisfies SandboxClientOptions)\n" +
+    "  const moved: Transition<'cards'> = await client.transition('cards', '', 'issued')\n" +
+    "  const state: ResourceStates['cards'] = moved.to\n  const resource: TransitionResource = 'cards'\n" +
+    "  const clock: Clock = await client.clock()\n  const mode: ClockMode = clock.mode\n  const by: Duration = '5s'\n" +
+    "  const delay: DelayName = 'card_issuing'\n  const delays: Delays = await client.delays()\n  const jobs: Job[] = await client.jobs()\n" +
+    '  const meta: PageMeta | undefined = undefined\n  const query: PageQuery = { page: 1 }\n' +
+    '  const requests: Page<JournalEntry> = await client.requests({ page: 1 } satisfies JournalFilter)\n' +
+    '  const transaction: Transaction | undefined = undefined\n  const funding: CardFunding | undefined = undefined\n' +
+    '  const account: BusinessAccount = await client.business()\n  const reason: DisputeReason | undefined = undefined\n' +
+    '  const dispute: Dispute | undefined = undefined\n  const network: WalletCodeNetwork = "orange-money-sn"\n' +
+    '  const code: WalletCode | undefined = undefined\n  const endpoint: WebhookEndpoint = await client.webhook()\n' +
+    '  const status: WebhookEventStatus = "pending"\n  const attempt: WebhookAttempt | undefined = undefined\n' +
+    '  const event: WebhookEvent | undefined = undefined\n  const matcher: FieldMatcher | undefined = undefined\n' +
+    '  const rule: ScenarioRule | undefined = undefined\n  const scenario: Scenario | undefined = undefined\n' +
+    '  const inForce: ScenarioInForce[] = await client.scenarios()\n  const fixture: Fixture = { name: "cards" }\n' +
+    '  const config: JestProjectConfig = { globals: { cardSandbox: options } }\n' +
+    '  await jestSetup({}, config)\n  await jestTeardown()\n' +
+    '  const error = new SandboxClientError("GET", "/", 500, null)\n' +
+    '  void [app, inMemory, state, resource, mode, by, delay, delays, jobs, meta, query, requests, transaction, funding,\n' +
+    '    account, reason, dispute, network, code, endpoint, status, attempt, event, matcher, rule, scenario, inForce,\n' +
+    '    fixture, error, sandboxOrigin(running.url)]\n  inMemory.close()\n  await running.close()\n}\n'
+  write(
+    'types.mts',
+    uses((name) => name),
+  )
+  write(
+    'types.cts',
+    uses((name) => name),
+  )
+  write(
+    'tsconfig.json',
     JSON.stringify({
       compilerOptions: {
         module: 'NodeNext',
@@ -78,14 +201,14 @@ try {
         target: 'ES2022',
         strict: true,
         noEmit: true,
-        skipLibCheck: true,
+        skipLibCheck: false,
         types: [],
       },
-      files: ['consumer.ts'],
+      files: ['types.mts', 'types.cts'],
     }),
   )
-  run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', dir], dir)
-  console.log('the installed package type-checks: card-sandbox and card-sandbox/client')
+  run(process.execPath, [bin('typescript/bin/tsc'), '-p', dir])
+  check(true, 'tsc --noEmit, strict, skipLibCheck off: every exported type from ESM and CommonJS')
   console.log('pack check passed')
 } finally {
   rmSync(dir, { recursive: true, force: true })

@@ -5,84 +5,15 @@
  * pages can name these types without importing sandbox.ts, which imports them.
  */
 import type { Db } from './db/open.js'
-import type { ClockMode } from './domain/clock.js'
 import type { Ids } from './domain/ids.js'
 import type { TenantDirectory } from './domain/tenants.js'
 import type { Call } from './engine/fixtures.js'
 import type { ScenarioRegistry } from './engine/scenarios/registry.js'
 import type { Journal } from './journal/journal.js'
 import type { Deliverer } from './webhooks/delivery.js'
+import type { SandboxOptions } from './options.js'
 
-export type SandboxOptions = {
-  /** Port to listen on; 0 picks a free one. Default 4010. */
-  port?: number
-  /** Address to bind. Default 127.0.0.1. */
-  host?: string
-  /**
-   * Other names the sandbox answers to (a Host header naming anything else gets 403): besides
-   * localhost, 127.0.0.1, [::1], the bound host (bound to a wildcard: every interface address
-   * and the machine's name) and the host of `publicUrl`.
-   */
-  allowedHosts?: string[]
-  /**
-   * Where links to the sandbox point (`wallet_url`), e.g. behind a proxy or a tunnel. Default:
-   * the listener's address (a wildcard shown as 127.0.0.1); in-process, `http://localhost`.
-   */
-  publicUrl?: string
-  /** SQLite file, or ':memory:' (default). */
-  db?: string
-  /** Seed for every id, name and card number. */
-  seed?: number
-  /** Only these bearer tokens get in. */
-  tokens?: string[]
-  /** Time factor of real-mode clocks. Default 1. */
-  speed?: number
-  /** Mode of each new tenant's clock. Default 'real'. */
-  clock?: ClockMode
-  /** Answer like the real service's examples. Default true. */
-  quirks?: boolean
-  /**
-   * Add the keys the official SDKs read but the real service's examples do not show (card
-   * `last_four`, `card_user_reference`, `created_at`; …). Default false: a client that passes
-   * only thanks to them would break against the real service.
-   */
-  sdkCompat?: boolean
-  /**
-   * Enforce a limit of /v1 requests per minute of each tenant's clock: past it, 429 with
-   * `Retry-After`. Default false: requests are counted against the real service's 60 and the
-   * count shown in `X-RateLimit-*` headers, never refused.
-   */
-  rateLimit?: number | false
-  /** Request log on stdout. Default 'silent' here, 'pretty' from the CLI. */
-  log?: 'pretty' | 'json' | 'silent'
-  /** Where every tenant's webhooks go, unless it set its own (`PUT /__sandbox/webhook`). */
-  webhookUrl?: string
-  /** What signs every tenant's webhooks, unless it set its own; default: the tenant's token. */
-  webhookSecret?: string
-  /** How long one webhook attempt may take. Default 5000 ms. */
-  webhookTimeoutMs?: number
-  /** Also send the events the real service is not known to send (sandbox extension). */
-  webhookExtensions?: boolean
-  /** Scenario files (YAML or JSON) in force for every tenant; watched and reloaded. */
-  scenarios?: string[]
-  /** A fixture (a name in fixtures/, or a JSON file) that seeds every new or reset tenant. */
-  fixtures?: string
-  /**
-   * Keep the request journal (`GET /__sandbox/requests`, the dashboard's requests). Default
-   * true; off, nothing is recorded and both say the journal is off.
-   */
-  journal?: boolean
-  /**
-   * @internal Bench only (`npm run bench -- --profile`): request stages switched off, to measure
-   * what each one costs. A sandbox without them is not a correct sandbox; not a flag.
-   */
-  stages?: StageSwitches
-}
-
-/** The stages of the request path (app.ts) that the bench's profile switches off, one at a time. */
-export type StageSwitches = Partial<
-  Record<'hostCheck' | 'webhookKick' | 'dueWork' | 'scenarios', false>
->
+export type { SandboxOptions, StageSwitches } from './options.js'
 
 export type ResolvedOptions = Required<Omit<SandboxOptions, OptionalOption>> &
   Pick<SandboxOptions, OptionalOption>

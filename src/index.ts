@@ -1,16 +1,59 @@
 /**
- * card-sandbox's programmatic API.
+ * card-sandbox's programmatic API. Its declarations name no type of the sandbox's dependencies
+ * (hono, better-sqlite3, drizzle): a project type-checks against them with `skipLibCheck` off
+ * and none of those installed as types.
  * @example
  * import { startSandbox } from 'card-sandbox'
  * const sandbox = await startSandbox({ port: 0, clock: 'manual' })
  * // point the client's base_url at sandbox.baseUrl
  * await sandbox.close()
  */
-export { createApp, type SandboxApp } from './app.js'
-export {
-  createSandbox,
-  startSandbox,
-  type RunningSandbox,
-  type Sandbox,
-  type SandboxOptions,
-} from './sandbox.js'
+import type { SandboxOptions } from './options.js'
+import * as sandbox from './sandbox.js'
+
+export type { SandboxOptions, StageSwitches } from './options.js'
+
+/** The sandbox's HTTP app, as the Fetch API sees it. */
+export type SandboxApp = {
+  /** Answers a request, as a server would (no port needed). */
+  fetch(request: Request): Response | Promise<Response>
+  /** Answers `path` (`/v1/cards`) or a full URL in-process, e.g. in a unit test. */
+  request(input: string | URL | Request, init?: RequestInit): Response | Promise<Response>
+}
+
+/** A sandbox built in memory (createSandbox): call it through `app`, then `close()` it. */
+export type Sandbox = {
+  app: SandboxApp
+  /** Stops its timers and closes its database. */
+  close(): void
+}
+
+/** A sandbox served over HTTP (startSandbox). */
+export type RunningSandbox = {
+  app: SandboxApp
+  /** `http://host:port` */
+  url: string
+  /** `http://host:port/v1`: what a client's base_url should be. */
+  baseUrl: string
+  port: number
+  /** Stops accepting connections, lets in-flight requests finish, closes the database. */
+  close(): Promise<void>
+}
+
+/**
+ * Builds a sandbox in memory, ready for `app.request()`; nothing is bound.
+ * @example
+ * const { app, close } = createSandbox({ clock: 'manual', seed: 1 })
+ * const res = await app.request('/v1/cards', { headers: { Authorization: 'Bearer test' } })
+ */
+export const createSandbox: (options?: SandboxOptions) => Sandbox = sandbox.createSandbox
+
+/**
+ * Serves a sandbox over HTTP (port 0 picks a free one).
+ * @example
+ * const running = await startSandbox({ port: 0 })
+ * await fetch(`${running.baseUrl}/cards`, { headers: { Authorization: 'Bearer t' } })
+ * await running.close()
+ */
+export const startSandbox: (options?: SandboxOptions) => Promise<RunningSandbox> =
+  sandbox.startSandbox

@@ -26,7 +26,7 @@ const LAYERS: { name: string; paths: string[]; mayImport: string[] }[] = [
   { name: 'journal', paths: ['journal/'], mayImport: ['lib'] },
   {
     name: 'wiring',
-    paths: ['deps.ts', 'env.ts'],
+    paths: ['deps.ts', 'env.ts', 'options.ts'],
     mayImport: ['journal', 'webhooks', 'engine', 'domain', 'store', 'db', 'lib'],
   },
   {
@@ -49,6 +49,9 @@ const LAYERS: { name: string; paths: string[]; mayImport: string[] }[] = [
       'flags.ts',
       'client.ts',
       'vitest-setup.ts',
+      'kit.ts',
+      'jest.ts',
+      'jest-teardown.ts',
       'commands/',
     ],
     mayImport: [

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { startSandbox } from '../../src/index.js'
+import { startSandbox } from '../../src/sandbox.js'
 import type { Db } from '../../src/db/open.js'
 import { SandboxError } from '../../src/domain/errors.js'
 import {

@@ -9,7 +9,7 @@
 import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { OPENING_FLOAT } from '../../src/domain/ledger.js'
-import { startSandbox, type RunningSandbox } from '../../src/index.js'
+import { startSandbox, type RunningSandbox } from '../../src/sandbox.js'
 
 const ROUNDS = Number(process.env.SECURITY_ROUNDS ?? 25)
 const TOKEN = 'racing-token'
