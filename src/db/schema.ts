@@ -4,28 +4,37 @@
  * UUIDs (SPEC §2). Times are integer milliseconds on the tenant's sandbox clock.
  */
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import {
+  CARD_USER_STATUSES,
+  CARD_STATUSES,
+  TRANSACTION_STATUSES,
+  PAYMENT_STATUSES,
+  DISBURSE_STATUSES,
+  BUSINESS_OPERATION_STATUSES,
+  DISPUTE_STATUSES,
+  CLOCK_MODES,
+  CARD_BRANDS,
+  CARD_TYPES,
+  VERIFICATION_FLOWS,
+  TRANSACTION_KINDS,
+  WEBHOOK_EVENT_STATUSES,
+} from './values.js'
 
-/** The states of each resource; domain/lifecycles.ts gives the moves between them (PRODUCT §5). */
-export const CARD_USER_STATUSES = ['pending', 'passed', 'failed'] as const
-export const CARD_STATUSES = ['issuing', 'issued', 'frozen', 'failed'] as const
-export const TRANSACTION_STATUSES = ['pending', 'success', 'failed'] as const
-export const PAYMENT_STATUSES = ['pending', 'success', 'failed', 'expired'] as const
-export const DISBURSE_STATUSES = ['processing', 'success', 'failed'] as const
-export const BUSINESS_OPERATION_STATUSES = ['pending', 'success', 'failed'] as const
-export const DISPUTE_STATUSES = ['open', 'submitted', 'won', 'lost'] as const
-
-export const CLOCK_MODES = ['real', 'manual'] as const
-export const CARD_BRANDS = ['visa', 'mastercard', 'gim'] as const
-export const CARD_TYPES = ['virtual', 'physical'] as const
-export const VERIFICATION_FLOWS = ['widget', 'full_data'] as const
-export const TRANSACTION_KINDS = [
-  'card_to_bank',
-  'card_to_wallet',
-  'wallet_to_card',
-  'recharge',
-  'withdraw',
-  'transfer',
-] as const
+export {
+  CARD_USER_STATUSES,
+  CARD_STATUSES,
+  TRANSACTION_STATUSES,
+  PAYMENT_STATUSES,
+  DISBURSE_STATUSES,
+  BUSINESS_OPERATION_STATUSES,
+  DISPUTE_STATUSES,
+  CLOCK_MODES,
+  CARD_BRANDS,
+  CARD_TYPES,
+  VERIFICATION_FLOWS,
+  TRANSACTION_KINDS,
+  WEBHOOK_EVENT_STATUSES,
+} from './values.js'
 
 export const tenants = sqliteTable('tenants', {
   id: text('id').primaryKey(),
@@ -291,8 +300,6 @@ export const jobs = sqliteTable(
     index('jobs_tenant_resource_key').on(t.tenantId, t.resource, t.key),
   ],
 )
-
-export const WEBHOOK_EVENT_STATUSES = ['pending', 'delivered', 'failed', 'skipped'] as const
 
 /**
  * The webhook outbox (PRODUCT §7): an event is written in the same transaction as the change

@@ -27,9 +27,8 @@ import { FLOAT, HOLDS, WORLD, assertFunds, move } from './ledger.js'
 import { LIFECYCLES } from './lifecycles.js'
 import { magicAmount } from './magic-values.js'
 import { scheduleOutcome } from './schedule.js'
-import { WALLET_NETWORKS } from './transactions.js'
 
-export const DISBURSE_NETWORKS = ['bank', ...WALLET_NETWORKS] as const
+export { DISBURSE_NETWORKS } from '../db/values.js'
 
 export function createDisburse(ctx: DomainContext, input: MoneyRequestInput): Disburse {
   return atomically(ctx.db, () => {

@@ -18,15 +18,8 @@ import { LIFECYCLES, assertMove } from './lifecycles.js'
 import { findTransaction } from './transactions.js'
 
 /** *(SDK)* the reasons the service's client libraries know. */
-export const DISPUTE_REASONS = [
-  'duplicate',
-  'not_received',
-  'fraudulent',
-  'product_not_as_described',
-  'service_not_as_described',
-  'canceled',
-  'other',
-] as const
+export { DISPUTE_REASONS } from '../db/values.js'
+import type { DISPUTE_REASONS } from '../db/values.js'
 
 export type DisputeReason = (typeof DISPUTE_REASONS)[number]
 

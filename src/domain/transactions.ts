@@ -27,27 +27,7 @@ import { magicAmount } from './magic-values.js'
 import { scheduleOutcome } from './schedule.js'
 import { useWalletCode } from './wallet-codes.js'
 
-export const WALLET_NETWORKS = [
-  'orange-money-sn',
-  'wave-sn',
-  'orange-money-ci',
-  'wave-ci',
-  'mtn-ci',
-  'moov-ci',
-  'mtn-bj',
-  'moov-bj',
-  'moov-tg',
-  't-money-togo',
-] as const
-
-/** SPEC §4.4: the networks a wallet-to-card transfer may come from. */
-export const WALLET_TO_CARD_NETWORKS = [
-  'mtn-ci',
-  'orange-money-ci',
-  'wave-ci',
-  'orange-money-sn',
-  'wave-sn',
-] as const
+export { WALLET_NETWORKS, WALLET_TO_CARD_NETWORKS } from '../db/values.js'
 
 type TransferBase = { amount: number; cardReference: string; reference?: string }
 

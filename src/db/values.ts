@@ -1,0 +1,62 @@
+/**
+ * The closed lists a value of the sandbox holds (a column, a field of a request or an answer):
+ * plain data that imports nothing, so that the answers' schemas (http/v1/answers.ts) and the
+ * package's declarations can name them without the database layer.
+ */
+/** The states of each resource; domain/lifecycles.ts gives the moves between them (PRODUCT §5). */
+export const CARD_USER_STATUSES = ['pending', 'passed', 'failed'] as const
+export const CARD_STATUSES = ['issuing', 'issued', 'frozen', 'failed'] as const
+export const TRANSACTION_STATUSES = ['pending', 'success', 'failed'] as const
+export const PAYMENT_STATUSES = ['pending', 'success', 'failed', 'expired'] as const
+export const DISBURSE_STATUSES = ['processing', 'success', 'failed'] as const
+export const BUSINESS_OPERATION_STATUSES = ['pending', 'success', 'failed'] as const
+export const DISPUTE_STATUSES = ['open', 'submitted', 'won', 'lost'] as const
+
+export const CLOCK_MODES = ['real', 'manual'] as const
+export const CARD_BRANDS = ['visa', 'mastercard', 'gim'] as const
+export const CARD_TYPES = ['virtual', 'physical'] as const
+export const VERIFICATION_FLOWS = ['widget', 'full_data'] as const
+export const TRANSACTION_KINDS = [
+  'card_to_bank',
+  'card_to_wallet',
+  'wallet_to_card',
+  'recharge',
+  'withdraw',
+  'transfer',
+] as const
+export const WEBHOOK_EVENT_STATUSES = ['pending', 'delivered', 'failed', 'skipped'] as const
+
+export const DISPUTE_REASONS = [
+  'duplicate',
+  'not_received',
+  'fraudulent',
+  'product_not_as_described',
+  'service_not_as_described',
+  'canceled',
+  'other',
+] as const
+
+export const WALLET_NETWORKS = [
+  'orange-money-sn',
+  'wave-sn',
+  'orange-money-ci',
+  'wave-ci',
+  'mtn-ci',
+  'moov-ci',
+  'mtn-bj',
+  'moov-bj',
+  'moov-tg',
+  't-money-togo',
+] as const
+
+/** SPEC §4.4: the networks a wallet-to-card transfer may come from. */
+export const WALLET_TO_CARD_NETWORKS = [
+  'mtn-ci',
+  'orange-money-ci',
+  'wave-ci',
+  'orange-money-sn',
+  'wave-sn',
+] as const
+
+/** The networks a disburse may go out on: a bank, or a wallet. */
+export const DISBURSE_NETWORKS = ['bank', ...WALLET_NETWORKS] as const
