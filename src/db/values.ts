@@ -60,3 +60,17 @@ export const WALLET_TO_CARD_NETWORKS = [
 
 /** The networks a disburse may go out on: a bank, or a wallet. */
 export const DISBURSE_NETWORKS = ['bank', ...WALLET_NETWORKS] as const
+
+/** The identity a full-data card user submits (SPEC §4.1), beside the phone. */
+export const IDENTITY_FIELDS = [
+  'first_name',
+  'last_name',
+  'address',
+  'id_no',
+  'selfie_image',
+  'id_image',
+  'back_id_image',
+] as const
+
+/** The networks whose wallet-to-card transfers need a code the payer got (PRODUCT §10). */
+export const CODE_NETWORKS = ['orange-money-sn', 'orange-money-ci'] as const

@@ -31,15 +31,8 @@ export type CardUserInput = {
 }
 
 /** Any of these makes a request a full-data submission rather than a widget registration. */
-export const IDENTITY_FIELDS = [
-  'first_name',
-  'last_name',
-  'address',
-  'id_no',
-  'selfie_image',
-  'id_image',
-  'back_id_image',
-] as const
+export { IDENTITY_FIELDS } from '../db/values.js'
+import { IDENTITY_FIELDS } from '../db/values.js'
 
 export function hasIdentityData(input: CardUserInput): boolean {
   return IDENTITY_FIELDS.some((field) => input[field] !== undefined)

@@ -8,7 +8,8 @@ import { findWalletCode, insertWalletCode, markWalletCodeUsed } from '../store/w
 import type { DomainContext } from './context.js'
 import { refused } from './errors.js'
 
-export const CODE_NETWORKS = ['orange-money-sn', 'orange-money-ci'] as const
+export { CODE_NETWORKS } from '../db/values.js'
+import type { CODE_NETWORKS } from '../db/values.js'
 export type CodeNetwork = (typeof CODE_NETWORKS)[number]
 
 export const CODE_VALIDITY_MS: Record<CodeNetwork, number> = {

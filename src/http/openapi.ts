@@ -9,6 +9,7 @@ import { PACKAGE_VERSION } from '../lib/package-files.js'
 import type { Hono } from 'hono'
 import { z, type ZodType } from 'zod'
 import { routeMetaOf, type RouteMeta } from './route-meta.js'
+import * as v1Answers from './v1/answers.js'
 import { validationOf, type Validation } from './validate.js'
 
 export type JsonSchema = { [keyword: string]: unknown }
@@ -168,7 +169,7 @@ function operationOf(route: DocumentedRoute, schemas: Record<string, JsonSchema>
     ...(!secured(route) && { security: [] }),
     ...(parameters.length > 0 && { parameters }),
     ...(body && { requestBody: requestBodyOf(body, schemas) }),
-    responses: responsesOf(route, body !== undefined),
+    responses: responsesOf(route, body !== undefined, schemas),
   }
 }
 
@@ -264,10 +265,14 @@ function requestBodyOf(validation: Validation, schemas: Record<string, JsonSchem
  * 2020-12, the dialect of OpenAPI 3.1. Definitions zod pulls out (`$defs`: shared or recursive
  * schemas) move to the document's components, where their references can reach them.
  */
-export function jsonSchemaOf(schema: ZodType, schemas: Record<string, JsonSchema>): JsonSchema {
+export function jsonSchemaOf(
+  schema: ZodType,
+  schemas: Record<string, JsonSchema>,
+  io: 'input' | 'output' = 'input',
+): JsonSchema {
   const converted = z.toJSONSchema(schema, {
     target: 'draft-2020-12',
-    io: 'input',
+    io,
     unrepresentable: 'any',
   }) as JsonSchema
   const { $schema: _dialect, $defs, ...root } = converted
@@ -332,7 +337,11 @@ const HTML_PAGES = [
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
-function responsesOf(route: DocumentedRoute, hasBody: boolean): Operation['responses'] {
+function responsesOf(
+  route: DocumentedRoute,
+  hasBody: boolean,
+  schemas: Record<string, JsonSchema>,
+): Operation['responses'] {
   const isApi = responseMediaType(route.method, route.path) === 'application/json'
   const hasPathParameters = route.path
     .split('/')
@@ -340,7 +349,10 @@ function responsesOf(route: DocumentedRoute, hasBody: boolean): Operation['respo
   // an illegal state change (409) or a business rule (422) refuses what a request asks of a resource
   const changesState = isApi && MUTATING.has(route.method) && (hasBody || hasPathParameters)
   const validated = route.validations.some((v) => v.target !== 'param')
-  const responses: Operation['responses'] = { '200': successOf(route.method, route.path) }
+  const answer = route.meta?.answer
+  const responses: Operation['responses'] = {
+    '200': answer ? answerOf(answer, schemas) : successOf(route.method, route.path),
+  }
   if (hasBody) {
     responses['400'] = ref('MalformedJson')
     responses['413'] = ref('PayloadTooLarge')
@@ -363,6 +375,23 @@ function responsesOf(route: DocumentedRoute, hasBody: boolean): Operation['respo
 
 function ref(name: string): Reference {
   return { $ref: `#/components/responses/${name}` }
+}
+
+/** Each /v1 answer schema is a component named as v1/answers.ts exports it: `OneCardAnswer`. */
+const ANSWER_NAMES = new Map<unknown, string>(
+  Object.entries(v1Answers).map(([name, schema]) => [
+    schema,
+    name[0].toUpperCase() + name.slice(1),
+  ]),
+)
+
+function answerOf(schema: ZodType, schemas: Record<string, JsonSchema>): Response {
+  const name =
+    ANSWER_NAMES.get(schema) ?? `Answer${ANSWER_NAMES.size + Object.keys(schemas).length}`
+  schemas[name] ??= jsonSchemaOf(schema, schemas, 'output')
+  return json('The answer, in the default shapes (`--quirks on`, `--sdk-compat off`).', {
+    $ref: `#/components/schemas/${name}`,
+  })
 }
 
 function successOf(method: string, path: string): Response | Reference {

@@ -7,12 +7,18 @@
  * answers without a token, so the document cannot call a route public while it answers 401.
  */
 import type { MiddlewareHandler } from 'hono'
+import type { ZodType } from 'zod'
 
 export type RouteMeta = {
   /** `bearer`: `Authorization: Bearer <token>` or 401; `none`: public (health, docs, hosted pages). */
   auth: 'bearer' | 'none'
   /** What the operation does, in the words of SPEC §4 and PRODUCT §8: the OpenAPI summary. */
   summary: string
+  /**
+   * The 200 answer's schema in the default shapes (quirks on): every /v1 route declares one
+   * (v1/answers.ts); the OpenAPI document shows it, test/v1/answers.test.ts checks live answers.
+   */
+  answer?: ZodType
 }
 
 const declarations = new WeakMap<object, RouteMeta>()

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { documentedRoutes, openApiDocument, openApiPath } from '../../src/http/openapi.js'
 import { validate } from '../../src/http/validate.js'
-import { createCardBody } from '../../src/http/v1/cards.js'
+import { createCardBody } from '../../src/http/v1/bodies.js'
 import { newSandbox } from '../helpers.js'
 
 /** Every method + path Hono will answer, read from `app.routes` without the module under test. */

@@ -19,6 +19,7 @@ import {
 } from '../envelope.js'
 import { describeRoute } from '../route-meta.js'
 import { validate } from '../validate.js'
+import { businessBalancesAnswer, listBusinessOperationsAnswer } from './answers.js'
 
 export function operationJson(operation: BusinessOperation, p: Presenting) {
   return {
@@ -38,7 +39,11 @@ export function operationJson(operation: BusinessOperation, p: Presenting) {
 export const businessApi = new Hono<AppEnv>()
   .get(
     '/balances',
-    describeRoute({ auth: 'bearer', summary: 'Business balances (shape guessed: no docs page)' }),
+    describeRoute({
+      auth: 'bearer',
+      summary: 'Business balances (shape guessed: no docs page)',
+      answer: businessBalancesAnswer,
+    }),
     (c) =>
       ok(c, 'Business balances fetched successfully', {
         data: { balance: balanceOf(c.get('ctx'), FLOAT) },
@@ -46,7 +51,11 @@ export const businessApi = new Hono<AppEnv>()
   )
   .get(
     '/operations',
-    describeRoute({ auth: 'bearer', summary: 'List business operations' }),
+    describeRoute({
+      auth: 'bearer',
+      summary: 'List business operations',
+      answer: listBusinessOperationsAnswer,
+    }),
     validate('query', pageQuery),
     (c) => {
       const asked = toPage(c.req.valid('query'))

@@ -4,10 +4,8 @@
  * the list wraps Laravel's paginator in a one-element array (PRODUCT §2).
  */
 import { Hono } from 'hono'
-import { z } from 'zod'
 import type { CardUser } from '../../db/schema.js'
 import {
-  IDENTITY_FIELDS,
   findCardUser,
   listCardUsers,
   registerCardUser,
@@ -28,49 +26,9 @@ import {
 import { describeRoute } from '../route-meta.js'
 import { sdkCardUserKeys } from '../sdk-compat.js'
 import { validate } from '../validate.js'
-import {
-  email,
-  evenWithOtherErrors,
-  imageUrl,
-  phone,
-  referenceParam,
-  text,
-  uuid,
-} from './schemas.js'
-
-const identity = {
-  first_name: text().optional(),
-  last_name: text().optional(),
-  address: text(500).optional(),
-  email: email().optional(),
-  id_no: text(64).optional(),
-  selfie_image: imageUrl().optional(),
-  id_image: imageUrl().optional(),
-  back_id_image: imageUrl().optional(),
-}
-
-/** A full-data submission needs the whole identity; only the back of the id may be left out. */
-const FULL_DATA_REQUIRED = IDENTITY_FIELDS.filter((field) => field !== 'back_id_image')
-
-export const createCardUserBody = z
-  .object({ phone: phone(), ...identity })
-  .superRefine((body, check) => {
-    if (!IDENTITY_FIELDS.some((field) => body[field] !== undefined)) return
-    for (const field of FULL_DATA_REQUIRED) {
-      if (body[field] !== undefined) continue
-      check.addIssue({
-        code: 'custom',
-        path: [field],
-        message: `The ${field.replaceAll('_', ' ')} field is required when identity data is sent.`,
-      })
-    }
-  }, evenWithOtherErrors)
-
-export const resubmitCardUserBody = z.object({
-  card_user_reference: uuid(),
-  phone: phone().optional(),
-  ...identity,
-})
+import { createCardUserBody, resubmitCardUserBody } from './bodies.js'
+import { referenceParam } from './schemas.js'
+import { createCardUserAnswer, listCardUsersAnswer, showCardUserAnswer } from './answers.js'
 
 const VERIFICATION_IN_PROGRESS = 'User verification in progress'
 
@@ -136,7 +94,7 @@ function verificationResponse(user: CardUser, p: Presenting) {
 export const cardUsersApi = new Hono<AppEnv>()
   .post(
     '/create',
-    describeRoute({ auth: 'bearer', summary: 'Create card user' }),
+    describeRoute({ auth: 'bearer', summary: 'Create card user', answer: createCardUserAnswer }),
     validate('json', createCardUserBody),
     (c) => {
       const user = registerCardUser(c.get('ctx'), c.req.valid('json'))
@@ -145,7 +103,7 @@ export const cardUsersApi = new Hono<AppEnv>()
   )
   .post(
     '/resubmit',
-    describeRoute({ auth: 'bearer', summary: 'Resubmit card user' }),
+    describeRoute({ auth: 'bearer', summary: 'Resubmit card user', answer: createCardUserAnswer }),
     validate('json', resubmitCardUserBody),
     (c) => {
       const { card_user_reference, ...input } = c.req.valid('json')
@@ -155,7 +113,7 @@ export const cardUsersApi = new Hono<AppEnv>()
   )
   .get(
     '/',
-    describeRoute({ auth: 'bearer', summary: 'List card users' }),
+    describeRoute({ auth: 'bearer', summary: 'List card users', answer: listCardUsersAnswer }),
     validate('query', pageQuery),
     (c) => {
       const asked = toPage(c.req.valid('query'))
@@ -176,7 +134,7 @@ export const cardUsersApi = new Hono<AppEnv>()
   )
   .get(
     '/:reference',
-    describeRoute({ auth: 'bearer', summary: 'Show card user' }),
+    describeRoute({ auth: 'bearer', summary: 'Show card user', answer: showCardUserAnswer }),
     validate('param', referenceParam),
     (c) => {
       const user = findCardUser(c.get('ctx'), c.req.valid('param').reference, 'reference')

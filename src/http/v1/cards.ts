@@ -4,8 +4,7 @@
  * `card_brand` (PRODUCT §2).
  */
 import { Hono } from 'hono'
-import { z } from 'zod'
-import { CARD_BRANDS, CARD_TYPES, type Card } from '../../db/schema.js'
+import { type Card } from '../../db/schema.js'
 import {
   cardBalance,
   cardBalances,
@@ -33,59 +32,9 @@ import {
 import { describeRoute } from '../route-meta.js'
 import { sdkCardKeys } from '../sdk-compat.js'
 import { validate } from '../validate.js'
-import { evenWithOtherErrors, httpUrl, referenceParam, uuid } from './schemas.js'
-
-export const createCardBody = z.object({
-  card_user_reference: uuid(),
-  card_brand: z.enum(CARD_BRANDS),
-  card_type: z.enum(CARD_TYPES),
-})
-
-/** A linked card's identifier: an integer, or the same digits in a string (the docs' type). */
-const identifier = z
-  .union([
-    z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
-    z.string().refine(isIdentifierDigits, {
-      message: 'The identifier field must be a positive integer or a string of its digits.',
-    }),
-  ])
-  .transform(Number)
-
-function isIdentifierDigits(text: string): boolean {
-  return /^[0-9]{1,16}$/.test(text) && Number.isSafeInteger(Number(text)) && Number(text) > 0
-}
-
-/**
- * PRODUCT §10: `identifier` (SPEC §4.3), or the older body's `reference` in its place, which
- * then becomes the new card's reference; with both, the card has both.
- */
-export const linkCardBody = z
-  .object({
-    identifier: identifier.optional(),
-    reference: uuid().optional(),
-    card_user_reference: uuid(),
-  })
-  .superRefine((body, check) => {
-    if (body.identifier !== undefined || body.reference !== undefined) return
-    check.addIssue({
-      code: 'custom',
-      path: ['identifier'],
-      message: 'The identifier field is required when reference is not present.',
-    })
-  }, evenWithOtherErrors)
-
-export const cardReferenceBody = z.object({ reference: uuid() })
-
-/** Docs "get access token card": `css_url` styles the page; `""` counts as absent. */
-export const cardAccessTokenBody = z.object({
-  reference: uuid(),
-  css_url: z
-    .string()
-    .refine((url) => url === '' || httpUrl().safeParse(url).success, {
-      message: 'The css url field must be a valid http(s) URL.',
-    })
-    .optional(),
-})
+import { cardAccessTokenBody, cardReferenceBody, createCardBody, linkCardBody } from './bodies.js'
+import { referenceParam } from './schemas.js'
+import { cardAccessTokenAnswer, listCardsAnswer, oneCardAnswer } from './answers.js'
 
 /** The hosted card-reveal page a token opens (ui/card-reveal.ts), on this sandbox's origin. */
 export function cardRevealUrl(p: Presenting, token: string): string {
@@ -130,7 +79,7 @@ function cardResponse(ctx: DomainContext, card: Card, p: Presenting) {
 export const cardsApi = new Hono<AppEnv>()
   .post(
     '/create',
-    describeRoute({ auth: 'bearer', summary: 'Create card' }),
+    describeRoute({ auth: 'bearer', summary: 'Create card', answer: oneCardAnswer }),
     validate('json', createCardBody),
     (c) => {
       const body = c.req.valid('json')
@@ -144,7 +93,7 @@ export const cardsApi = new Hono<AppEnv>()
   )
   .post(
     '/link',
-    describeRoute({ auth: 'bearer', summary: 'Link card' }),
+    describeRoute({ auth: 'bearer', summary: 'Link card', answer: oneCardAnswer }),
     validate('json', linkCardBody),
     (c) => {
       const body = c.req.valid('json')
@@ -158,7 +107,7 @@ export const cardsApi = new Hono<AppEnv>()
   )
   .post(
     '/freeze',
-    describeRoute({ auth: 'bearer', summary: 'Freeze card' }),
+    describeRoute({ auth: 'bearer', summary: 'Freeze card', answer: oneCardAnswer }),
     validate('json', cardReferenceBody),
     (c) => {
       const card = freezeCard(c.get('ctx'), c.req.valid('json').reference)
@@ -167,7 +116,7 @@ export const cardsApi = new Hono<AppEnv>()
   )
   .post(
     '/unfreeze',
-    describeRoute({ auth: 'bearer', summary: 'Unfreeze card' }),
+    describeRoute({ auth: 'bearer', summary: 'Unfreeze card', answer: oneCardAnswer }),
     validate('json', cardReferenceBody),
     (c) => {
       const card = unfreezeCard(c.get('ctx'), c.req.valid('json').reference)
@@ -176,7 +125,11 @@ export const cardsApi = new Hono<AppEnv>()
   )
   .post(
     '/auth/access_token',
-    describeRoute({ auth: 'bearer', summary: 'Get card access token' }),
+    describeRoute({
+      auth: 'bearer',
+      summary: 'Get card access token',
+      answer: cardAccessTokenAnswer,
+    }),
     validate('json', cardAccessTokenBody),
     (c) => {
       const body = c.req.valid('json')
@@ -194,7 +147,7 @@ export const cardsApi = new Hono<AppEnv>()
   )
   .get(
     '/',
-    describeRoute({ auth: 'bearer', summary: 'List cards' }),
+    describeRoute({ auth: 'bearer', summary: 'List cards', answer: listCardsAnswer }),
     validate('query', pageQuery),
     (c) => {
       const asked = toPage(c.req.valid('query'))
@@ -211,7 +164,7 @@ export const cardsApi = new Hono<AppEnv>()
   )
   .get(
     '/:reference',
-    describeRoute({ auth: 'bearer', summary: 'Show card' }),
+    describeRoute({ auth: 'bearer', summary: 'Show card', answer: oneCardAnswer }),
     validate('param', referenceParam),
     (c) => {
       const card = findCard(c.get('ctx'), c.req.valid('param').reference, 'reference')

@@ -3,14 +3,8 @@
  * quirks on (PRODUCT §2); `partner_reference` is on the create response only.
  */
 import { Hono } from 'hono'
-import { z } from 'zod'
 import type { Disburse, Tenant } from '../../db/schema.js'
-import {
-  DISBURSE_NETWORKS,
-  createDisburse,
-  findDisburse,
-  listDisburses,
-} from '../../domain/disburses.js'
+import { createDisburse, findDisburse, listDisburses } from '../../domain/disburses.js'
 import type { AppEnv } from '../../env.js'
 import {
   expiredAtJson,
@@ -24,42 +18,10 @@ import {
 } from '../envelope.js'
 import { describeRoute } from '../route-meta.js'
 import { validate } from '../validate.js'
+import { createDisburseBody } from './bodies.js'
 import { checkoutUrl } from './payments.js'
-import { amount, email, evenWithOtherErrors, phone, referenceParam, text } from './schemas.js'
-
-const BANK_FIELDS = ['bank_name', 'bank_id', 'bank_account_name'] as const
-
-/** A bank disburse needs the customer's bank details; a wallet disburse needs their phone. */
-export const createDisburseBody = z
-  .object({
-    amount: amount(),
-    network: z.enum(DISBURSE_NETWORKS),
-    partner_reference: text().optional(),
-    customer: z.object({
-      full_name: text(),
-      email: email().optional(),
-      phone: phone().optional(),
-      bank_name: text().optional(),
-      bank_id: text().optional(),
-      bank_account_name: text().optional(),
-    }),
-  })
-  .superRefine((body, check) => {
-    const customer: Record<string, unknown> | null =
-      typeof body.customer === 'object' && body.customer !== null && !Array.isArray(body.customer)
-        ? body.customer
-        : null
-    if (!customer || !(DISBURSE_NETWORKS as readonly string[]).includes(body.network)) return
-    const needed = body.network === 'bank' ? BANK_FIELDS : (['phone'] as const)
-    for (const field of needed) {
-      if (customer[field] !== undefined) continue
-      check.addIssue({
-        code: 'custom',
-        path: ['customer', field],
-        message: `The customer.${field.replaceAll('_', ' ')} field is required when network is ${body.network}.`,
-      })
-    }
-  }, evenWithOtherErrors)
+import { referenceParam } from './schemas.js'
+import { createDisburseAnswer, listDisbursesAnswer, showDisburseAnswer } from './answers.js'
 
 export function disburseJson(
   disburse: Disburse,
@@ -92,7 +54,7 @@ export function disburseJson(
 export const disbursesApi = new Hono<AppEnv>()
   .post(
     '/create',
-    describeRoute({ auth: 'bearer', summary: 'Create a disburse' }),
+    describeRoute({ auth: 'bearer', summary: 'Create a disburse', answer: createDisburseAnswer }),
     validate('json', createDisburseBody),
     (c) => {
       const body = c.req.valid('json')
@@ -109,7 +71,7 @@ export const disbursesApi = new Hono<AppEnv>()
   )
   .get(
     '/',
-    describeRoute({ auth: 'bearer', summary: 'List of disburses' }),
+    describeRoute({ auth: 'bearer', summary: 'List of disburses', answer: listDisbursesAnswer }),
     validate('query', pageQuery),
     (c) => {
       const asked = toPage(c.req.valid('query'))
@@ -126,7 +88,7 @@ export const disbursesApi = new Hono<AppEnv>()
   )
   .get(
     '/:reference',
-    describeRoute({ auth: 'bearer', summary: 'Show disburse' }),
+    describeRoute({ auth: 'bearer', summary: 'Show disburse', answer: showDisburseAnswer }),
     validate('param', referenceParam),
     (c) => {
       const disburse = findDisburse(c.get('ctx'), c.req.valid('param').reference)

@@ -6,15 +6,8 @@
  * `transaction_reference` (the docs' older name): a slug, else a client reference.
  */
 import { Hono } from 'hono'
-import { z } from 'zod'
 import type { Dispute } from '../../db/schema.js'
-import {
-  DISPUTE_REASONS,
-  findDispute,
-  listDisputes,
-  openDispute,
-  updateDispute,
-} from '../../domain/disputes.js'
+import { findDispute, listDisputes, openDispute, updateDispute } from '../../domain/disputes.js'
 import type { DomainContext } from '../../domain/context.js'
 import { findTransaction, showTransaction } from '../../domain/transactions.js'
 import type { AppEnv } from '../../env.js'
@@ -30,42 +23,9 @@ import {
 import { describeRoute } from '../route-meta.js'
 import { sdkDisputeKeys } from '../sdk-compat.js'
 import { validate } from '../validate.js'
-import { evenWithOtherErrors, referenceParam, text, uuid } from './schemas.js'
-
-/** Either name of the disputed transaction, at least one. */
-const transactionNamed = {
-  transaction_slug: uuid().optional(),
-  transaction_reference: text().optional(),
-}
-
-function requireTransaction(
-  body: { transaction_slug?: string; transaction_reference?: string },
-  check: z.RefinementCtx,
-) {
-  if (body.transaction_slug === undefined && body.transaction_reference === undefined) {
-    check.addIssue({
-      code: 'custom',
-      path: ['transaction_slug'],
-      message: 'The transaction slug field is required when transaction reference is not present.',
-    })
-  }
-}
-
-export const createDisputeBody = z
-  .object({
-    ...transactionNamed,
-    reason: z.enum(DISPUTE_REASONS),
-    explanation: text(5000).optional(),
-  })
-  .superRefine(requireTransaction, evenWithOtherErrors)
-
-export const updateDisputeBody = z
-  .object({
-    ...transactionNamed,
-    explanation: text(5000),
-    reason: z.enum(DISPUTE_REASONS).optional(),
-  })
-  .superRefine(requireTransaction, evenWithOtherErrors)
+import { createDisputeBody, updateDisputeBody } from './bodies.js'
+import { referenceParam } from './schemas.js'
+import { disputeChangeAnswer, listDisputesAnswer, showDisputeAnswer } from './answers.js'
 
 /** The transaction a body names, and the field that named it (for a 404 or 409 naming it). */
 function namedTransaction(
@@ -99,7 +59,7 @@ function createdDisputeJson(dispute: Dispute, p: Presenting) {
 export const disputesApi = new Hono<AppEnv>()
   .post(
     '/create',
-    describeRoute({ auth: 'bearer', summary: 'Create dispute' }),
+    describeRoute({ auth: 'bearer', summary: 'Create dispute', answer: disputeChangeAnswer }),
     validate('json', createDisputeBody),
     (c) => {
       const body = c.req.valid('json')
@@ -117,7 +77,7 @@ export const disputesApi = new Hono<AppEnv>()
   )
   .post(
     '/update/:reference',
-    describeRoute({ auth: 'bearer', summary: 'Update dispute' }),
+    describeRoute({ auth: 'bearer', summary: 'Update dispute', answer: disputeChangeAnswer }),
     validate('param', referenceParam),
     validate('json', updateDisputeBody),
     (c) => {
@@ -135,7 +95,7 @@ export const disputesApi = new Hono<AppEnv>()
   )
   .get(
     '/',
-    describeRoute({ auth: 'bearer', summary: 'List disputes' }),
+    describeRoute({ auth: 'bearer', summary: 'List disputes', answer: listDisputesAnswer }),
     validate('query', pageQuery),
     (c) => {
       const asked = toPage(c.req.valid('query'))
@@ -153,7 +113,7 @@ export const disputesApi = new Hono<AppEnv>()
   )
   .get(
     '/:reference',
-    describeRoute({ auth: 'bearer', summary: 'Show dispute' }),
+    describeRoute({ auth: 'bearer', summary: 'Show dispute', answer: showDisputeAnswer }),
     validate('param', referenceParam),
     (c) => {
       const ctx = c.get('ctx')

@@ -4,10 +4,8 @@
  * `wallet_url` opens this sandbox's checkout page for the payment.
  */
 import { Hono } from 'hono'
-import { z } from 'zod'
 import type { Payment, Tenant } from '../../db/schema.js'
 import { createPayment, findPayment, listPayments } from '../../domain/payments.js'
-import { WALLET_NETWORKS } from '../../domain/transactions.js'
 import type { AppEnv } from '../../env.js'
 import {
   expiredAtJson,
@@ -21,18 +19,9 @@ import {
 } from '../envelope.js'
 import { describeRoute } from '../route-meta.js'
 import { validate } from '../validate.js'
-import { amount, email, phone, referenceParam, text } from './schemas.js'
-
-export const createPaymentBody = z.object({
-  amount: amount(),
-  partner_reference: text().optional(),
-  network: z.enum(WALLET_NETWORKS),
-  customer: z.object({
-    full_name: text(),
-    email: email().optional(),
-    phone: phone(),
-  }),
-})
+import { createPaymentBody } from './bodies.js'
+import { referenceParam } from './schemas.js'
+import { createPaymentAnswer, listPaymentsAnswer, showPaymentAnswer } from './answers.js'
 
 type View = 'create' | 'read'
 
@@ -64,7 +53,7 @@ export function paymentJson(payment: Payment, tenant: Tenant, p: Presenting, vie
 export const paymentsApi = new Hono<AppEnv>()
   .post(
     '/create',
-    describeRoute({ auth: 'bearer', summary: 'Create a payment' }),
+    describeRoute({ auth: 'bearer', summary: 'Create a payment', answer: createPaymentAnswer }),
     validate('json', createPaymentBody),
     (c) => {
       const body = c.req.valid('json')
@@ -86,7 +75,7 @@ export const paymentsApi = new Hono<AppEnv>()
   )
   .get(
     '/',
-    describeRoute({ auth: 'bearer', summary: 'List payments' }),
+    describeRoute({ auth: 'bearer', summary: 'List payments', answer: listPaymentsAnswer }),
     validate('query', pageQuery),
     (c) => {
       const asked = toPage(c.req.valid('query'))
@@ -103,7 +92,7 @@ export const paymentsApi = new Hono<AppEnv>()
   )
   .get(
     '/:reference',
-    describeRoute({ auth: 'bearer', summary: 'Show payment' }),
+    describeRoute({ auth: 'bearer', summary: 'Show payment', answer: showPaymentAnswer }),
     validate('param', referenceParam),
     (c) => {
       const payment = findPayment(c.get('ctx'), c.req.valid('param').reference)

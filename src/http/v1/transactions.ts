@@ -6,10 +6,7 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
 import type { Transaction } from '../../db/schema.js'
-import { CODE_NETWORKS } from '../../domain/wallet-codes.js'
 import {
-  WALLET_NETWORKS,
-  WALLET_TO_CARD_NETWORKS,
   cardToBank,
   cardToWallet,
   createCardMovement,
@@ -31,57 +28,9 @@ import {
 import { describeRoute } from '../route-meta.js'
 import { sdkTransactionKeys } from '../sdk-compat.js'
 import { validate } from '../validate.js'
-import { amount, evenWithOtherErrors, phone, text, uuid } from './schemas.js'
-
-export const cardToBankBody = z.object({
-  amount: amount(),
-  card_reference: uuid(),
-  reference: text().optional(),
-  bank_id: text(),
-  bank_name: text(),
-  bank_account_name: text().optional(),
-  description: text(1000).optional(),
-})
-
-export const cardToWalletBody = z.object({
-  amount: amount(),
-  card_reference: uuid(),
-  reference: text().optional(),
-  phone: phone(),
-  network: z.enum(WALLET_NETWORKS),
-})
-
-/**
- * Docs "topup or withdraw card": the newer page's body, and the older one's `slug` as another
- * name of the client `reference`.
- */
-export const cardMovementBody = z.object({
-  action: z.enum(['recharge', 'withdraw', 'transfer']),
-  amount: amount(),
-  card_reference: uuid(),
-  receiver_card_reference: uuid().optional(),
-  reference: text().optional(),
-  slug: text().optional(),
-})
-
-export const walletToCardBody = z
-  .object({
-    amount: amount(),
-    card_reference: uuid(),
-    reference: text().optional(),
-    phone: phone(),
-    network: z.enum(WALLET_TO_CARD_NETWORKS),
-    code: text(32).optional(),
-  })
-  .superRefine((body, check) => {
-    if (body.code === undefined && (CODE_NETWORKS as readonly string[]).includes(body.network)) {
-      check.addIssue({
-        code: 'custom',
-        path: ['code'],
-        message: `The code field is required when network is ${body.network}.`,
-      })
-    }
-  }, evenWithOtherErrors)
+import { cardMovementBody, cardToBankBody, cardToWalletBody, walletToCardBody } from './bodies.js'
+import { text, uuid } from './schemas.js'
+import { listTransactionsAnswer, oneTransactionAnswer, showTransactionAnswer } from './answers.js'
 
 /** A slug or a client reference: client references are free text, so no UUID check here. */
 const transactionParam = z.object({ reference: text() })
@@ -123,7 +72,11 @@ const TRANSFER_INITIATED = 'Transaction initiated successfully'
 export const transactionsApi = new Hono<AppEnv>()
   .post(
     '/create',
-    describeRoute({ auth: 'bearer', summary: 'Top up, withdraw from or transfer between cards' }),
+    describeRoute({
+      auth: 'bearer',
+      summary: 'Top up, withdraw from or transfer between cards',
+      answer: oneTransactionAnswer,
+    }),
     validate('json', cardMovementBody),
     (c) => {
       const body = c.req.valid('json')
@@ -141,7 +94,11 @@ export const transactionsApi = new Hono<AppEnv>()
   )
   .post(
     '/create/card-to-bank',
-    describeRoute({ auth: 'bearer', summary: 'Card to bank account' }),
+    describeRoute({
+      auth: 'bearer',
+      summary: 'Card to bank account',
+      answer: oneTransactionAnswer,
+    }),
     validate('json', cardToBankBody),
     (c) => {
       const body = c.req.valid('json')
@@ -161,7 +118,7 @@ export const transactionsApi = new Hono<AppEnv>()
   )
   .post(
     '/create/card-to-wallet',
-    describeRoute({ auth: 'bearer', summary: 'Card to wallet' }),
+    describeRoute({ auth: 'bearer', summary: 'Card to wallet', answer: oneTransactionAnswer }),
     validate('json', cardToWalletBody),
     (c) => {
       const body = c.req.valid('json')
@@ -179,7 +136,7 @@ export const transactionsApi = new Hono<AppEnv>()
   )
   .post(
     '/create/wallet-to-card',
-    describeRoute({ auth: 'bearer', summary: 'Wallet to card' }),
+    describeRoute({ auth: 'bearer', summary: 'Wallet to card', answer: oneTransactionAnswer }),
     validate('json', walletToCardBody),
     (c) => {
       const body = c.req.valid('json')
@@ -201,7 +158,11 @@ export const transactionsApi = new Hono<AppEnv>()
   )
   .get(
     '/',
-    describeRoute({ auth: 'bearer', summary: 'List transactions on card' }),
+    describeRoute({
+      auth: 'bearer',
+      summary: 'List transactions on card',
+      answer: listTransactionsAnswer,
+    }),
     validate('query', transactionsQuery),
     (c) => {
       const query = c.req.valid('query')
@@ -219,7 +180,11 @@ export const transactionsApi = new Hono<AppEnv>()
   )
   .get(
     '/:reference',
-    describeRoute({ auth: 'bearer', summary: 'Show transaction (by slug or client reference)' }),
+    describeRoute({
+      auth: 'bearer',
+      summary: 'Show transaction (by slug or client reference)',
+      answer: showTransactionAnswer,
+    }),
     validate('param', transactionParam),
     (c) => {
       const transaction = showTransaction(c.get('ctx'), c.req.valid('param').reference)

@@ -1,0 +1,255 @@
+/**
+ * What each /v1 route accepts: the zod schemas of the request bodies, which the routes validate
+ * with (validate.ts), the OpenAPI document shows, and the typed /v1 client (client.ts) takes its
+ * input types from. Imports zod, the field schemas and the closed lists alone, so that the
+ * package's declarations stay self-contained.
+ */
+import { z } from 'zod'
+import {
+  CARD_BRANDS,
+  CARD_TYPES,
+  CODE_NETWORKS,
+  DISBURSE_NETWORKS,
+  DISPUTE_REASONS,
+  IDENTITY_FIELDS,
+  WALLET_NETWORKS,
+  WALLET_TO_CARD_NETWORKS,
+} from '../../db/values.js'
+import {
+  amount,
+  email,
+  evenWithOtherErrors,
+  httpUrl,
+  imageUrl,
+  phone,
+  text,
+  uuid,
+} from './schemas.js'
+
+// ---- card users (SPEC §4.1) ----
+
+const identity = {
+  first_name: text().optional(),
+  last_name: text().optional(),
+  address: text(500).optional(),
+  email: email().optional(),
+  id_no: text(64).optional(),
+  selfie_image: imageUrl().optional(),
+  id_image: imageUrl().optional(),
+  back_id_image: imageUrl().optional(),
+}
+
+/** A full-data submission needs the whole identity; only the back of the id may be left out. */
+const FULL_DATA_REQUIRED = IDENTITY_FIELDS.filter((field) => field !== 'back_id_image')
+
+export const createCardUserBody = z
+  .object({ phone: phone(), ...identity })
+  .superRefine((body, check) => {
+    if (!IDENTITY_FIELDS.some((field) => body[field] !== undefined)) return
+    for (const field of FULL_DATA_REQUIRED) {
+      if (body[field] !== undefined) continue
+      check.addIssue({
+        code: 'custom',
+        path: [field],
+        message: `The ${field.replaceAll('_', ' ')} field is required when identity data is sent.`,
+      })
+    }
+  }, evenWithOtherErrors)
+
+export const resubmitCardUserBody = z.object({
+  card_user_reference: uuid(),
+  phone: phone().optional(),
+  ...identity,
+})
+
+// ---- cards (SPEC §4.3) ----
+
+export const createCardBody = z.object({
+  card_user_reference: uuid(),
+  card_brand: z.enum(CARD_BRANDS),
+  card_type: z.enum(CARD_TYPES),
+})
+
+/** A linked card's identifier: an integer, or the same digits in a string (the docs' type). */
+const identifier = z
+  .union([
+    z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+    z.string().refine(isIdentifierDigits, {
+      message: 'The identifier field must be a positive integer or a string of its digits.',
+    }),
+  ])
+  .transform(Number)
+
+function isIdentifierDigits(text: string): boolean {
+  return /^[0-9]{1,16}$/.test(text) && Number.isSafeInteger(Number(text)) && Number(text) > 0
+}
+
+/**
+ * PRODUCT §10: `identifier` (SPEC §4.3), or the older body's `reference` in its place, which
+ * then becomes the new card's reference; with both, the card has both.
+ */
+export const linkCardBody = z
+  .object({
+    identifier: identifier.optional(),
+    reference: uuid().optional(),
+    card_user_reference: uuid(),
+  })
+  .superRefine((body, check) => {
+    if (body.identifier !== undefined || body.reference !== undefined) return
+    check.addIssue({
+      code: 'custom',
+      path: ['identifier'],
+      message: 'The identifier field is required when reference is not present.',
+    })
+  }, evenWithOtherErrors)
+
+export const cardReferenceBody = z.object({ reference: uuid() })
+
+/** Docs "get access token card": `css_url` styles the page; `""` counts as absent. */
+export const cardAccessTokenBody = z.object({
+  reference: uuid(),
+  css_url: z
+    .string()
+    .refine((url) => url === '' || httpUrl().safeParse(url).success, {
+      message: 'The css url field must be a valid http(s) URL.',
+    })
+    .optional(),
+})
+
+// ---- transactions (SPEC §4.4) ----
+
+export const cardToBankBody = z.object({
+  amount: amount(),
+  card_reference: uuid(),
+  reference: text().optional(),
+  bank_id: text(),
+  bank_name: text(),
+  bank_account_name: text().optional(),
+  description: text(1000).optional(),
+})
+
+export const cardToWalletBody = z.object({
+  amount: amount(),
+  card_reference: uuid(),
+  reference: text().optional(),
+  phone: phone(),
+  network: z.enum(WALLET_NETWORKS),
+})
+
+/**
+ * Docs "topup or withdraw card": the newer page's body, and the older one's `slug` as another
+ * name of the client `reference`.
+ */
+export const cardMovementBody = z.object({
+  action: z.enum(['recharge', 'withdraw', 'transfer']),
+  amount: amount(),
+  card_reference: uuid(),
+  receiver_card_reference: uuid().optional(),
+  reference: text().optional(),
+  slug: text().optional(),
+})
+
+export const walletToCardBody = z
+  .object({
+    amount: amount(),
+    card_reference: uuid(),
+    reference: text().optional(),
+    phone: phone(),
+    network: z.enum(WALLET_TO_CARD_NETWORKS),
+    code: text(32).optional(),
+  })
+  .superRefine((body, check) => {
+    if (body.code === undefined && (CODE_NETWORKS as readonly string[]).includes(body.network)) {
+      check.addIssue({
+        code: 'custom',
+        path: ['code'],
+        message: `The code field is required when network is ${body.network}.`,
+      })
+    }
+  }, evenWithOtherErrors)
+
+// ---- payments (SPEC §4.5) ----
+
+export const createPaymentBody = z.object({
+  amount: amount(),
+  partner_reference: text().optional(),
+  network: z.enum(WALLET_NETWORKS),
+  customer: z.object({
+    full_name: text(),
+    email: email().optional(),
+    phone: phone(),
+  }),
+})
+
+// ---- disburses (SPEC §4.6) ----
+
+const BANK_FIELDS = ['bank_name', 'bank_id', 'bank_account_name'] as const
+
+/** A bank disburse needs the customer's bank details; a wallet disburse needs their phone. */
+export const createDisburseBody = z
+  .object({
+    amount: amount(),
+    network: z.enum(DISBURSE_NETWORKS),
+    partner_reference: text().optional(),
+    customer: z.object({
+      full_name: text(),
+      email: email().optional(),
+      phone: phone().optional(),
+      bank_name: text().optional(),
+      bank_id: text().optional(),
+      bank_account_name: text().optional(),
+    }),
+  })
+  .superRefine((body, check) => {
+    const customer: Record<string, unknown> | null =
+      typeof body.customer === 'object' && body.customer !== null && !Array.isArray(body.customer)
+        ? body.customer
+        : null
+    if (!customer || !(DISBURSE_NETWORKS as readonly string[]).includes(body.network)) return
+    const needed = body.network === 'bank' ? BANK_FIELDS : (['phone'] as const)
+    for (const field of needed) {
+      if (customer[field] !== undefined) continue
+      check.addIssue({
+        code: 'custom',
+        path: ['customer', field],
+        message: `The customer.${field.replaceAll('_', ' ')} field is required when network is ${body.network}.`,
+      })
+    }
+  }, evenWithOtherErrors)
+
+// ---- disputes ----
+
+/** Either name of the disputed transaction, at least one. */
+const transactionNamed = {
+  transaction_slug: uuid().optional(),
+  transaction_reference: text().optional(),
+}
+
+function requireTransaction(
+  body: { transaction_slug?: string; transaction_reference?: string },
+  check: z.RefinementCtx,
+) {
+  if (body.transaction_slug === undefined && body.transaction_reference === undefined) {
+    check.addIssue({
+      code: 'custom',
+      path: ['transaction_slug'],
+      message: 'The transaction slug field is required when transaction reference is not present.',
+    })
+  }
+}
+
+export const createDisputeBody = z
+  .object({
+    ...transactionNamed,
+    reason: z.enum(DISPUTE_REASONS),
+    explanation: text(5000).optional(),
+  })
+  .superRefine(requireTransaction, evenWithOtherErrors)
+
+export const updateDisputeBody = z
+  .object({
+    ...transactionNamed,
+    explanation: text(5000),
+    reason: z.enum(DISPUTE_REASONS).optional(),
+  })
+  .superRefine(requireTransaction, evenWithOtherErrors)
