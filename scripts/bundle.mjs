@@ -6,7 +6,7 @@
  * native addon. The ES module library (`import 'card-sandbox'`) is tsc's dist/, unbundled.
  */
 import { build } from 'esbuild'
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs'
+import { chmodSync, copyFileSync, writeFileSync } from 'node:fs'
 
 const OUT = 'dist/bin/card-sandbox.js'
 
@@ -93,14 +93,12 @@ for (const [entry, outfile] of COMMONJS) {
 }
 
 /** Declarations for the CommonJS builds: tsc's, renamed, their relative imports to match. */
-for (const name of ['index', 'options', 'client']) {
-  const text = readFileSync(`dist/${name}.d.ts`, 'utf8')
-  writeFileSync(`dist/${name}.d.cts`, text.replace(/from '(\.\/[\w-]+)\.js'/g, "from '$1.cjs'"))
-}
+// the same text: the types they import stay the ES module declarations (type-only imports)
+for (const name of ['index', 'client']) copyFileSync(`dist/${name}.d.ts`, `dist/${name}.d.cts`)
 // the Jest builds are `module.exports = fn` (the footer above): `export =` says so
 writeFileSync(
   'dist/jest.d.cts',
-  `import type { SandboxOptions } from './options.cjs'
+  `import type { SandboxOptions } from './options.js'
 declare namespace globalSetup {
   /** What Jest hands a globalSetup as its second argument, as far as the kit reads it. */
   type JestProjectConfig = { globals?: { cardSandbox?: SandboxOptions } }

@@ -156,7 +156,7 @@ try {
     '  type BusinessAccount, type DisputeReason, type Dispute, type WalletCodeNetwork,\n' +
     '  type WalletCode, type WebhookEndpoint, type WebhookEventStatus, type WebhookAttempt,\n' +
     '  type WebhookEvent, type JournalEntry, type JournalFilter, type Scenario, type FieldMatcher,\n' +
-    `  type ScenarioRule, type ScenarioInForce, type Fixture } from '${from('card-sandbox/client')}'\n` +
+    `  type ScenarioRule, type ScenarioInForce, type Fixture, type TypedV1, type V1PageQuery } from '${from('card-sandbox/client')}'\n` +
     `import jestSetup, { type JestProjectConfig } from '${from('card-sandbox/jest')}'\n` +
     `import jestTeardown from '${from('card-sandbox/jest/teardown')}'\n` +
     'const options: SandboxOptions = { port: 0, quirks: false, stages: {} satisfies StageSwitches }\n' +
@@ -180,6 +180,12 @@ try {
     '  const inForce: ScenarioInForce[] = await client.scenarios()\n  const fixture: Fixture = { name: "cards" }\n' +
     '  const config: JestProjectConfig = { globals: { cardSandbox: options } }\n' +
     '  await jestSetup({}, config)\n  await jestTeardown()\n' +
+    '  const typed: TypedV1 = client.v1\n' +
+    "  const order = await typed.cards.create({ card_user_reference: '', card_brand: 'visa', card_type: 'virtual' })\n" +
+    "  const brand: 'Visa' | 'Mastercard' | 'Gim' = order.data.card.card_brand\n" +
+    '  const cards = await client.v1.cards.list({ page: 1 } satisfies V1PageQuery)\n' +
+    "  const untyped: { statusCode: number } = await client.v1('GET', '/cards')\n" +
+    '  void [brand, cards.meta.total, untyped]\n' +
     '  const error = new SandboxClientError("GET", "/", 500, null)\n' +
     '  void [app, inMemory, state, resource, mode, by, delay, delays, jobs, meta, query, requests, transaction, funding,\n' +
     '    account, reason, dispute, network, code, endpoint, status, attempt, event, matcher, rule, scenario, inForce,\n' +

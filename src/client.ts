@@ -9,6 +9,9 @@
  * await sandbox.reset()
  * await sandbox.advanceClock('5s')
  */
+import { typedV1 } from './client-v1.js'
+
+export type { TypedV1, V1PageQuery } from './client-v1.js'
 
 export type SandboxClientOptions = {
   /** The sandbox's origin (`http://127.0.0.1:4010`) or its `/v1` base: both work. */
@@ -367,11 +370,15 @@ export function createSandboxClient(options: SandboxClientOptions) {
 
     /**
      * Calls the `/v1` API as this tenant; the whole parsed body (its shape follows the quirks
-     * setting, so it is yours to type). `path` is under `/v1`: `'/cards'`.
+     * setting, so it is yours to type). `path` is under `/v1`: `'/cards'`. Its properties are
+     * the typed methods, one per route, in the default shapes: `v1.cards.create(body)`.
      */
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- public API: untyped, an answer reads as loosely as JSON.parse's
-    v1: async <T = any>(method: Method, path: string, body?: unknown): Promise<T> =>
-      (await call(method, `/v1${path.startsWith('/') ? path : `/${path}`}`, body)) as T,
+    v1: Object.assign(v1Call, typedV1(v1Call)),
+  }
+
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- public API: untyped, an answer reads as loosely as JSON.parse's
+  async function v1Call<T = any>(method: Method, path: string, body?: unknown): Promise<T> {
+    return (await call(method, `/v1${path.startsWith('/') ? path : `/${path}`}`, body)) as T
   }
 }
 

@@ -48,6 +48,7 @@ const LAYERS: { name: string; paths: string[]; mayImport: string[] }[] = [
       'cli.ts',
       'flags.ts',
       'client.ts',
+      'client-v1.ts',
       'vitest-setup.ts',
       'kit.ts',
       'jest.ts',
