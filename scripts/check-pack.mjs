@@ -27,6 +27,9 @@ try {
     .split('\n')
     .pop()
   console.log(`packed ${tarball}`)
+  const listed = run('tar', ['-tzf', join(dir, tarball)])
+  for (const file of ['LICENSE', 'CHANGELOG.md', 'README.md'])
+    check(listed.includes(`package/${file}\n`), `the tarball holds ${file}`)
   write('package.json', JSON.stringify({ name: 'consumer', private: true, type: 'module' }))
   run('npm', ['install', '--no-audit', '--no-fund', join(dir, tarball)])
 
