@@ -9,6 +9,7 @@ import type { AppEnv } from './env.js'
 import { createControlApi } from './http/control/index.js'
 import { onError, renderError } from './http/errors.js'
 import { literalRoutesFirst, unmatchedRequestError } from './http/method-not-allowed.js'
+import { cors } from './http/middleware/cors.js'
 import { dueWork } from './http/middleware/due-work.js'
 import { fixtures } from './http/middleware/fixtures.js'
 import { hostCheck } from './http/middleware/host-check.js'
@@ -19,6 +20,7 @@ import { scenarios } from './http/middleware/scenarios.js'
 import { securityHeaders } from './http/middleware/security-headers.js'
 import { tenant } from './http/middleware/tenant.js'
 import { webhookKick } from './http/middleware/webhook-kick.js'
+import { describeRoute } from './http/route-meta.js'
 import { createV1Api } from './http/v1/index.js'
 import { createPagesApi, PAGE_SCRIPTS } from './ui/pages.js'
 import type { SandboxDeps } from './deps.js'
@@ -32,16 +34,19 @@ export function createApp(deps: SandboxDeps) {
 
   // 1. a request addressed to a name that is not the sandbox's reaches nothing (DNS rebinding)
   if (on('hostCheck')) app.use(hostCheck(deps.allowedHosts))
-  // 2. the pages' hardening headers; JSON answers carry nosniff from sendJson (envelope.ts)
+  // 2. with --cors, pages on the origins given may call it: preflights answered here, before the
+  // tenant stage would ask them for a token; every answer carries the CORS headers
+  if (options.cors.length) app.use(cors(options.cors))
+  // 3. the pages' hardening headers; JSON answers carry nosniff from sendJson (envelope.ts)
   app.use('/__sandbox/*', securityHeaders(PAGE_SCRIPTS))
   app.use(function provideDeps(c, next) {
     c.set('deps', deps)
     return next()
   })
-  // 3. one line per request on stdout, 4. the request journal: both once the answer is known
-  if (options.log !== 'silent') app.use(requestLog(options.log))
+  // 4. one line per request on stdout, 5. the request journal: both once the answer is known
+  if (options.log !== 'silent') app.use(requestLog(deps.logger))
   if (options.journal) app.use(journal())
-  // 5. for the bearer token's tenant (401 without one): seeded with --fixtures when new, its
+  // 6. for the bearer token's tenant (401 without one): seeded with --fixtures when new, its
   // webhooks kicked once it has answered, what fell due on its clock run first
   const forTenant: MiddlewareHandler<AppEnv>[] = [
     tenant(),
@@ -49,9 +54,9 @@ export function createApp(deps: SandboxDeps) {
     ...(on('webhookKick') ? [webhookKick()] : []),
     ...(on('dueWork') ? [dueWork()] : []),
   ]
-  // 6. /v1 only: the request counted in its tenant's minute (429 past --rate-limit), 7. the
-  // scenarios in force; then each route: 8. its body and validation (validate.ts), 9. its
-  // handler, 10. the envelope (envelope.ts sendJson, with the rate-limit headers); a path some
+  // 7. /v1 only: the request counted in its tenant's minute (429 past --rate-limit), 8. the
+  // scenarios in force; then each route: 9. its body and validation (validate.ts), 10. its
+  // handler, 11. the envelope (envelope.ts sendJson, with the rate-limit headers); a path some
   // route names literally is never taken for a `{reference}` (method-not-allowed.ts)
   app.use(
     '/v1/*',
@@ -63,10 +68,23 @@ export function createApp(deps: SandboxDeps) {
   app.route('/v1', createV1Api({ quirks: options.quirks }))
   app.route('/__sandbox', createControlApi(app, createPagesApi(app, forTenant), forTenant))
 
+  // a person who opens the sandbox's address in a browser lands on the dashboard
+  app.get(
+    '/',
+    describeRoute({ auth: 'none', summary: 'The dashboard', redirect: DASHBOARD }),
+    () =>
+      new Response(null, {
+        status: 302,
+        headers: { Location: DASHBOARD, 'X-Content-Type-Options': 'nosniff' },
+      }),
+  )
+
   // what no stage or route answered, or what threw anywhere above
   app.notFound((c) => renderError(c, unmatched(c.req.method, c.req.path)))
   app.onError(onError)
   return app
 }
+
+const DASHBOARD = '/__sandbox/ui'
 
 export type SandboxApp = ReturnType<typeof createApp>

@@ -11,7 +11,9 @@ import type { Command } from './commands/command.js'
 import { readPidFile, writePidFile } from './commands/pid-file.js'
 import { stopCommand } from './commands/stop.js'
 import { FlagError, flagHelp, parseFlags } from './flags.js'
-import { maskToken } from './lib/masking.js'
+import { isLoopback } from './http/middleware/host-check.js'
+import type { LogLine } from './lib/logger.js'
+import { maskToken, maskUrlPassword } from './lib/masking.js'
 import { PACKAGE_VERSION as VERSION } from './lib/package-files.js'
 import { startSandbox, type RunningSandbox } from './sandbox.js'
 
@@ -127,16 +129,18 @@ async function serve(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   }
   // A parent that stops reading (a closed pipe) must not crash the sandbox on its next line.
   process.stdout.on('error', () => {})
-  process.stdout.write(banner(sandbox, pidFile))
+  const { logger } = sandbox.deps
+  logger.log(banner(sandbox, pidFile))
+  if (!isLoopback(options.host ?? '127.0.0.1')) logger.log(exposedWarning(options.host!))
 
   let stopping = false
   const stop = (reason: string) => {
     if (stopping) return
     stopping = true
-    process.stdout.write(`card-sandbox: ${reason}, finishing in-flight requests…\n`)
+    logger.log(lifecycle('stopping', `${reason}, finishing in-flight requests…`))
     void sandbox.close().then(() => {
       removePidFile()
-      process.stdout.write('card-sandbox: stopped\n')
+      logger.log(lifecycle('stopped', 'stopped'))
       process.exit(0)
     })
   }
@@ -147,58 +151,155 @@ async function serve(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   return 0
 }
 
+function lifecycle(event: 'stopping' | 'stopped', text: string): LogLine {
+  return {
+    event,
+    text: `card-sandbox: ${text}`,
+    fields: { message: text },
+    always: true,
+    block: true,
+  }
+}
+
 function couldNotStart(reason: string): number {
   process.stderr.write(`card-sandbox: could not start: ${reason}\n`)
   return 1
 }
 
-/** What the sandbox serves and how it is set up: addresses, never a token or a secret (PRODUCT §10). */
-function banner(sandbox: RunningSandbox, pidFile: string | undefined): string {
+/**
+ * What the sandbox serves and how it is set up: addresses, never a token or a secret (PRODUCT
+ * §10). Pretty, a block of aligned lines; `--log json`, one object with the same facts.
+ */
+function banner(sandbox: RunningSandbox, pidFile: string | undefined): LogLine {
   const o = sandbox.deps.options
-  const lines = [
-    `card-sandbox ${VERSION} listening`,
-    `  API         ${sandbox.baseUrl}`,
-    `  dashboard   ${sandbox.url}/__sandbox/ui`,
-    `  docs        ${sandbox.url}/__sandbox/docs`,
-    `  health      ${sandbox.url}/__sandbox/health`,
-    ...(o.publicUrl ? [`  public URL  ${o.publicUrl} (wallet_url links)`] : []),
-    ...(o.allowedHosts.length ? [`  also as     ${o.allowedHosts.join(', ')}`] : []),
-    `  database    ${o.db}`,
-    `  clock       ${o.clock}${o.clock === 'real' && o.speed !== 1 ? ` ×${o.speed}` : ''}`,
-    `  quirks      ${o.quirks ? 'on' : 'off'}`,
-    ...(o.sdkCompat
-      ? ['  sdk compat  on (keys the official SDKs read that the real answers lack)']
-      : []),
-    ...(o.rateLimit ? [`  rate limit  ${o.rateLimit} /v1 requests a minute per tenant`] : []),
-    `  tokens      ${o.tokens ? o.tokens.map(maskToken).join(', ') : 'any bearer token (one tenant each)'}`,
-    ...(o.seed !== undefined ? [`  seed        ${o.seed}`] : []),
-    `  webhooks    ${o.webhookUrl ? withoutPassword(o.webhookUrl) : 'none by default (PUT /__sandbox/webhook per tenant)'}`,
-    `  signed with ${o.webhookSecret ? maskToken(o.webhookSecret) : "each tenant's bearer token"}`,
-    `  scenarios   ${
-      o.scenarios.length
-        ? sandbox.deps.scenarios
-            .active('')
-            .map((a) => `${a.scenario.name} (${a.source})`)
-            .join(', ')
-        : 'none (magic values only)'
-    }`,
-    `  fixtures    ${o.fixtures ?? 'none'}`,
-    ...(o.webhookExtensions
-      ? ['  extensions  transaction, payment and disburse events (sandbox only)']
-      : []),
-    ...(pidFile ? [`  pid file    ${pidFile} (npx card-sandbox stop --pid-file ${pidFile})`] : []),
-    'Press Ctrl-C to stop.',
-    '',
+  const urls = {
+    api: sandbox.baseUrl,
+    dashboard: `${sandbox.url}/__sandbox/ui`,
+    docs: `${sandbox.url}/__sandbox/docs`,
+    health: `${sandbox.url}/__sandbox/health`,
+  }
+  const scenarios = o.scenarios.length
+    ? sandbox.deps.scenarios.active('').map((a) => `${a.scenario.name} (${a.source})`)
+    : []
+  // [label (pretty), key (JSON), value (JSON), pretty text]; a setting that is off is left out
+  type Setting = [label: string, key: string, value: unknown, shown: string]
+  const setting = (
+    label: string,
+    key: string,
+    value: unknown,
+    shown = String(value),
+  ): Setting[] => [[label, key, value, shown]]
+  const when = (on: unknown, ...entries: Setting[][]) => (on ? entries.flat() : [])
+  const tokens = o.tokens?.map(maskToken)
+  const webhookUrl = o.webhookUrl ? maskUrlPassword(o.webhookUrl) : null
+  const secret = o.webhookSecret ? maskToken(o.webhookSecret) : null
+  const settings: Setting[] = [
+    ...setting('API', 'api', urls.api),
+    ...setting('dashboard', 'dashboard', urls.dashboard),
+    ...setting('docs', 'docs', urls.docs),
+    ...setting('health', 'health', urls.health),
+    ...when(
+      o.publicUrl,
+      setting('public URL', 'public_url', o.publicUrl, `${o.publicUrl} (wallet_url links)`),
+    ),
+    ...when(
+      o.allowedHosts.length,
+      setting('also as', 'allowed_hosts', o.allowedHosts, o.allowedHosts.join(', ')),
+    ),
+    ...when(
+      o.cors.length,
+      setting('CORS', 'cors', o.cors, `${o.cors.join(', ')} (pages there may call it)`),
+    ),
+    ...setting('database', 'database', o.db),
+    ...setting(
+      'clock',
+      'clock',
+      o.clock,
+      `${o.clock}${o.clock === 'real' && o.speed !== 1 ? ` ×${o.speed}` : ''}`,
+    ),
+    ...setting('quirks', 'quirks', o.quirks, o.quirks ? 'on' : 'off'),
+    ...when(
+      o.sdkCompat,
+      setting(
+        'sdk compat',
+        'sdk_compat',
+        true,
+        'on (keys the official SDKs read that the real answers lack)',
+      ),
+    ),
+    ...when(
+      o.rateLimit,
+      setting(
+        'rate limit',
+        'rate_limit',
+        o.rateLimit,
+        `${o.rateLimit} /v1 requests a minute per tenant`,
+      ),
+    ),
+    ...setting(
+      'tokens',
+      'tokens',
+      tokens ?? null,
+      tokens ? tokens.join(', ') : 'any bearer token (one tenant each)',
+    ),
+    ...when(o.seed !== undefined, setting('seed', 'seed', o.seed)),
+    ...setting(
+      'webhooks',
+      'webhook_url',
+      webhookUrl,
+      webhookUrl ?? 'none by default (PUT /__sandbox/webhook per tenant)',
+    ),
+    ...setting('signed with', 'webhook_secret', secret, secret ?? "each tenant's bearer token"),
+    ...setting(
+      'scenarios',
+      'scenarios',
+      scenarios,
+      scenarios.join(', ') || 'none (magic values only)',
+    ),
+    ...setting('fixtures', 'fixtures', o.fixtures ?? null, o.fixtures ?? 'none'),
+    ...when(
+      o.webhookExtensions,
+      setting(
+        'extensions',
+        'webhook_extensions',
+        true,
+        'transaction, payment and disburse events (sandbox only)',
+      ),
+    ),
+    ...when(
+      pidFile,
+      setting(
+        'pid file',
+        'pid_file',
+        pidFile,
+        `${pidFile} (npx card-sandbox stop --pid-file ${pidFile})`,
+      ),
+    ),
   ]
-  return lines.join('\n')
+  const text = [
+    `card-sandbox ${VERSION} listening`,
+    ...settings.map(([label, , , shown]) => `  ${label.padEnd(11)} ${shown}`),
+    'Press Ctrl-C to stop.',
+  ].join('\n')
+  const fields = {
+    version: VERSION,
+    ...Object.fromEntries(settings.map(([, key, value]) => [key, value])),
+  }
+  return { event: 'listening', text, fields, always: true, block: true }
 }
 
-/** `http://user:secret@host/` → `http://user:******@host/` (masking.ts). */
-function withoutPassword(url: string): string {
-  const parsed = new URL(url)
-  if (!parsed.password) return url
-  parsed.password = maskToken(decodeURIComponent(parsed.password))
-  return parsed.href
+/** Bound to an address others can reach: said at start, each time. */
+function exposedWarning(host: string): LogLine {
+  return {
+    event: 'warning',
+    level: 'warn',
+    always: true,
+    text:
+      `listening on ${host}, not loopback: anyone who can reach this machine can call the ` +
+      'sandbox with any token (--tokens limits who gets in); the dashboard lists no tenant ' +
+      'and shows one only to whoever pastes its token',
+    fields: { host, exposed: true },
+  }
 }
 
 process.exitCode = await main(process.argv.slice(2), process.env)

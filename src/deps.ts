@@ -10,6 +10,7 @@ import type { TenantDirectory } from './domain/tenants.js'
 import type { Call } from './engine/fixtures.js'
 import type { ScenarioRegistry } from './engine/scenarios/registry.js'
 import type { Journal } from './journal/journal.js'
+import type { Logger } from './lib/logger.js'
 import type { Deliverer } from './webhooks/delivery.js'
 import type { SandboxOptions } from './options.js'
 
@@ -19,7 +20,14 @@ export type ResolvedOptions = Required<Omit<SandboxOptions, OptionalOption>> &
   Pick<SandboxOptions, OptionalOption>
 
 type OptionalOption =
-  'seed' | 'tokens' | 'webhookUrl' | 'webhookSecret' | 'fixtures' | 'publicUrl' | 'stages'
+  | 'seed'
+  | 'tokens'
+  | 'webhookUrl'
+  | 'webhookSecret'
+  | 'fixtures'
+  | 'publicUrl'
+  | 'stages'
+  | 'logWrite'
 
 export type SandboxDeps = {
   db: Db
@@ -28,6 +36,8 @@ export type SandboxDeps = {
   deliverer: Deliverer
   scenarios: ScenarioRegistry
   journal: Journal
+  /** The console (`--log`): requests, background events, webhook attempts (lib/logger.ts). */
+  logger: Logger
   options: ResolvedOptions
   /** The Host names this sandbox answers to, computed once at start (host-check.ts). */
   allowedHosts: ReadonlySet<string>

@@ -3,6 +3,7 @@
  * Each flag also reads `CARD_SANDBOX_<NAME>` from the environment; the command line wins.
  */
 import { parseArgs } from 'node:util'
+import { corsOrigin } from './http/middleware/cors.js'
 import { hostName } from './http/middleware/host-check.js'
 import type { SandboxOptions } from './deps.js'
 
@@ -33,6 +34,11 @@ export const FLAGS: readonly Flag[] = [
     name: 'public-url',
     value: '<url>',
     help: "the sandbox's address as links show it (wallet_url); default: the listener's",
+  },
+  {
+    name: 'cors',
+    value: '<origin,…|*>',
+    help: 'let web pages on these origins (or any: *) call the sandbox from a browser',
   },
   {
     name: 'db',
@@ -172,6 +178,10 @@ export function parseFlags(argv: string[], env: NodeJS.ProcessEnv = {}): CliComm
     host: raw('host'),
     allowedHosts: list('allowed-host')?.map((name) => host('allowed-host', name)),
     publicUrl: url('public-url', raw('public-url')),
+    cors: raw('cors')
+      ?.split(',')
+      .filter((origin) => origin.trim())
+      .map((origin) => corsFlag(origin)),
     db: raw('db'),
     seed: raw('seed') === undefined ? undefined : integer('seed', raw('seed'), 0, 2 ** 31 - 1),
     tokens: raw('tokens')
@@ -220,6 +230,14 @@ function host(name: string, value: string): string {
     throw new FlagError(
       `--${name} must be a host name or address, as a Host header names it (got "${value}")`,
     )
+  }
+}
+
+function corsFlag(value: string): string {
+  try {
+    return corsOrigin(value)
+  } catch (error) {
+    throw new FlagError(`--cors: ${(error as Error).message}`)
   }
 }
 

@@ -19,6 +19,11 @@ export type SandboxOptions = {
    * the listener's address (a wildcard shown as 127.0.0.1); in-process, `http://localhost`.
    */
   publicUrl?: string
+  /**
+   * Origins whose pages may call the sandbox from a browser (CORS on /v1 and /__sandbox):
+   * `['http://localhost:5173']`, or `['*']` for any. Default none: no CORS headers at all.
+   */
+  cors?: string[]
   /** SQLite file, or ':memory:' (default). */
   db?: string
   /** Seed for every id, name and card number. */
@@ -62,6 +67,8 @@ export type SandboxOptions = {
    * true; off, nothing is recorded and both say the journal is off.
    */
   journal?: boolean
+  /** @internal Where log lines go (tests); default stdout. */
+  logWrite?: (text: string) => unknown
   /**
    * @internal Bench only (`npm run bench -- --profile`): request stages switched off, to measure
    * what each one costs. A sandbox without them is not a correct sandbox; not a flag.

@@ -13,8 +13,10 @@ import { createIds } from './domain/ids.js'
 import { createTenantDirectory } from './domain/tenants.js'
 import { applyFixture, loadFixture, type Call } from './engine/fixtures.js'
 import { createScenarioRegistry, type ScenarioRegistry } from './engine/scenarios/registry.js'
+import { corsOrigin } from './http/middleware/cors.js'
 import { allowedHostnames, isWildcard } from './http/middleware/host-check.js'
 import { createJournal } from './journal/journal.js'
+import { createLogger } from './lib/logger.js'
 import { createDeliverer } from './webhooks/delivery.js'
 import { runDueOnRealClocks } from './engine/scheduler.js'
 import { startTicker } from './engine/ticker.js'
@@ -28,6 +30,13 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     host: options.host ?? '127.0.0.1',
     allowedHosts: options.allowedHosts ?? [],
     publicUrl: options.publicUrl?.replace(/\/+$/, ''),
+    cors: (options.cors ?? []).map((origin) => {
+      try {
+        return corsOrigin(origin)
+      } catch (error) {
+        throw new Error(`cors: ${(error as Error).message}`)
+      }
+    }),
     db: options.db ?? ':memory:',
     seed: options.seed,
     tokens: options.tokens,
@@ -45,6 +54,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     fixtures: options.fixtures,
     journal: options.journal ?? true,
     stages: options.stages,
+    logWrite: options.logWrite,
   }
 }
 
@@ -67,6 +77,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     throw new Error(`publicUrl must be an http(s) URL (got "${resolved.publicUrl}")`)
   const allowedHosts = allowedHostnames(resolved)
   const fixture = resolved.fixtures ? loadFixture(resolved.fixtures) : undefined
+  const logger = createLogger(resolved.log, resolved.logWrite)
   const db = openDb(resolved.db)
   const ids = createIds(resolved.seed)
   const tenants = createTenantDirectory(db, ids, {
@@ -81,7 +92,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       files: resolved.scenarios,
       random: () => ids.faker.number.float(),
       watch: true,
-      log: (line) => process.stderr.write(line + '\n'),
+      log: (text, level) => logger.log({ event: 'scenario', level, text, always: true }),
     })
   } catch (error) {
     closeDb(db)
@@ -91,6 +102,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     webhookUrl: resolved.webhookUrl,
     webhookSecret: resolved.webhookSecret,
     timeoutMs: resolved.webhookTimeoutMs,
+    logger,
   })
   const deps: SandboxDeps = {
     db,
@@ -99,6 +111,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     deliverer,
     scenarios,
     journal: createJournal(),
+    logger,
     options: resolved,
     allowedHosts,
     publicUrl: resolved.publicUrl ?? IN_PROCESS_URL,

@@ -51,6 +51,7 @@ describe('the route table', () => {
     expect(undeclared).toEqual([])
     expect(PUBLIC.map(([method, path]) => `${method} ${path}`).sort()).toEqual(
       [
+        'GET /',
         'GET /__sandbox/card-reveal/' + PARAMETER_VALUES.token,
         'GET /__sandbox/checkout/' + SOME_UUID,
         'GET /__sandbox/docs',

@@ -79,8 +79,9 @@ function startCli(args: string[], env: Record<string, string> = {}) {
   const baseUrl = new Promise<string>((resolve, reject) => {
     child.stdout!.on('data', (chunk) => {
       output += chunk
-      const match = /API\s+(http:\/\/\S+\/v1)/.exec(output)
-      if (match) resolve(match[1])
+      // the pretty banner's line, or the JSON banner's `api` (--log json)
+      const match = /API\s+(http:\/\/\S+\/v1)|"api":"(http:\/\/[^"]+\/v1)"/.exec(output)
+      if (match) resolve(match[1] ?? match[2])
     })
     child.stderr!.on('data', (chunk) => (output += chunk))
     child.once('exit', (code) => reject(new Error(`exited ${code}: ${output}`)))
@@ -222,23 +223,49 @@ describe('npx card-sandbox', () => {
     await new Promise((resolve) => setTimeout(resolve, 100))
     await fetch(`${baseUrl}/cards`)
     await new Promise((resolve) => setTimeout(resolve, 100))
-    expect(cli.output()).toMatch(/\n\*{5}oken\s+GET\s+\/v1\/cards 200 [\d.]+ms/)
-    expect(cli.output()).toMatch(/\n…\*{11}1234\s+GET\s+\/v1\/cards 200 [\d.]+ms/)
-    expect(cli.output()).toMatch(/\n-\s+GET\s+\/v1\/cards 401 [\d.]+ms/)
+    const time = '\\d\\d:\\d\\d:\\d\\d\\.\\d{3}'
+    expect(cli.output()).toMatch(
+      new RegExp(`\n${time} \\*{5}oken\\s+GET\\s+/v1/cards 200 [\\d.]+ms\n`),
+    )
+    expect(cli.output()).toMatch(
+      new RegExp(`\n${time} …\\*{11}1234\\s+GET\\s+/v1/cards 200 [\\d.]+ms\n`),
+    )
+    expect(cli.output()).toMatch(
+      new RegExp(`\n${time} -\\s+GET\\s+/v1/cards 401 [\\d.]+ms {2}\\S.*\n`),
+    )
     expect(cli.output()).not.toContain('cli-token')
     expect(cli.output()).not.toContain('a-much-longer')
   })
 
-  it('logs JSON lines with --log json, the token masked', async () => {
-    const cli = startCli(['--log', 'json'])
+  it('prints only JSON lines with --log json, from the banner to the stop, the token masked', async () => {
+    const cli = startCli(['--log', 'json', '--tokens', 'cli-token'])
     const baseUrl = await cli.baseUrl
     await fetch(`${baseUrl}/cards`, { headers: auth })
-    await new Promise((resolve) => setTimeout(resolve, 100))
-    const line = cli
-      .output()
-      .split('\n')
-      .find((l) => l.startsWith('{'))
-    expect(JSON.parse(line!)).toEqual({
+    await until(() => cli.output().includes('"event":"request"'), 5_000, 'the request line')
+    cli.child.kill('SIGTERM')
+    expect(await cli.exited).toBe(0)
+    const lines = cli.output().trimEnd().split('\n')
+    const objects = lines.map((line) => JSON.parse(line))
+    const origin = baseUrl.replace('/v1', '')
+    expect(objects.map((o) => o.event)).toEqual(['listening', 'request', 'stopping', 'stopped'])
+    for (const o of objects) {
+      expect(o.time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
+      expect(o.level).toBe('info')
+    }
+    expect(objects[0]).toMatchObject({
+      version: expect.any(String),
+      api: baseUrl,
+      dashboard: `${origin}/__sandbox/ui`,
+      docs: `${origin}/__sandbox/docs`,
+      health: `${origin}/__sandbox/health`,
+      clock: 'real',
+      quirks: true,
+      tokens: ['*****oken'],
+    })
+    expect(objects[1]).toEqual({
+      time: expect.any(String),
+      level: 'info',
+      event: 'request',
       tenant: '*****oken',
       method: 'GET',
       path: '/v1/cards',
@@ -246,6 +273,37 @@ describe('npx card-sandbox', () => {
       ms: expect.any(Number),
     })
     expect(cli.output()).not.toContain('cli-token')
+  })
+
+  it('warns when it listens on an address other machines reach, and its dashboard lists no tenant', async () => {
+    const cli = startCli(['--host', '0.0.0.0', '--log', 'pretty'])
+    const baseUrl = await cli.baseUrl
+    await until(() => cli.output().includes('warning:'), 5_000, 'the warning')
+    expect(cli.output()).toMatch(/warning: listening on 0\.0\.0\.0, not loopback/)
+    await fetch(`${baseUrl}/cards`, { headers: auth })
+    const page = await (await fetch(baseUrl.replace('/v1', '/__sandbox/ui'))).text()
+    expect(page).toContain('id="not-listed"')
+    expect(page).not.toContain('Tenants seen so far')
+    // a tenant still opens with its token
+    const panel = await fetch(baseUrl.replace('/v1', '/__sandbox/ui/panel'), { headers: auth })
+    expect(panel.status).toBe(200)
+  })
+
+  it('prints no warning and lists the tenants on loopback', async () => {
+    const cli = startCli(['--log', 'pretty'])
+    const baseUrl = await cli.baseUrl
+    await fetch(`${baseUrl}/cards`, { headers: auth })
+    const page = await (await fetch(baseUrl.replace('/v1', '/__sandbox/ui'))).text()
+    expect(page).toContain('Tenants seen so far')
+    expect(cli.output()).not.toContain('warning:')
+  })
+
+  it('refuses a --cors value that is not an origin, in one line', async () => {
+    const result = await runCli(['--cors', 'http://localhost:5173/app'])
+    expect(result.code).toBe(2)
+    expect(result.stderr).toMatch(
+      /^card-sandbox: --cors: "http:\/\/localhost:5173\/app" is not an origin/,
+    )
   })
 
   it('finishes an in-flight request before it stops on SIGTERM', async () => {

@@ -1,6 +1,6 @@
 import { request } from 'node:http'
 import { describe, expect, it } from 'vitest'
-import { startSandbox } from '../src/index.js'
+import { createSandbox, startSandbox } from '../src/index.js'
 import { fullIdentity, newSandbox } from './helpers.js'
 
 /** A fixed sequence of requests touching every kind of generated data. */
@@ -139,5 +139,15 @@ describe('the manual clock', () => {
       customer: { full_name: 'A B', phone: '+221770000000' },
     })
     expect(payment.body.data.payment.expired_at).toBe('2026-01-01T02:00:00.000Z')
+  })
+})
+
+describe('GET /', () => {
+  it('sends a browser to the dashboard', async () => {
+    const { app, close } = createSandbox()
+    const res = await app.request('/')
+    close()
+    expect(res.status).toBe(302)
+    expect(res.headers.get('Location')).toBe('/__sandbox/ui')
   })
 })

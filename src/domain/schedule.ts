@@ -38,8 +38,11 @@ export function delaysOf(
 }
 
 /** The job resources are the control plane's URL segments; `action` a state or `fill_details`. */
-/** Every resource that moves by itself; a dispute only ever waits for someone. */
-export type JobResource = Exclude<TransitionResource, 'disputes'>
+/**
+ * Every resource that moves by itself (a dispute only ever waits for someone), and wallet codes,
+ * whose expiry changes nothing stored but is a background event on the console.
+ */
+export type JobResource = Exclude<TransitionResource, 'disputes'> | 'wallet-codes'
 
 export function scheduleAfter(
   ctx: DomainContext,

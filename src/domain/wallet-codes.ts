@@ -4,9 +4,15 @@
  * clock. The control plane issues them; a transfer uses one up. issued → used | expired.
  */
 import type { WalletCode } from '../db/schema.js'
-import { findWalletCode, insertWalletCode, markWalletCodeUsed } from '../store/wallet-codes.js'
+import {
+  findWalletCode,
+  findWalletCodeBySeq,
+  insertWalletCode,
+  markWalletCodeUsed,
+} from '../store/wallet-codes.js'
 import type { DomainContext } from './context.js'
 import { refused } from './errors.js'
+import { scheduleAt } from './schedule.js'
 
 export { CODE_NETWORKS } from '../db/values.js'
 import type { CODE_NETWORKS } from '../db/values.js'
@@ -25,7 +31,7 @@ export function issueWalletCode(
   ctx: DomainContext,
   input: { phone: string; network: CodeNetwork },
 ): WalletCode {
-  return insertWalletCode(ctx.db, {
+  const code = insertWalletCode(ctx.db, {
     tenantId: ctx.tenant.id,
     code: ctx.ids.digits(6),
     phone: input.phone,
@@ -33,6 +39,19 @@ export function issueWalletCode(
     expiresAt: ctx.now + CODE_VALIDITY_MS[input.network],
     createdAt: ctx.now,
   })
+  // nothing changes then (the status is read off the clock), but the console says so
+  scheduleAt(ctx, code.expiresAt + 1, {
+    resource: 'wallet-codes',
+    key: String(code.seq),
+    action: 'expired',
+  })
+  return code
+}
+
+/** The code whose expiry job fired, if it expired unused (a used one has nothing to say). */
+export function expiredWalletCode(ctx: DomainContext, seq: string): WalletCode | undefined {
+  const code = findWalletCodeBySeq(ctx.db, ctx.tenant.id, Number(seq))
+  return code && walletCodeStatus(code, ctx.now) === 'expired' ? code : undefined
 }
 
 export function walletCodeStatus(code: WalletCode, now: number): 'issued' | 'used' | 'expired' {

@@ -6,7 +6,7 @@
  * (store/jobs.ts dueAt), whether there is anything to run, and the tenant's "now" comes from
  * the one clock formula (domain/clock.ts, through the tenant directory). Each job runs at its
  * own due time on the tenant's clock. A job whose move is no longer legal (someone moved the
- * resource first) is dropped.
+ * resource first) is dropped. Each job that did something is a line on the console (`event`).
  */
 import type { Db } from '../db/open.js'
 import type { Job, Tenant } from '../db/schema.js'
@@ -16,7 +16,9 @@ import { SandboxError } from '../domain/errors.js'
 import type { Ids } from '../domain/ids.js'
 import type { TransitionResource } from '../domain/lifecycles.js'
 import type { TenantDirectory } from '../domain/tenants.js'
-import { transition } from '../domain/transitions.js'
+import { transition, type TransitionResult } from '../domain/transitions.js'
+import { expiredWalletCode } from '../domain/wallet-codes.js'
+import type { Logger } from '../lib/logger.js'
 import {
   deleteJob,
   dueAt,
@@ -34,6 +36,7 @@ export type SchedulerDeps = {
   db: Db
   ids: Ids
   options: { webhookExtensions: boolean; quirks: boolean }
+  logger: Logger
 }
 
 /** Runs the tenant's jobs due at or before `until`; returns how many ran. */
@@ -48,7 +51,7 @@ export function runDue(deps: SchedulerDeps, tenant: Tenant, until: number): numb
     atomically(deps.db, () => {
       for (const job of due) {
         const ctx = { db: deps.db, ids: deps.ids, tenant, now: job.dueAt }
-        runJob(
+        const happened = runJob(
           {
             ...ctx,
             quirks: deps.options.quirks,
@@ -56,18 +59,29 @@ export function runDue(deps: SchedulerDeps, tenant: Tenant, until: number): numb
           },
           job,
         )
+        if (happened) deps.logger.log({ ...happened, tenant: tenant.token, sandboxTime: job.dueAt })
       }
     })
     ran += due.length
   }
 }
 
-function runJob(ctx: DomainContext, job: Job): void {
+type BackgroundEvent = { event: 'event'; text: string; fields: Record<string, unknown> }
+
+/** Runs one job; what it did, for the console, or nothing when it had nothing left to do. */
+function runJob(ctx: DomainContext, job: Job): BackgroundEvent | undefined {
   deleteJob(ctx.db, job.seq)
   try {
-    atomically(ctx.db, () => {
-      if (job.action === 'fill_details') fillLinkedCardDetails(ctx, job.key)
-      else transition(ctx, job.resource as TransitionResource, job.key, job.action)
+    return atomically(ctx.db, () => {
+      if (job.action === 'fill_details') {
+        fillLinkedCardDetails(ctx, job.key)
+        return background('card', job.key, 'details filled (number, cvv2, expiry)')
+      }
+      if (job.resource === 'wallet-codes') {
+        const code = expiredWalletCode(ctx, job.key)
+        return code && background('wallet_code', `${code.network} ${code.phone}`, 'expired unused')
+      }
+      return moved(transition(ctx, job.resource as TransitionResource, job.key, job.action))
     })
   } catch (error) {
     // moved or deleted meanwhile: the job has nothing left to do
@@ -75,8 +89,38 @@ function runJob(ctx: DomainContext, job: Job): void {
       error instanceof SandboxError &&
       (error.code === 'invalid_transition' || error.code === 'not_found')
     )
-      return
+      return undefined
     throw error
+  }
+}
+
+/** What a move means to a person reading the console, where a word says it better than a state. */
+const MEANING: Record<string, string> = {
+  'card_user:passed': 'verified',
+  'card_user:failed': 'verification failed',
+  'card:failed': 'issuing failed',
+  'transaction:success': 'settled',
+  'transaction:failed': 'failed (money back)',
+  'disburse:success': 'settled',
+  'disburse:failed': 'failed (money back)',
+  'payment:expired': 'expired unpaid',
+}
+
+function moved({ resource, key, from, to }: TransitionResult): BackgroundEvent {
+  const meaning = MEANING[`${resource}:${to}`]
+  const what = `${from} → ${to}${meaning ? ` (${meaning})` : ''}`
+  return {
+    event: 'event',
+    text: `${resource} ${key} ${what}`,
+    fields: { resource, reference: key, from, to, ...(meaning && { meaning }) },
+  }
+}
+
+function background(resource: string, reference: string, what: string): BackgroundEvent {
+  return {
+    event: 'event',
+    text: `${resource} ${reference} ${what}`,
+    fields: { resource, reference, what },
   }
 }
 

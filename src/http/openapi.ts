@@ -195,6 +195,7 @@ function parameterName(segment: string): string | undefined {
 }
 
 function tagOf(path: string): string {
+  if (path === '/') return SANDBOX_TAG
   if (path === SANDBOX_PREFIX || path.startsWith(SANDBOX_PREFIX + '/')) return SANDBOX_TAG
   const segments = path.split('/').filter((segment) => segment !== '' && segment !== 'v1')
   return segments[0] ?? 'root'
@@ -350,9 +351,10 @@ function responsesOf(
   const changesState = isApi && MUTATING.has(route.method) && (hasBody || hasPathParameters)
   const validated = route.validations.some((v) => v.target !== 'param')
   const answer = route.meta?.answer
-  const responses: Operation['responses'] = {
-    '200': answer ? answerOf(answer, schemas) : successOf(route.method, route.path),
-  }
+  const responses: Operation['responses'] =
+    route.meta?.redirect !== undefined
+      ? { '302': { description: `Redirect to ${route.meta.redirect}` } }
+      : { '200': answer ? answerOf(answer, schemas) : successOf(route.method, route.path) }
   if (hasBody) {
     responses['400'] = ref('MalformedJson')
     responses['413'] = ref('PayloadTooLarge')

@@ -19,6 +19,8 @@ export type RouteMeta = {
    * (v1/answers.ts); the OpenAPI document shows it, test/v1/answers.test.ts checks live answers.
    */
   answer?: ZodType
+  /** Where the route sends the browser (a 302 instead of a 200). */
+  redirect?: string
 }
 
 const declarations = new WeakMap<object, RouteMeta>()

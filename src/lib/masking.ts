@@ -77,3 +77,12 @@ export function maskSecretPath(path: string): string {
   const start = at + CARD_REVEAL_PATH.length
   return path.slice(0, start) + maskToken(path.slice(start))
 }
+
+/** `http://user:secret@host/` → `http://user:******@host/`; a URL without a password unchanged. */
+export function maskUrlPassword(url: string): string {
+  if (!URL.canParse(url)) return url
+  const parsed = new URL(url)
+  if (!parsed.password) return url
+  parsed.password = maskToken(decodeURIComponent(parsed.password))
+  return parsed.href
+}

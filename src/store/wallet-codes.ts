@@ -36,3 +36,20 @@ export function findWalletCode(
 export function markWalletCodeUsed(db: Db, seq: number, at: number): void {
   updateBySeq(db, walletCodes, seq, { usedAt: at })
 }
+
+const codeBySeq = statement((db) =>
+  db
+    .select()
+    .from(walletCodes)
+    .where(
+      and(
+        eq(walletCodes.tenantId, sql.placeholder('tenant')),
+        eq(walletCodes.seq, sql.placeholder('seq')),
+      ),
+    )
+    .prepare(),
+)
+
+export function findWalletCodeBySeq(db: Db, tenantId: string, seq: number): WalletCode | undefined {
+  return codeBySeq(db).get({ tenant: tenantId, seq })
+}

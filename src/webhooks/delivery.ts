@@ -8,11 +8,14 @@
  * (never "the oldest N", which one tenant's backlog could fill) in turns, and at most
  * RESPONSE_READ_BYTES of an answer are read before its connection is dropped. Due events are
  * started by the sandbox's one ticker (deliverDue) and right after a request that wrote to the
- * outbox (kick); every instant logged is on the tenant's sandbox clock.
+ * outbox (kick); every instant logged is on the tenant's sandbox clock. Each attempt is also a
+ * line on the console (`webhook`: event, URL, status or error, next retry).
  */
 import type { Db } from '../db/open.js'
 import type { Tenant, WebhookEvent } from '../db/schema.js'
 import type { TenantDirectory } from '../domain/tenants.js'
+import type { Logger } from '../lib/logger.js'
+import { maskUrlPassword } from '../lib/masking.js'
 import { atomically } from '../store/statements.js'
 import {
   attemptCount,
@@ -35,6 +38,7 @@ export type DeliveryOptions = {
   webhookSecret?: string
   /** How long one attempt may take, response included. */
   timeoutMs: number
+  logger: Logger
 }
 
 /** How much of a response (or error) the attempt log keeps. */
@@ -114,7 +118,15 @@ export function createDeliverer(db: Db, tenants: TenantDirectory, options: Deliv
       started++
       inFlightByTenant.set(tenantId, busy + started)
       const attempt = send(event, tenant)
-        .catch((error) => console.error('card-sandbox: webhook delivery failed', error))
+        .catch((error: Error) =>
+          options.logger.log({
+            event: 'webhook',
+            level: 'error',
+            tenant: tenant.token,
+            text: `webhook ${event.type} ${event.id}: delivery failed: ${error.stack ?? error}`,
+            fields: { type: event.type, id: event.id, error: String(error) },
+          }),
+        )
         .finally(() => settled(event))
       inFlight.set(event.id, attempt)
     }
@@ -140,6 +152,13 @@ export function createDeliverer(db: Db, tenants: TenantDirectory, options: Deliv
     const { url, secret } = webhookTarget(tenant, options)
     if (!url) {
       updateEvent(db, event.seq, { status: 'skipped' })
+      options.logger.log({
+        event: 'webhook',
+        tenant: tenant.token,
+        text: `webhook ${event.type} not sent: no webhook URL (PUT /__sandbox/webhook or --webhook-url)`,
+        fields: { type: event.type, id: event.id, status: 'skipped' },
+        sandboxTime: tenants.now(tenant),
+      })
       return
     }
     const number = attemptCount(db, event.id) + 1
@@ -182,13 +201,13 @@ export function createDeliverer(db: Db, tenants: TenantDirectory, options: Deliv
     const delivered = statusCode !== null && statusCode >= 200 && statusCode < 300
     const cycle = event.attempts + 1
     const retryIn = RETRY_DELAYS_MS[cycle - 1]
-    atomically(db, () => {
+    const logged = atomically(db, () => {
       const changed = updateEvent(db, event.seq, {
         attempts: cycle,
         status: delivered ? 'delivered' : retryIn === undefined ? 'failed' : 'pending',
         nextAttemptAt: delivered || retryIn === undefined ? event.nextAttemptAt : at + retryIn,
       })
-      if (changed === 0) return // the tenant was reset meanwhile
+      if (changed === 0) return false // the tenant was reset meanwhile
       insertAttempt(db, {
         eventId: event.id,
         tenantId: event.tenantId,
@@ -200,7 +219,12 @@ export function createDeliverer(db: Db, tenants: TenantDirectory, options: Deliv
         response,
         error,
       })
+      return true
     })
+    if (logged) {
+      const retryAt = delivered || retryIn === undefined ? undefined : at + retryIn
+      logAttempt(options.logger, tenant, event, { url, number, at, statusCode, error, retryAt })
+    }
   }
 
   return {
@@ -218,6 +242,45 @@ export function createDeliverer(db: Db, tenants: TenantDirectory, options: Deliv
       await Promise.allSettled([...inFlight.values()])
     },
   }
+}
+
+type Attempt = {
+  url: string
+  number: number
+  at: number
+  statusCode: number | null
+  error: string | null
+  /** The next attempt's instant; none once delivered or out of retries. */
+  retryAt?: number
+}
+
+function logAttempt(logger: Logger, tenant: Tenant, event: WebhookEvent, attempt: Attempt): void {
+  const { number, at, statusCode, error, retryAt } = attempt
+  const url = maskUrlPassword(attempt.url)
+  const delivered = statusCode !== null && statusCode >= 200 && statusCode < 300
+  const outcome = error ?? `HTTP ${statusCode}`
+  const next = delivered
+    ? 'delivered'
+    : retryAt === undefined
+      ? 'failed, no retry left'
+      : `retry at ${new Date(retryAt).toISOString()} (sandbox time)`
+  logger.log({
+    event: 'webhook',
+    level: delivered ? 'info' : 'warn',
+    tenant: tenant.token,
+    text: `webhook ${event.type} → ${url} attempt ${number}: ${outcome}, ${next}`,
+    fields: {
+      type: event.type,
+      id: event.id,
+      url,
+      attempt: number,
+      status_code: statusCode,
+      ...(error !== null && { error }),
+      outcome: delivered ? 'delivered' : retryAt === undefined ? 'failed' : 'retrying',
+      ...(retryAt !== undefined && { next_attempt_at: new Date(retryAt).toISOString() }),
+    },
+    sandboxTime: at,
+  })
 }
 
 /** The first `limit` bytes of a body (as text), and whether that was all of it. */

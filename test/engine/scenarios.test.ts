@@ -5,7 +5,7 @@
 import { copyFileSync, mkdtempSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { startSandbox } from '../../src/index.js'
 import { loadScenarioFile, parseScenario, ScenarioError } from '../../src/engine/scenarios/load.js'
 import { fullIdentity, newSandbox } from '../helpers.js'
@@ -420,13 +420,9 @@ describe('scenario files', () => {
     const teapot =
       'name: live\nrules:\n  - match: { method: GET, path: /v1/cards }\n    respond: { status: 418 }\n'
     writeFileSync(file, teapot)
+    // the console's lines (lib/logger.ts): a scenario file's are printed even with --log silent
     const log: string[] = []
-    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((line) => {
-      log.push(String(line))
-      return true
-    })
-    cleanups.push(() => stderr.mockRestore())
-    const s = newSandbox({ scenarios: [file] })
+    const s = newSandbox({ scenarios: [file], logWrite: (line) => log.push(line) })
     cleanups.push(() => s.close())
     const status = async () => (await s.call('GET', '/v1/cards')).status
     expect(await status()).toBe(418)
@@ -440,11 +436,7 @@ describe('scenario files', () => {
 
     // back (with another answer): loaded again and watched as before
     writeFileSync(file, teapot.replace('418', '503'))
-    await until(
-      () => log.some((line) => line.includes(`card-sandbox: loaded scenario ${file}`)),
-      5_000,
-      'reload',
-    )
+    await until(() => log.some((line) => line.includes(`loaded scenario ${file}`)), 5_000, 'reload')
     expect(await status()).toBe(503)
     writeFileSync(file, teapot)
     for (let i = 0; i < 250 && (await status()) !== 418; i++)

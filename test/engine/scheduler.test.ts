@@ -249,3 +249,117 @@ describe('a real clock', () => {
     s.close()
   })
 })
+
+describe('background events on the console (--log)', () => {
+  function logged(log: 'json' | 'pretty') {
+    const lines: string[] = []
+    const s = newSandbox({ log, logWrite: (text) => lines.push(text) })
+    const events = () =>
+      lines.map((line) => JSON.parse(line)).filter((line) => line.event === 'event')
+    return { s, lines, events }
+  }
+
+  it('prints each job that fired: a user verified, a card issued, on the tenant clock', async () => {
+    const { s, events } = logged('json')
+    const user = (await s.call('POST', '/v1/card-users/create', fullIdentity())).body.data.userCard
+      .reference
+    await s.call('POST', '/__sandbox/clock/advance', { by: '3s' })
+    const card = (
+      await s.call('POST', '/v1/cards/create', {
+        card_user_reference: user,
+        card_brand: 'visa',
+        card_type: 'virtual',
+      })
+    ).body.data.card.reference
+    await s.call('POST', '/__sandbox/clock/advance', { by: '5s' })
+    s.close()
+    expect(events()).toEqual([
+      {
+        time: expect.any(String),
+        level: 'info',
+        event: 'event',
+        tenant: '******oken',
+        resource: 'card_user',
+        reference: user,
+        from: 'pending',
+        to: 'passed',
+        meaning: 'verified',
+        sandbox_time: '2026-01-01T00:00:03.000Z',
+      },
+      expect.objectContaining({
+        resource: 'card',
+        reference: card,
+        from: 'issuing',
+        to: 'issued',
+        sandbox_time: '2026-01-01T00:00:08.000Z',
+      }),
+    ])
+  })
+
+  it('prints a failure in words, and nothing for a job someone made moot', async () => {
+    const { s, lines } = logged('pretty')
+    const user = (await s.call('POST', '/v1/card-users/create', fullIdentity())).body.data.userCard
+      .reference
+    // moved by hand before its job: the job has nothing left to do, and says nothing
+    await s.call('POST', `/__sandbox/card-users/${user}/transition`, { to: 'failed' })
+    await s.call('POST', '/__sandbox/clock/advance', { by: '3s' })
+    s.close()
+    expect(lines.filter((line) => line.includes(`card_user ${user}`))).toEqual([])
+    const other = logged('pretty')
+    const failing = (
+      await other.s.call('POST', '/v1/card-users/create', {
+        ...fullIdentity(),
+        phone: '+221770000404',
+      })
+    ).body.data.userCard.reference
+    await other.s.call('POST', '/__sandbox/clock/advance', { by: '1m' })
+    other.s.close()
+    expect(other.lines.join('')).toContain(
+      `card_user ${failing} pending → failed (verification failed)`,
+    )
+  })
+
+  it('prints a wallet code that expired unused, once its time is past', async () => {
+    const { s, events } = logged('json')
+    await s.call('POST', '/__sandbox/wallet-codes', {
+      phone: '+221770000001',
+      network: 'orange-money-ci',
+    })
+    // valid for 2 min: still valid at 2 min, expired just after
+    await s.call('POST', '/__sandbox/clock/advance', { by: '2m' })
+    expect(events()).toEqual([])
+    await s.call('POST', '/__sandbox/clock/advance', { by: '1s' })
+    s.close()
+    expect(events()).toEqual([
+      expect.objectContaining({
+        resource: 'wallet_code',
+        reference: 'orange-money-ci +221770000001',
+        what: 'expired unused',
+        sandbox_time: '2026-01-01T00:02:00.001Z',
+      }),
+    ])
+  })
+
+  it('prints nothing when a wallet code was used before it expired', async () => {
+    const lines: string[] = []
+    const s = newSandbox({ log: 'json', logWrite: (text) => lines.push(text) })
+    const card = await s.issuedCard()
+    const payer = '+2250700000001'
+    const { code } = (
+      await s.call('POST', '/__sandbox/wallet-codes', { phone: payer, network: 'orange-money-ci' })
+    ).body.data
+    const pulled = await s.call('POST', '/v1/transactions/create/wallet-to-card', {
+      amount: 2500,
+      card_reference: card.reference,
+      phone: payer,
+      network: 'orange-money-ci',
+      code,
+    })
+    expect(pulled.status).toBe(200)
+    await s.call('POST', '/__sandbox/clock/advance', { by: '3m' })
+    s.close()
+    const events = lines.map((line) => JSON.parse(line)).filter((line) => line.event === 'event')
+    expect(events.map((event) => event.resource)).not.toContain('wallet_code')
+    expect(events.map((event) => event.resource)).toContain('transaction')
+  })
+})

@@ -381,6 +381,89 @@ describe('retries', () => {
   })
 })
 
+describe('console lines (--log)', () => {
+  /** JSON lines of the webhook attempts, as `--log json` prints them. */
+  async function logged(answers: Answer[]) {
+    const lines: string[] = []
+    const { s, receiver } = await setup(answers, {
+      log: 'json',
+      logWrite: (text) => lines.push(text),
+    })
+    const attempts = () =>
+      lines.map((line) => JSON.parse(line)).filter((line) => line.event === 'webhook')
+    return { s, receiver, attempts }
+  }
+
+  it('prints each attempt: event, URL, status, and the next retry on the tenant clock', async () => {
+    const { s, receiver, attempts } = await logged([500, 200])
+    await s.call('PUT', '/__sandbox/webhook', { url: receiver.url })
+    await verifiedByTheClock(s)
+    await drain(s)
+    await s.call('POST', '/__sandbox/clock/advance', { by: '10s' })
+    await until(() => attempts().length === 2)
+    const [failed, delivered] = attempts()
+    const [event] = await events(s)
+    expect(failed).toEqual({
+      time: expect.any(String),
+      level: 'warn',
+      event: 'webhook',
+      tenant: '******oken',
+      type: 'card_user_verification.successful',
+      id: event.id,
+      url: receiver.url,
+      attempt: 1,
+      status_code: 500,
+      outcome: 'retrying',
+      next_attempt_at: '2026-01-01T00:00:13.000Z',
+      sandbox_time: '2026-01-01T00:00:03.000Z',
+    })
+    expect(delivered).toMatchObject({
+      level: 'info',
+      attempt: 2,
+      status_code: 200,
+      outcome: 'delivered',
+      sandbox_time: '2026-01-01T00:00:13.000Z',
+    })
+    expect(delivered).not.toHaveProperty('next_attempt_at')
+  })
+
+  it('prints a refused connection with its error, in pretty lines too', async () => {
+    const lines: string[] = []
+    const { s } = await setup([200], { log: 'pretty', logWrite: (text) => lines.push(text) })
+    const dead = await startReceiver()
+    await dead.close()
+    await s.call('PUT', '/__sandbox/webhook', { url: dead.url })
+    await verifiedByTheClock(s)
+    await drain(s)
+    const line = lines.find((text) => text.includes('webhook card_'))
+    expect(line).toMatch(
+      new RegExp(
+        `warning: webhook card_user_verification\\.successful → ${dead.url.replaceAll('/', '\\/')} ` +
+          'attempt 1: .*ECONNREFUSED.*, retry at 2026-01-01T00:00:13\\.000Z \\(sandbox time\\)',
+      ),
+    )
+  })
+
+  it('says an event was not sent when the tenant has no webhook URL', async () => {
+    const { s, attempts } = await logged([200])
+    await verifiedByTheClock(s)
+    await drain(s)
+    expect(attempts()).toEqual([
+      expect.objectContaining({ status: 'skipped', type: 'card_user_verification.successful' }),
+    ])
+  })
+
+  it('masks the password of a webhook URL', async () => {
+    const { s, receiver, attempts } = await logged([200])
+    const withPassword = receiver.url.replace('http://', 'http://user:hunter2-secret@')
+    await s.call('PUT', '/__sandbox/webhook', { url: withPassword })
+    await verifiedByTheClock(s)
+    await drain(s)
+    const [attempt] = attempts()
+    expect(attempt.url).toBe(receiver.url.replace('http://', 'http://user:**********cret@'))
+  })
+})
+
 describe('replay', () => {
   it('sends a delivered event again, same id and bytes', async () => {
     const { s, receiver } = await setup()

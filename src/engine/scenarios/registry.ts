@@ -20,7 +20,12 @@ export type ScenarioRegistry = ReturnType<typeof createScenarioRegistry>
 
 export function createScenarioRegistry(
   db: Db,
-  options: { files: string[]; random: () => number; watch: boolean; log: (line: string) => void },
+  options: {
+    files: string[]
+    random: () => number
+    watch: boolean
+    log: (line: string, level: 'info' | 'warn') => void
+  },
 ) {
   const fromFiles = new Map<string, Scenario>()
   const matcher = createRuleMatcher(options.random)
@@ -31,7 +36,7 @@ export function createScenarioRegistry(
   for (const file of fileNames) fromFiles.set(file, loadScenarioFile(file))
   const changed = (line: string) => {
     inForceByTenant.clear()
-    options.log(`card-sandbox: ${line}`)
+    options.log(line, 'info')
   }
   if (options.watch) {
     for (const file of fileNames) {
@@ -43,10 +48,11 @@ export function createScenarioRegistry(
         },
         error: (error) =>
           options.log(
-            `card-sandbox: ${error.message} — ` +
+            `${error.message} — ` +
               (fromFiles.has(file)
                 ? `keeping the last good version of ${file}`
                 : `${file} stays out of force until it is fixed`),
+            'warn',
           ),
         remove() {
           const scenario = fromFiles.get(file)

@@ -21,6 +21,14 @@ export function isWildcard(host: string): boolean {
   return WILDCARDS.has(host)
 }
 
+/** An address only this machine reaches: localhost, 127.0.0.0/8, ::1. */
+export function isLoopback(host: string): boolean {
+  const name = host.trim().toLowerCase()
+  return (
+    name === 'localhost' || name === '::1' || name === '[::1]' || /^127(\.\d{1,3}){3}$/.test(name)
+  )
+}
+
 export type HostNames = { host: string; allowedHosts?: readonly string[]; publicUrl?: string }
 
 /** Every Host name the sandbox answers to, lowercased, without port, IPv6 in brackets. */

@@ -13,6 +13,7 @@
  */
 import { Hono, type MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../../env.js'
+import { isLoopback } from '../../http/middleware/host-check.js'
 import { describeRoute } from '../../http/route-meta.js'
 import { panel } from './panel.js'
 import { shell } from './shell.js'
@@ -21,9 +22,11 @@ import { ROWS } from './table.js'
 /** `forTenant`: the app's tenant stages (app.ts), run before the panel. */
 export const createDashboardApi = (forTenant: MiddlewareHandler<AppEnv>[]) =>
   new Hono<AppEnv>()
-    .get('/ui', describeRoute({ auth: 'none', summary: 'Dashboard' }), (c) =>
-      c.html(shell(c.get('deps').tenants.all())),
-    )
+    .get('/ui', describeRoute({ auth: 'none', summary: 'Dashboard' }), (c) => {
+      const { options, tenants } = c.get('deps')
+      // reachable from the network: nobody sees which tenants exist without a token
+      return c.html(shell(isLoopback(options.host) ? tenants.all() : null))
+    })
     .get(
       '/ui/panel',
       describeRoute({ auth: 'bearer', summary: "Dashboard panel of the token's tenant (HTML)" }),

@@ -14,8 +14,9 @@ type KnownTenant = { token: string; businessName: string }
  * token; the page's script keeps it in sessionStorage (this tab only, never sent by the browser
  * on its own, so no other site can make use of it) and sends it as the Authorization header.
  * The token field has no name: even without the script, a submit puts nothing in the URL.
+ * `known` is null when the sandbox is reachable from the network: then no tenant is listed.
  */
-export function shell(known: KnownTenant[]) {
+export function shell(known: KnownTenant[] | null) {
   const body = html`<header class="top">
       <h1>card-sandbox</h1>
       <form id="open-tenant" class="picker" autocomplete="off">
@@ -41,30 +42,35 @@ export function shell(known: KnownTenant[]) {
         The token stays in this browser tab and travels only in the Authorization header.
       </p>
       ${
-        known.length
-          ? html`<section class="table" data-section="Tenants">
-              <h2>Tenants seen so far <span class="muted">${known.length}</span></h2>
-              <table>
-                <thead>
-                  <tr>
-                    <th>token</th>
-                    <th>business</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${known.map(
-                    (t) =>
-                      html`<tr>
-                        <td><code>${maskToken(t.token)}</code></td>
-                        <td>${t.businessName}</td>
-                      </tr>`,
-                  )}
-                </tbody>
-              </table>
-            </section>`
-          : html`<p class="muted">
-              No tenant yet: the first request with a bearer token makes one.
+        known === null
+          ? html`<p class="muted" id="not-listed">
+              This sandbox listens on an address other machines can reach: its tenants are not
+              listed here. Paste a token to open its tenant.
             </p>`
+          : known.length
+            ? html`<section class="table" data-section="Tenants">
+                <h2>Tenants seen so far <span class="muted">${known.length}</span></h2>
+                <table>
+                  <thead>
+                    <tr>
+                      <th>token</th>
+                      <th>business</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    ${known.map(
+                      (t) =>
+                        html`<tr>
+                          <td><code>${maskToken(t.token)}</code></td>
+                          <td>${t.businessName}</td>
+                        </tr>`,
+                    )}
+                  </tbody>
+                </table>
+              </section>`
+            : html`<p class="muted">
+                No tenant yet: the first request with a bearer token makes one.
+              </p>`
       }
     </main>
     <main id="panel" hidden></main>`
