@@ -159,7 +159,8 @@ try {
     '  type BusinessAccount, type DisputeReason, type Dispute, type WalletCodeNetwork,\n' +
     '  type WalletCode, type WebhookEndpoint, type WebhookEventStatus, type WebhookAttempt,\n' +
     '  type WebhookEvent, type JournalEntry, type JournalFilter, type Scenario, type FieldMatcher,\n' +
-    `  type ScenarioRule, type ScenarioInForce, type Fixture, type TypedV1, type V1PageQuery } from '${from('card-sandbox/client')}'\n` +
+    `  type ScenarioRule, type ScenarioInForce, type Fixture, type TypedV1, type V1PageQuery,
+  type FiredJob } from '${from('card-sandbox/client')}'\n` +
     `import jestSetup, { type JestProjectConfig } from '${from('card-sandbox/jest')}'\n` +
     `import jestTeardown from '${from('card-sandbox/jest/teardown')}'\n` +
     'const options: SandboxOptions = { port: 0, quirks: false, stages: {} satisfies StageSwitches }\n' +
@@ -170,6 +171,8 @@ try {
     "  const moved: Transition<'cards'> = await client.transition('cards', '', 'issued')\n" +
     "  const state: ResourceStates['cards'] = moved.to\n  const resource: TransitionResource = 'cards'\n" +
     "  const clock: Clock = await client.clock()\n  const mode: ClockMode = clock.mode\n  const by: Duration = '5s'\n" +
+    '  const fired: FiredJob[] = (await client.runUntilIdle({ until: new Date() })).fired\n' +
+    "  await client.setClock('2026-03-01T09:00:00Z')\n" +
     "  const delay: DelayName = 'card_issuing'\n  const delays: Delays = await client.delays()\n  const jobs: Job[] = await client.jobs()\n" +
     '  const meta: PageMeta | undefined = undefined\n  const query: PageQuery = { page: 1 }\n' +
     '  const requests: Page<JournalEntry> = await client.requests({ page: 1 } satisfies JournalFilter)\n' +
@@ -190,7 +193,7 @@ try {
     "  const untyped: { statusCode: number } = await client.v1('GET', '/cards')\n" +
     '  void [brand, cards.meta.total, untyped]\n' +
     '  const error = new SandboxClientError("GET", "/", 500, null)\n' +
-    '  void [app, inMemory, state, resource, mode, by, delay, delays, jobs, meta, query, requests, transaction, funding,\n' +
+    '  void [app, inMemory, fired, state, resource, mode, by, delay, delays, jobs, meta, query, requests, transaction, funding,\n' +
     '    account, reason, dispute, network, code, endpoint, status, attempt, event, matcher, rule, scenario, inForce,\n' +
     '    fixture, error, sandboxOrigin(running.url)]\n  inMemory.close()\n  await running.close()\n}\n'
   write(

@@ -160,6 +160,21 @@ export type WebhookEvent = {
   attempts: WebhookAttempt[]
 }
 
+/** A scheduled job that did something in a run until idle, at its instant of the tenant clock. */
+export type FiredJob = {
+  /** ISO time on the tenant's sandbox clock. */
+  at: string
+  /** `card_user`, `card`, `transaction`, `payment`, `disburse`, `wallet_code`. */
+  resource: string
+  reference: string
+  /** For a move: its states, and a word for it where one says more (`verified`). */
+  from?: string
+  to?: string
+  meaning?: string
+  /** For what is not a move (a wallet code expired unused, a card's details filled). */
+  what?: string
+}
+
 /**
  * One request of the tenant's journal (`GET /__sandbox/requests`), newest first: `/v1` and
  * control-plane calls alike, but not the journal's own reads nor a reset.
@@ -316,6 +331,30 @@ export function createSandboxClient(options: SandboxClientOptions) {
     advanceClock: (by: Duration) =>
       data<Clock & { transitions_run: number }>('POST', '/clock/advance', { by }),
     setClockMode: (mode: ClockMode) => data<Clock>('PUT', '/clock', { mode }),
+    /**
+     * Sets the clock to an instant (ISO, or a Date), in manual mode, and runs what fell due on
+     * the way; an instant before the clock's time is refused (422).
+     */
+    setClock: (now: string | Date) =>
+      data<Clock & { transitions_run: number }>('PUT', '/clock', {
+        mode: 'manual',
+        now: typeof now === 'string' ? now : now.toISOString(),
+      }),
+    /**
+     * Runs until idle: moves the clock to each next due job and runs it, until none is left (or
+     * the next is after `until`, where the clock then stands). Answers what fired, in order.
+     */
+    runUntilIdle: (options: { until?: string | Date } = {}) =>
+      data<Clock & { transitions_run: number; fired: FiredJob[] }>(
+        'POST',
+        '/clock/run-due',
+        options.until === undefined
+          ? {}
+          : {
+              until:
+                typeof options.until === 'string' ? options.until : options.until.toISOString(),
+            },
+      ),
     delays: () => data<Delays>('GET', '/delays'),
     /** Overrides some delays; `{}` restores the defaults. */
     setDelays: (delays: Partial<Record<DelayName, Duration>>) =>

@@ -28,6 +28,7 @@ type OptionalOption =
   | 'publicUrl'
   | 'stages'
   | 'logWrite'
+  | 'clockStart'
 
 export type SandboxDeps = {
   db: Db

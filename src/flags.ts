@@ -3,6 +3,7 @@
  * Each flag also reads `CARD_SANDBOX_<NAME>` from the environment; the command line wins.
  */
 import { parseArgs } from 'node:util'
+import { isInstant } from './domain/clock.js'
 import { corsOrigin } from './http/middleware/cors.js'
 import { hostName } from './http/middleware/host-check.js'
 import type { SandboxOptions } from './deps.js'
@@ -67,6 +68,11 @@ export const FLAGS: readonly Flag[] = [
     value: '<real|manual>',
     default: 'real',
     help: 'mode of every new tenant clock; manual moves only when advanced',
+  },
+  {
+    name: 'clock-start',
+    value: '<ISO>',
+    help: "where each new tenant's manual clock starts (default: now; 2026-01-01 with --seed)",
   },
   {
     name: 'quirks',
@@ -190,6 +196,7 @@ export function parseFlags(argv: string[], env: NodeJS.ProcessEnv = {}): CliComm
       .filter(Boolean),
     speed: positiveNumber('speed', raw('speed')),
     clock: oneOf('clock', raw('clock'), ['real', 'manual'] as const),
+    clockStart: instant('clock-start', raw('clock-start')),
     quirks: oneOf('quirks', raw('quirks'), ['on', 'off'] as const) === 'on',
     sdkCompat: oneOf('sdk-compat', raw('sdk-compat'), ['on', 'off'] as const) === 'on',
     rateLimit:
@@ -231,6 +238,13 @@ function host(name: string, value: string): string {
       `--${name} must be a host name or address, as a Host header names it (got "${value}")`,
     )
   }
+}
+
+function instant(name: string, value: string | undefined): string | undefined {
+  if (value === undefined || isInstant(value)) return value
+  throw new FlagError(
+    `--${name} must be an ISO 8601 instant such as 2026-03-01T09:00:00Z (got "${value}")`,
+  )
 }
 
 function corsFlag(value: string): string {

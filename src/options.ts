@@ -34,6 +34,12 @@ export type SandboxOptions = {
   speed?: number
   /** Mode of each new tenant's clock. Default 'real'. */
   clock?: 'real' | 'manual'
+  /**
+   * Where each new (or reset) tenant's manual clock starts, as an ISO instant
+   * (`2026-03-01T09:00:00Z`). Default: the real time when the tenant is made; with `seed`,
+   * 2026-01-01T00:00:00.000Z, so that a seeded run repeats byte for byte.
+   */
+  clockStart?: string
   /** Answer like the real service's examples. Default true. */
   quirks?: boolean
   /**

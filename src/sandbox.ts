@@ -8,7 +8,7 @@ import { createApp, type SandboxApp } from './app.js'
 import { lockDatabase } from './db/lock.js'
 import { closeDb, openDb } from './db/open.js'
 import type { ResolvedOptions, SandboxDeps, SandboxOptions } from './deps.js'
-import { wallClock } from './domain/clock.js'
+import { isInstant, MANUAL_CLOCK_START_MS, wallClock } from './domain/clock.js'
 import { createIds } from './domain/ids.js'
 import { createTenantDirectory } from './domain/tenants.js'
 import { applyFixture, loadFixture, type Call } from './engine/fixtures.js'
@@ -42,6 +42,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     tokens: options.tokens,
     speed: options.speed ?? 1,
     clock: options.clock ?? 'real',
+    clockStart: options.clockStart,
     quirks: options.quirks ?? true,
     sdkCompat: options.sdkCompat ?? false,
     rateLimit: options.rateLimit ?? false,
@@ -75,6 +76,10 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const publicUrl = resolved.publicUrl
   if (publicUrl !== undefined && (!/^https?:\/\/\S+$/.test(publicUrl) || !URL.canParse(publicUrl)))
     throw new Error(`publicUrl must be an http(s) URL (got "${resolved.publicUrl}")`)
+  if (resolved.clockStart !== undefined && !isInstant(resolved.clockStart))
+    throw new Error(
+      `clockStart must be an ISO 8601 instant such as 2026-03-01T09:00:00Z (got "${resolved.clockStart}")`,
+    )
   const allowedHosts = allowedHostnames(resolved)
   const fixture = resolved.fixtures ? loadFixture(resolved.fixtures) : undefined
   const logger = createLogger(resolved.log, resolved.logWrite)
@@ -82,6 +87,12 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const ids = createIds(resolved.seed)
   const tenants = createTenantDirectory(db, ids, {
     clockMode: resolved.clock,
+    manualStart:
+      resolved.clockStart !== undefined
+        ? Date.parse(resolved.clockStart)
+        : resolved.seed !== undefined
+          ? MANUAL_CLOCK_START_MS
+          : 'now',
     speed: resolved.speed,
     tokens: resolved.tokens ? new Set(resolved.tokens) : null,
     wallNow: wallClock,

@@ -119,6 +119,36 @@ describe('control plane', () => {
     expect((await client.setClockMode('manual')).mode).toBe('manual')
   })
 
+  it('sets the clock to an instant and runs until idle, answering what fired', async () => {
+    const user = (
+      await client.v1('POST', '/card-users/create', {
+        first_name: 'Awa',
+        last_name: 'Diop',
+        address: '12 Rue Carnot, Dakar',
+        phone: '+221770000001',
+        email: 'awa@example.com',
+        id_no: '1234567890123',
+        selfie_image: 'https://img.example.com/s.jpg',
+        id_image: 'https://img.example.com/f.jpg',
+        back_id_image: 'https://img.example.com/b.jpg',
+      })
+    ).data.userCard.reference
+    const start = await client.clock()
+    const idle = await client.runUntilIdle()
+    expect(idle.fired).toEqual([
+      expect.objectContaining({ resource: 'card_user', reference: user, to: 'passed' }),
+    ])
+    expect(idle.now_ms - start.now_ms).toBe(3_000)
+    const stopped = await client.runUntilIdle({ until: new Date(idle.now_ms + 60_000) })
+    expect(stopped).toMatchObject({ fired: [], now_ms: idle.now_ms + 60_000 })
+    const set = await client.setClock(new Date('2027-01-01T00:00:00Z'))
+    expect(set).toMatchObject({ mode: 'manual', now: '2027-01-01T00:00:00.000Z' })
+    const back = await errorOf(client.setClock('2026-01-01T00:00:00Z'))
+    expect(back.status).toBe(422)
+    expect(back.body).toMatchObject({ errors: { now: expect.any(Array) } })
+    expectTypeOf(idle.fired[0].at).toEqualTypeOf<string>()
+  })
+
   it('throws a 422 naming the field for a bad duration', async () => {
     const error = await errorOf(client.advanceClock('soon'))
     expect(error.status).toBe(422)

@@ -7,8 +7,15 @@ export type ClockMode = 'real' | 'manual'
 
 export type ClockState = { mode: ClockMode; anchorMs: number; wallMs: number }
 
-/** Where every manual clock starts, so that a seeded run repeats byte for byte. */
+/** Where every manual clock of a seeded run starts, so that the run repeats byte for byte. */
 export const MANUAL_CLOCK_START_MS = Date.parse('2026-01-01T00:00:00.000Z')
+
+/**
+ * Where a new manual clock starts: an instant (`--clock-start`, or 2026-01-01 with `--seed`), or
+ * `'now'`, the real time when the tenant is made (so that a backend comparing `expired_at` with
+ * its own clock sees what it would see against the real service).
+ */
+export type ManualStart = number | 'now'
 
 export type WallClock = () => number
 
@@ -19,9 +26,13 @@ export type WallClock = () => number
  */
 export const wallClock: WallClock = () => Date.now()
 
-export function startClock(mode: ClockMode, wallNow: number): ClockState {
+export function startClock(
+  mode: ClockMode,
+  wallNow: number,
+  manualStart: ManualStart = MANUAL_CLOCK_START_MS,
+): ClockState {
   return mode === 'manual'
-    ? { mode, anchorMs: MANUAL_CLOCK_START_MS, wallMs: wallNow }
+    ? { mode, anchorMs: manualStart === 'now' ? wallNow : manualStart, wallMs: wallNow }
     : { mode, anchorMs: wallNow, wallMs: wallNow }
 }
 
@@ -39,6 +50,11 @@ export function advanceClock(
   return { mode: state.mode, anchorMs: clockNow(state, wallNow, speed) + byMs, wallMs: wallNow }
 }
 
+/** A manual clock set to an instant (the caller refuses an instant before its time). */
+export function setClockTo(state: ClockState, instant: number, wallNow: number): ClockState {
+  return { mode: 'manual', anchorMs: instant, wallMs: wallNow }
+}
+
 /** Switching modes keeps the current sandbox time: the clock neither jumps nor rewinds. */
 export function setClockMode(
   state: ClockState,
@@ -48,6 +64,12 @@ export function setClockMode(
 ): ClockState {
   return { mode, anchorMs: clockNow(state, wallNow, speed), wallMs: wallNow }
 }
+
+/** `2026-03-01T09:00:00Z`, `2026-03-01T09:00:00.000+01:00`: a date, a time and an offset. */
+export function isInstant(value: string): boolean {
+  return ISO_INSTANT.test(value) && !Number.isNaN(Date.parse(value))
+}
+const ISO_INSTANT = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d{1,3})?)?(Z|[+-]\d\d:\d\d)$/
 
 const DURATION_UNITS: Record<string, number> = {
   ms: 1,

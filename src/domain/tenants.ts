@@ -9,9 +9,11 @@ import {
   advanceClock,
   clockNow,
   setClockMode,
+  setClockTo,
   startClock,
   type ClockMode,
   type ClockState,
+  type ManualStart,
   type WallClock,
 } from './clock.js'
 import { refreshDueAt } from '../store/jobs.js'
@@ -29,6 +31,8 @@ import type { Ids } from './ids.js'
 
 export type TenantDirectoryOptions = {
   clockMode: ClockMode
+  /** Where a new (or reset) tenant's manual clock starts. */
+  manualStart: ManualStart
   speed: number
   /** Only these tokens get in; null lets every token in. */
   tokens: ReadonlySet<string> | null
@@ -80,7 +84,7 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
 
   function createTenant(token: string): Tenant {
     const wallNow = options.wallNow()
-    const clock = startClock(options.clockMode, wallNow)
+    const clock = startClock(options.clockMode, wallNow, options.manualStart)
     const now = clockNow(clock, wallNow, options.speed)
     return atomically(db, () => {
       const tenant = insertTenant(db, {
@@ -139,6 +143,13 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
       )
     },
 
+    /** Sets a clock to an instant, in manual mode (control/clock.ts refuses one in the past). */
+    setTo(token: string, instant: number): Tenant {
+      return change(token, (current) =>
+        clockColumns(setClockTo(clockOf(current), instant, options.wallNow())),
+      )
+    },
+
     setMode(token: string, mode: ClockMode): Tenant {
       const tenant = change(token, (current) =>
         clockColumns(setClockMode(clockOf(current), mode, options.wallNow(), options.speed)),
@@ -155,7 +166,7 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
      */
     reset(token: string): { tenant: Tenant; retiredId: string } {
       const wallNow = options.wallNow()
-      const clock = startClock(options.clockMode, wallNow)
+      const clock = startClock(options.clockMode, wallNow, options.manualStart)
       const reset = atomically(db, () => {
         const current = storedRow(token)
         retireTenantId(db, current.id, wallNow)

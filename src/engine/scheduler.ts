@@ -25,6 +25,7 @@ import {
   dueInstants,
   dueJobs,
   forgetDueAt,
+  nextDueAt,
   refreshDueAt,
   reloadDueAtIfOthersWrote,
 } from '../store/jobs.js'
@@ -39,14 +40,21 @@ export type SchedulerDeps = {
   logger: Logger
 }
 
-/** Runs the tenant's jobs due at or before `until`; returns how many ran. */
-export function runDue(deps: SchedulerDeps, tenant: Tenant, until: number): number {
+/** What a run of due jobs did: how many jobs ran, and the events of those that did something. */
+export type DueRun = { ran: number; fired: FiredJob[] }
+
+/** A job that did something: when (the tenant clock) and what, as the console's JSON line says. */
+export type FiredJob = { at: number } & Record<string, unknown>
+
+/** Runs the tenant's jobs due at or before `until`, each at its own due time. */
+export function runDue(deps: SchedulerDeps, tenant: Tenant, until: number): DueRun {
   let ran = 0
+  const fired: FiredJob[] = []
   for (;;) {
     const due = dueJobs(deps.db, tenant.id, until, BATCH)
     if (due.length === 0) {
       refreshDueAt(deps.db, tenant.id)
-      return ran
+      return { ran, fired }
     }
     atomically(deps.db, () => {
       for (const job of due) {
@@ -59,7 +67,9 @@ export function runDue(deps: SchedulerDeps, tenant: Tenant, until: number): numb
           },
           job,
         )
-        if (happened) deps.logger.log({ ...happened, tenant: tenant.token, sandboxTime: job.dueAt })
+        if (!happened) continue
+        deps.logger.log({ ...happened, tenant: tenant.token, sandboxTime: job.dueAt })
+        fired.push({ at: job.dueAt, ...happened.fields })
       }
     })
     ran += due.length
@@ -122,6 +132,46 @@ function background(resource: string, reference: string, what: string): Backgrou
     text: `${resource} ${reference} ${what}`,
     fields: { resource, reference, what },
   }
+}
+
+/** How many jobs one run until idle may run; past it, it stops (RunawayJobs). */
+export const MAX_IDLE_RUN_JOBS = 50_000
+
+export class RunawayJobs extends Error {}
+
+/**
+ * Run until idle (`POST /__sandbox/clock/run-due`): moves the tenant's clock to its next due job
+ * and runs what is due then, again and again, until no job is left or the next one is after
+ * `until`; then, with `until`, the clock ends at `until`. Only jobs extend the run: webhook
+ * retries are not jobs, and those due by the last instant are attempted as after an advance.
+ * Throws RunawayJobs once more than MAX_IDLE_RUN_JOBS have run (the work done stays done).
+ */
+export function runUntilIdle(
+  deps: SchedulerDeps & { tenants: TenantDirectory },
+  token: string,
+  until?: number,
+  maxJobs = MAX_IDLE_RUN_JOBS,
+): { tenant: Tenant; ran: number; fired: FiredJob[] } {
+  let tenant = deps.tenants.forToken(token)!
+  let ran = 0
+  const fired: FiredJob[] = []
+  for (;;) {
+    const now = deps.tenants.now(tenant)
+    const next = nextDueAt(deps.db, tenant.id)
+    if (next === undefined || (until !== undefined && next > until)) break
+    if (next > now) tenant = deps.tenants.advance(token, next - now)
+    const run = runDue(deps, tenant, Math.max(next, now))
+    ran += run.ran
+    fired.push(...run.fired)
+    if (ran > maxJobs)
+      throw new RunawayJobs(
+        `More than ${maxJobs} jobs ran without the tenant going idle; the clock stands ` +
+          `at ${new Date(deps.tenants.now(tenant)).toISOString()}. Run it again, or pass an until.`,
+      )
+  }
+  const now = deps.tenants.now(tenant)
+  if (until !== undefined && until > now) tenant = deps.tenants.advance(token, until - now)
+  return { tenant, ran, fired }
 }
 
 /** Before a request of a real-clock tenant: run what fell due since the last tick. */

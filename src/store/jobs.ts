@@ -59,6 +59,11 @@ export function dueAt(db: Db, tenantId: string): number | undefined {
   return dueIndex(db).byTenant.get(tenantId)
 }
 
+/** The tenant's earliest due instant, read from the table (run-until-idle walks it job by job). */
+export function nextDueAt(db: Db, tenantId: string): number | undefined {
+  return earliestOfTenant(db).get({ tenant: tenantId })?.dueAt ?? undefined
+}
+
 /** Every tenant with a job, and its earliest due instant (a copy: the caller may run jobs). */
 export function dueInstants(db: Db): [tenantId: string, dueAt: number][] {
   return [...dueIndex(db).byTenant]

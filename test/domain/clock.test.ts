@@ -6,9 +6,11 @@ import { describe, expect, it } from 'vitest'
 import {
   advanceClock,
   clockNow,
+  isInstant,
   MANUAL_CLOCK_START_MS,
   parseDuration,
   setClockMode,
+  setClockTo,
   startClock,
   type ClockState,
 } from '../../src/domain/clock.js'
@@ -24,6 +26,36 @@ describe('startClock', () => {
       wallMs: WALL,
     })
     expect(startClock('real', WALL)).toEqual({ mode: 'real', anchorMs: WALL, wallMs: WALL })
+  })
+
+  it("starts a manual clock at the instant given, or at the wall time for 'now'", () => {
+    const march = Date.parse('2026-03-01T09:00:00.000Z')
+    expect(startClock('manual', WALL, march).anchorMs).toBe(march)
+    expect(startClock('manual', WALL, 'now').anchorMs).toBe(WALL)
+    expect(startClock('real', WALL, march).anchorMs).toBe(WALL)
+  })
+})
+
+describe('setClockTo', () => {
+  it('stands a clock, manual, at the instant, whatever mode it had', () => {
+    const real = startClock('real', WALL)
+    const at = Date.parse('2027-01-01T00:00:00.000Z')
+    const set = setClockTo(real, at, WALL + 5_000)
+    expect(set).toEqual({ mode: 'manual', anchorMs: at, wallMs: WALL + 5_000 })
+    expect(clockNow(set, WALL + 60_000, 1)).toBe(at)
+  })
+})
+
+describe('isInstant', () => {
+  it('takes an ISO 8601 date and time with an offset, and nothing else', () => {
+    for (const good of [
+      '2026-03-01T09:00:00Z',
+      '2026-03-01T09:00Z',
+      '2026-03-01T09:00:00.123+01:00',
+    ])
+      expect(isInstant(good), good).toBe(true)
+    for (const bad of ['2026-03-01', '2026-03-01T09:00:00', '2026-13-01T09:00:00Z', 'now', ''])
+      expect(isInstant(bad), bad).toBe(false)
   })
 })
 

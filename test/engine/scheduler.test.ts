@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import Database from 'better-sqlite3'
-import { runDueOnRealClocks } from '../../src/engine/scheduler.js'
+import { RunawayJobs, runDueOnRealClocks, runUntilIdle } from '../../src/engine/scheduler.js'
 import { createSandbox } from '../../src/index.js'
 import { fullIdentity, newSandbox } from '../helpers.js'
 
@@ -47,7 +47,7 @@ describe('a restart with a file database', () => {
   it('resumes a pending transition where it left off', async () => {
     const db = tempDb()
     // before the restart: a card is issuing, its issue due 5 s later
-    const first = createSandbox({ db, clock: 'manual' })
+    const first = createSandbox({ db, clock: 'manual', clockStart: '2026-01-01T00:00:00Z' })
     const user = (
       await request(first.app, 'POST', '/v1/card-users/create', { phone: '+221770000000' })
     ).body.userCard.reference
@@ -63,7 +63,7 @@ describe('a restart with a file database', () => {
     first.close()
 
     // after: same tenant, same clock, the job still pending
-    const second = createSandbox({ db, clock: 'manual' })
+    const second = createSandbox({ db, clock: 'manual', clockStart: '2026-01-01T00:00:00Z' })
     expect((await request(second.app, 'GET', '/__sandbox/clock')).body.data.now).toBe(
       '2026-01-01T00:00:02.000Z',
     )
@@ -361,5 +361,24 @@ describe('background events on the console (--log)', () => {
     const events = lines.map((line) => JSON.parse(line)).filter((line) => line.event === 'event')
     expect(events.map((event) => event.resource)).not.toContain('wallet_code')
     expect(events.map((event) => event.resource)).toContain('transaction')
+  })
+})
+
+describe('run until idle', () => {
+  it('stops with RunawayJobs past its bound, keeping the work done and the clock where it got', async () => {
+    const s = newSandbox()
+    // three users, verified 3 s after each is created: at 3 s, 4 s and 5 s
+    for (const phone of ['+221770000001', '+221770000002', '+221770000003']) {
+      if (phone !== '+221770000001') await s.call('POST', '/__sandbox/clock/advance', { by: '1s' })
+      await s.call('POST', '/v1/card-users/create', fullIdentity({ phone }))
+    }
+    expect(() => runUntilIdle(s.deps, 'test-token', undefined, 1)).toThrow(RunawayJobs)
+    const statuses = async () =>
+      (await s.call('GET', '/v1/card-users')).body.data[0].data.map((u: any) => u.status)
+    expect(await statuses()).toEqual(['pending', 'passed', 'passed'])
+    expect((await s.call('GET', '/__sandbox/clock')).body.data.now).toBe('2026-01-01T00:00:04.000Z')
+    // within its bound, the run goes on to idle
+    expect(runUntilIdle(s.deps, 'test-token', undefined, 1).ran).toBe(1)
+    expect(await statuses()).toEqual(['passed', 'passed', 'passed'])
   })
 })

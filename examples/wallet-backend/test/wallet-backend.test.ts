@@ -70,6 +70,8 @@ describe('wallet backend', () => {
 
     // the sandbox signing with another secret: the backend refuses, the event waits for a retry
     await sandbox.setWebhook({ url: server.webhookUrl, secret: 'not-the-api-key' })
+    // a manual clock starts at the real time (2026-01-01 with a seed): read it, not a constant
+    const retryAt = new Date((await sandbox.clock()).now_ms + 10_000).toISOString()
     const user = await verifiedUser('+221770000003')
     await eventually(async () => {
       const [event] = (await sandbox.webhooks()).data
@@ -79,7 +81,7 @@ describe('wallet backend', () => {
     const [refused] = (await sandbox.webhooks()).data
     expect(refused).toMatchObject({
       status: 'pending',
-      next_attempt_at: '2026-01-01T00:00:10.000Z',
+      next_attempt_at: retryAt,
     })
 
     // signed with the API key again (the token, by default): the retry 10 s later gets through
@@ -93,7 +95,7 @@ describe('wallet backend', () => {
         status: 'delivered',
         attempts: [
           { attempt: 1, status_code: 401 },
-          { attempt: 2, status_code: 200, at: '2026-01-01T00:00:10.000Z' },
+          { attempt: 2, status_code: 200, at: retryAt },
         ],
       })
     })

@@ -1,16 +1,21 @@
-/** /__sandbox/clock (PRODUCT §6, §8): read the tenant's clock, advance it, switch its mode. */
+/**
+ * /__sandbox/clock (PRODUCT §6, §8): read the tenant's clock, advance it, set it to an instant,
+ * switch its mode, and run until idle. Whatever moves the clock forward runs what fell due, in
+ * order, before it answers.
+ */
 import { Hono } from 'hono'
 import { z } from 'zod'
 import type { Tenant } from '../../db/schema.js'
 import { CLOCK_MODES } from '../../db/schema.js'
 import { parseDuration } from '../../domain/clock.js'
-import { runDue } from '../../engine/scheduler.js'
+import { refused } from '../../domain/errors.js'
+import { runDue, runUntilIdle, RunawayJobs, type FiredJob } from '../../engine/scheduler.js'
 import type { AppEnv } from '../../env.js'
 import { ok } from '../envelope.js'
 import { describeRoute } from '../route-meta.js'
 import { validate } from '../validate.js'
 
-export const advanceClockBody = z.object({
+export const advanceClockBody = z.strictObject({
   by: z.union([z.string().max(64), z.number()]).transform((value, check) => {
     const ms = parseDuration(value)
     if (ms === null) {
@@ -25,7 +30,18 @@ export const advanceClockBody = z.object({
   }),
 })
 
-export const setClockBody = z.object({ mode: z.enum(CLOCK_MODES) })
+const instant = z.iso
+  .datetime({ offset: true, message: 'must be an ISO 8601 instant such as 2026-03-01T09:00:00Z' })
+  .transform((value) => Date.parse(value))
+
+export const setClockBody = z
+  .strictObject({ mode: z.enum(CLOCK_MODES).optional(), now: instant.optional() })
+  .refine((body) => body.mode !== undefined || body.now !== undefined, {
+    message: 'send mode, now, or both',
+    path: ['mode'],
+  })
+
+export const runDueBody = z.strictObject({ until: instant.optional() })
 
 export const clockApi = new Hono<AppEnv>()
   .get('/', describeRoute({ auth: 'bearer', summary: 'Read the clock' }), (c) =>
@@ -39,21 +55,76 @@ export const clockApi = new Hono<AppEnv>()
       const deps = c.get('deps')
       const tenant = deps.tenants.advance(c.get('tenant').token, c.req.valid('json').by)
       // everything that fell due runs, in order, before the call returns
-      const ran = runDue(deps, tenant, deps.tenants.now(tenant))
+      const { ran } = runDue(deps, tenant, deps.tenants.now(tenant))
       return ok(c, 'Sandbox clock advanced', {
         data: { ...clockJson(deps, tenant), transitions_run: ran },
       })
     },
   )
-  .put(
-    '/',
-    describeRoute({ auth: 'bearer', summary: 'Set the clock mode' }),
-    validate('json', setClockBody),
+  .post(
+    '/run-due',
+    describeRoute({ auth: 'bearer', summary: 'Run until idle' }),
+    validate('json', runDueBody),
     (c) => {
-      const tenant = c.get('deps').tenants.setMode(c.get('tenant').token, c.req.valid('json').mode)
-      return ok(c, 'Sandbox clock updated', { data: clockJson(c.get('deps'), tenant) })
+      const deps = c.get('deps')
+      const { until } = c.req.valid('json')
+      const token = c.get('tenant').token
+      if (until !== undefined && until < deps.tenants.now(c.get('tenant')))
+        throw refused('until', pastMessage('until', deps.tenants.now(c.get('tenant'))))
+      let run
+      try {
+        run = runUntilIdle(deps, token, until)
+      } catch (error) {
+        if (error instanceof RunawayJobs) throw refused('until', error.message)
+        throw error
+      }
+      return ok(c, 'Sandbox clock ran until idle', {
+        data: {
+          ...clockJson(deps, run.tenant),
+          transitions_run: run.ran,
+          fired: run.fired.map(firedJson),
+        },
+      })
     },
   )
+  .put(
+    '/',
+    describeRoute({ auth: 'bearer', summary: 'Set the clock: its mode, or a manual instant' }),
+    validate('json', setClockBody),
+    (c) => {
+      const deps = c.get('deps')
+      const { mode, now } = c.req.valid('json')
+      const token = c.get('tenant').token
+      let tenant = c.get('tenant')
+      if (now !== undefined) {
+        if ((mode ?? tenant.clockMode) !== 'manual')
+          throw refused(
+            'now',
+            'The now field sets a manual clock: send "mode": "manual" with it, or switch the clock to manual first.',
+          )
+        const current = deps.tenants.now(tenant)
+        if (now < current) throw refused('now', pastMessage('now', current))
+        tenant = deps.tenants.setTo(token, now)
+        const { ran } = runDue(deps, tenant, now)
+        return ok(c, 'Sandbox clock set', {
+          data: { ...clockJson(deps, tenant), transitions_run: ran },
+        })
+      }
+      tenant = deps.tenants.setMode(token, mode!)
+      return ok(c, 'Sandbox clock updated', { data: clockJson(deps, tenant) })
+    },
+  )
+
+function pastMessage(field: string, current: number): string {
+  return (
+    `The ${field} field must not be before the clock's time, ${new Date(current).toISOString()}: ` +
+    'a clock only moves forward (a reset, or a snapshot restored, takes it back).'
+  )
+}
+
+function firedJson({ at, ...event }: FiredJob) {
+  return { at: new Date(at).toISOString(), ...event }
+}
 
 function clockJson(deps: AppEnv['Variables']['deps'], tenant: Tenant) {
   const clock = deps.tenants.clock(tenant)

@@ -7,7 +7,7 @@ import { ok } from '../envelope.js'
 import { describeRoute } from '../route-meta.js'
 import { validate } from '../validate.js'
 
-export const openDisputeBody = z.object({
+export const openDisputeBody = z.strictObject({
   transaction_slug: z.uuid(),
   reason: z.enum(DISPUTE_REASONS),
 })

@@ -15,7 +15,7 @@ import { validate } from '../validate.js'
 import { transactionJson } from '../v1/transactions.js'
 import { amount, referenceParam } from '../v1/schemas.js'
 
-export const amountBody = z.object({ amount: amount() })
+export const amountBody = z.strictObject({ amount: amount() })
 
 function cardFunding(kind: 'recharge' | 'withdraw') {
   return new Hono<AppEnv>().post(

@@ -14,7 +14,7 @@ import { validate } from '../validate.js'
 const resources = Object.keys(TRANSITION_RESOURCES) as [keyof typeof TRANSITION_RESOURCES]
 
 export const transitionParam = z.object({ resource: z.enum(resources), reference: z.uuid() })
-export const transitionBody = z.object({ to: z.string().min(1).max(32) })
+export const transitionBody = z.strictObject({ to: z.string().min(1).max(32) })
 
 export const transitionsApi = new Hono<AppEnv>().post(
   '/:resource/:reference/transition',

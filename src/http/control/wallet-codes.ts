@@ -11,7 +11,7 @@ import { describeRoute } from '../route-meta.js'
 import { validate } from '../validate.js'
 import { phone } from '../v1/schemas.js'
 
-export const walletCodeBody = z.object({
+export const walletCodeBody = z.strictObject({
   phone: phone(),
   network: z.enum(CODE_NETWORKS),
 })

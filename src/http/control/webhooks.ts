@@ -14,7 +14,7 @@ import { ok, pageMeta, pageQuery, toPage } from '../envelope.js'
 import { describeRoute } from '../route-meta.js'
 import { validate } from '../validate.js'
 
-export const webhookBody = z.object({
+export const webhookBody = z.strictObject({
   url: z
     .url({ protocol: /^https?$/ })
     .max(2048)

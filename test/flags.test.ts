@@ -1,0 +1,44 @@
+/** The CLI's flags (src/flags.ts): the newer ones, each from the command line and its variable. */
+import { describe, expect, it } from 'vitest'
+import { FlagError, parseFlags } from '../src/flags.js'
+
+function optionsOf(argv: string[], env: NodeJS.ProcessEnv = {}) {
+  const command = parseFlags(argv, env)
+  if (command.kind !== 'run') throw new Error(command.kind)
+  return command.options
+}
+
+describe('--clock-start', () => {
+  it('takes an ISO instant, from the flag or CARD_SANDBOX_CLOCK_START, the flag first', () => {
+    expect(optionsOf(['--clock-start', '2026-03-01T09:00:00Z']).clockStart).toBe(
+      '2026-03-01T09:00:00Z',
+    )
+    const env = { CARD_SANDBOX_CLOCK_START: '2026-04-01T00:00:00Z' }
+    expect(optionsOf([], env).clockStart).toBe('2026-04-01T00:00:00Z')
+    expect(optionsOf(['--clock-start', '2026-05-01T00:00:00Z'], env).clockStart).toBe(
+      '2026-05-01T00:00:00Z',
+    )
+    expect(optionsOf([]).clockStart).toBeUndefined()
+  })
+
+  it('refuses what is not an instant, naming the flag', () => {
+    expect(() => optionsOf(['--clock-start', 'tomorrow'])).toThrow(FlagError)
+    expect(() => optionsOf(['--clock-start', '2026-03-01'])).toThrow(/--clock-start must be/)
+  })
+})
+
+describe('--cors', () => {
+  it('takes a comma-separated list of origins, or *', () => {
+    expect(optionsOf(['--cors', 'http://localhost:5173, https://app.test']).cors).toEqual([
+      'http://localhost:5173',
+      'https://app.test',
+    ])
+    expect(optionsOf([], { CARD_SANDBOX_CORS: '*' }).cors).toEqual(['*'])
+    expect(optionsOf([]).cors).toBeUndefined()
+  })
+
+  it('refuses a path or a bare host, naming the flag', () => {
+    expect(() => optionsOf(['--cors', 'localhost:5173'])).toThrow(/--cors: "localhost:5173"/)
+    expect(() => optionsOf(['--cors', 'http://a.test/x'])).toThrow(FlagError)
+  })
+})
