@@ -64,6 +64,7 @@ const requireLibrary = {
 const COMMONJS = [
   ['src/index.ts', 'dist/index.cjs'],
   ['src/client.ts', 'dist/client.cjs'],
+  ['src/testing.ts', 'dist/testing.cjs'],
   ['src/jest.ts', 'dist/jest.cjs'],
   ['src/jest-teardown.ts', 'dist/jest-teardown.cjs'],
 ]
@@ -94,7 +95,8 @@ for (const [entry, outfile] of COMMONJS) {
 
 /** Declarations for the CommonJS builds: tsc's, renamed, their relative imports to match. */
 // the same text: the types they import stay the ES module declarations (type-only imports)
-for (const name of ['index', 'client']) copyFileSync(`dist/${name}.d.ts`, `dist/${name}.d.cts`)
+for (const name of ['index', 'client', 'testing'])
+  copyFileSync(`dist/${name}.d.ts`, `dist/${name}.d.cts`)
 // the Jest builds are `module.exports = fn` (the footer above): `export =` says so
 writeFileSync(
   'dist/jest.d.cts',

@@ -77,6 +77,35 @@ try {
     run(process.execPath, ['--input-type=commonjs', '-e', cjs]).trim() === 'real',
     'require card-sandbox/client',
   )
+  // the webhook helpers (node only), imported and required, against that command
+  const receiverScript = (load) =>
+    `${load}\nconst client = createSandboxClient({ baseUrl: '${baseUrl}', token: 'pack' })\n` +
+    'webhookReceiver(client).then(async (r) => {\n' +
+    '  const pointed = (await client.webhook()).url === r.url\n  await r.close()\n' +
+    "  const { body, signature } = signPayload({ event: 'x' }, 'k')\n" +
+    "  console.log(pointed && verifySignature(body, signature, 'k'))\n})"
+  check(
+    run(process.execPath, [
+      '--input-type=module',
+      '-e',
+      receiverScript(
+        "import { createSandboxClient } from 'card-sandbox/client'\n" +
+          "import { webhookReceiver, signPayload, verifySignature } from 'card-sandbox/testing'",
+      ),
+    ]).trim() === 'true',
+    'import card-sandbox/testing: a webhook receiver pointed at itself, signatures',
+  )
+  check(
+    run(process.execPath, [
+      '--input-type=commonjs',
+      '-e',
+      receiverScript(
+        "const { createSandboxClient } = require('card-sandbox/client')\n" +
+          "const { webhookReceiver, signPayload, verifySignature } = require('card-sandbox/testing')",
+      ),
+    ]).trim() === 'true',
+    'require card-sandbox/testing',
+  )
   process.kill(-child.pid, 'SIGTERM')
   await exited
   child.stdout.destroy()
@@ -161,6 +190,8 @@ try {
     '  type WebhookEvent, type JournalEntry, type JournalFilter, type Scenario, type FieldMatcher,\n' +
     `  type ScenarioRule, type ScenarioInForce, type Fixture, type TypedV1, type V1PageQuery,
   type FiredJob } from '${from('card-sandbox/client')}'\n` +
+    `import { webhookReceiver, verifySignature, signPayload, type Delivery, type WebhookReceiver,\n` +
+    `  type WebhookReceiverOptions } from '${from('card-sandbox/testing')}'\n` +
     `import jestSetup, { type JestProjectConfig } from '${from('card-sandbox/jest')}'\n` +
     `import jestTeardown from '${from('card-sandbox/jest/teardown')}'\n` +
     'const options: SandboxOptions = { port: 0, quirks: false, stages: {} satisfies StageSwitches }\n' +
@@ -173,6 +204,11 @@ try {
     "  const clock: Clock = await client.clock()\n  const mode: ClockMode = clock.mode\n  const by: Duration = '5s'\n" +
     '  const fired: FiredJob[] = (await client.runUntilIdle({ until: new Date() })).fired\n' +
     "  await client.setClock('2026-03-01T09:00:00Z')\n" +
+    '  const receiverOptions: WebhookReceiverOptions = { respond: (d: Delivery) => (d.verified ? 200 : 500) }\n' +
+    '  const receiver: WebhookReceiver = await webhookReceiver(client, receiverOptions)\n' +
+    "  const delivery: Delivery = await receiver.waitFor('card_creation.successful', (d) => d.verified, { timeout: 1 })\n" +
+    "  const signed: boolean = verifySignature(signPayload(delivery.body as object, 's').body, delivery.headers['x'], 's')\n" +
+    '  await receiver.close()\n' +
     "  const delay: DelayName = 'card_issuing'\n  const delays: Delays = await client.delays()\n  const jobs: Job[] = await client.jobs()\n" +
     '  const meta: PageMeta | undefined = undefined\n  const query: PageQuery = { page: 1 }\n' +
     '  const requests: Page<JournalEntry> = await client.requests({ page: 1 } satisfies JournalFilter)\n' +
@@ -193,7 +229,7 @@ try {
     "  const untyped: { statusCode: number } = await client.v1('GET', '/cards')\n" +
     '  void [brand, cards.meta.total, untyped]\n' +
     '  const error = new SandboxClientError("GET", "/", 500, null)\n' +
-    '  void [app, inMemory, fired, state, resource, mode, by, delay, delays, jobs, meta, query, requests, transaction, funding,\n' +
+    '  void [app, inMemory, fired, signed, state, resource, mode, by, delay, delays, jobs, meta, query, requests, transaction, funding,\n' +
     '    account, reason, dispute, network, code, endpoint, status, attempt, event, matcher, rule, scenario, inForce,\n' +
     '    fixture, error, sandboxOrigin(running.url)]\n  inMemory.close()\n  await running.close()\n}\n'
   write(

@@ -143,6 +143,8 @@ export type WebhookAttempt = {
   attempt: number
   at: string
   url: string
+  /** The headers sent (`x-alal-signature` among them); null on attempts logged before 0.1.0. */
+  request_headers: Record<string, string> | null
   status_code: number | null
   latency_ms: number
   response: string | null
@@ -403,6 +405,12 @@ export function createSandboxClient(options: SandboxClientOptions) {
     scenarios: () => data<ScenarioInForce[]>('GET', '/scenarios'),
     /** Adds a scenario for this tenant (replacing one of the same name) until its reset. */
     addScenario: (scenario: Scenario) => data<ScenarioInForce[]>('POST', '/scenarios', scenario),
+    /**
+     * Takes one of the tenant's scenarios out of force; answers those left. A file's scenario
+     * is a 409 (edit the file), an unknown name a 404 listing those in force.
+     */
+    removeScenario: (name: string) =>
+      data<ScenarioInForce[]>('DELETE', `/scenarios/${encodeURIComponent(name)}`),
     /** Seeds the tenant with a named data set of `fixtures/` (or an inline one). */
     applyFixture: (fixture: Fixture) =>
       data<{ name: string; steps: number }>('POST', '/fixtures', fixture),

@@ -49,6 +49,7 @@ const LAYERS: { name: string; paths: string[]; mayImport: string[] }[] = [
       'flags.ts',
       'client.ts',
       'client-v1.ts',
+      'testing.ts',
       'vitest-setup.ts',
       'kit.ts',
       'jest.ts',

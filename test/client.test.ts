@@ -245,7 +245,7 @@ describe('control plane', () => {
     }
   })
 
-  it('lists and adds scenarios', async () => {
+  it('lists, adds and removes scenarios', async () => {
     expect(await client.scenarios()).toEqual([])
     const added = await client.addScenario({
       name: 'teapot',
@@ -255,6 +255,9 @@ describe('control plane', () => {
     const error = await errorOf(client.v1('GET', '/cards'))
     expect(error.status).toBe(418)
     expect((await errorOf(client.addScenario({ name: '' }))).status).toBe(422)
+    expect(await client.removeScenario('teapot')).toEqual([])
+    expect((await client.v1('GET', '/cards')).statusCode).toBe(200)
+    expect((await errorOf(client.removeScenario('teapot'))).status).toBe(404)
   })
 
   it('applies a fixture', async () => {

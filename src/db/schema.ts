@@ -343,6 +343,8 @@ export const webhookAttempts = sqliteTable(
     /** The first bytes of the response, or the error. */
     response: text('response'),
     error: text('error'),
+    /** The request's headers as sent (the signature among them); null on rows from before. */
+    requestHeaders: text('request_headers', { mode: 'json' }).$type<Record<string, string>>(),
   },
   (t) => [
     index('webhook_attempts_event').on(t.eventId, t.attempt),

@@ -9,6 +9,7 @@ export const ERROR_CODES = [
   'not_found',
   'method_not_allowed',
   'invalid_transition',
+  'conflict',
   'payload_too_large',
   'unsupported_media_type',
   'too_many_requests',

@@ -18,6 +18,7 @@ const STATUS_BY_CODE: Record<ErrorCode, ContentfulStatusCode> = {
   not_found: 404,
   method_not_allowed: 405,
   invalid_transition: 409,
+  conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   too_many_requests: 429,

@@ -29,3 +29,12 @@ export function saveScenario(db: Db, tenantId: string, name: string, definition:
     db.insert(scenarios).values({ tenantId, name, definition }).run()
   })
 }
+
+/** Deletes the tenant's scenario of that name; whether there was one. */
+export function deleteScenario(db: Db, tenantId: string, name: string): boolean {
+  const { changes } = db
+    .delete(scenarios)
+    .where(and(eq(scenarios.tenantId, tenantId), eq(scenarios.name, name)))
+    .run()
+  return changes > 0
+}

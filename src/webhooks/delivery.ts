@@ -163,6 +163,13 @@ export function createDeliverer(db: Db, tenants: TenantDirectory, options: Deliv
     }
     const number = attemptCount(db, event.id) + 1
     const at = tenants.now(tenant)
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      [SIGNATURE_HEADER]: sign(event.body, secret),
+      [EVENT_ID_HEADER]: event.id,
+      [ATTEMPT_HEADER]: String(number),
+      ...(event.extension && { [EXTENSION_HEADER]: 'true' }),
+    }
     const started = performance.now()
     let statusCode: number | null = null
     let response: string | null = null
@@ -177,13 +184,7 @@ export function createDeliverer(db: Db, tenants: TenantDirectory, options: Deliv
     try {
       const res = await fetch(url, {
         method: 'POST',
-        headers: {
-          'Content-Type': 'application/json',
-          [SIGNATURE_HEADER]: sign(event.body, secret),
-          [EVENT_ID_HEADER]: event.id,
-          [ATTEMPT_HEADER]: String(number),
-          ...(event.extension && { [EXTENSION_HEADER]: 'true' }),
-        },
+        headers,
         body: event.body,
         redirect: 'manual',
         signal: abort.signal,
@@ -218,6 +219,7 @@ export function createDeliverer(db: Db, tenants: TenantDirectory, options: Deliv
         latencyMs: Math.round(performance.now() - started),
         response,
         error,
+        requestHeaders: headers,
       })
       return true
     })

@@ -6,7 +6,7 @@
  */
 import type { WEBHOOK_EVENT_STATUSES, WebhookAttempt, WebhookEvent } from '../db/schema.js'
 import type { DomainContext } from '../domain/context.js'
-import { maskJsonSecrets } from '../lib/masking.js'
+import { maskJsonSecrets, maskUrlPassword } from '../lib/masking.js'
 import type { Page, PageOf } from '../store/rows.js'
 import { attemptsOf, eventPages, eventPagesByStatus } from '../store/webhooks.js'
 
@@ -48,7 +48,8 @@ function toLogEntry(event: WebhookEvent, attempts: WebhookAttempt[]) {
     attempts: attempts.map((a) => ({
       attempt: a.attempt,
       at: iso(a.at),
-      url: a.url,
+      url: maskUrlPassword(a.url),
+      request_headers: a.requestHeaders,
       status_code: a.statusCode,
       latency_ms: a.latencyMs,
       response: a.response === null ? null : maskJsonSecrets(a.response),

@@ -255,6 +255,70 @@ describe('rules', () => {
     expect((await s.call('GET', '/__sandbox/scenarios')).body.data).toEqual([])
   })
 
+  it('removes one posted scenario, leaving the others and the tenant as they are', async () => {
+    const s = newSandbox()
+    const teapot = (name: string, path: string) => ({
+      name,
+      rules: [{ match: { method: 'GET', path }, respond: { status: 418 } }],
+    })
+    await s.call('POST', '/__sandbox/scenarios', teapot('cards', '/v1/cards'))
+    await s.call('POST', '/__sandbox/scenarios', teapot('payments', '/v1/payments'))
+    await s.call('POST', '/v1/card-users/create', { phone: '+221770000001' })
+    const removed = await s.call('DELETE', '/__sandbox/scenarios/cards')
+    expect(removed.status).toBe(200)
+    expect(removed.body.data.map((x: any) => x.name)).toEqual(['payments'])
+    expect((await s.call('GET', '/v1/cards')).status).toBe(200)
+    expect((await s.call('GET', '/v1/payments')).status).toBe(418)
+    expect((await s.call('GET', '/v1/card-users')).body.data[0].data).toHaveLength(1)
+    const again = await s.call('DELETE', '/__sandbox/scenarios/cards')
+    expect(again.status).toBe(404)
+    expect(again.body.message).toBe(
+      'No scenario named cards is in force for this tenant (in force: payments).',
+    )
+  })
+
+  it("refuses to remove a file's scenario with a 409 saying to edit the file", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-'))
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
+    const file = join(dir, 'teapot.yaml')
+    writeFileSync(
+      file,
+      'name: teapot\nrules:\n  - match: { method: GET, path: /v1/cards }\n    respond: { status: 418 }\n',
+    )
+    const s = newSandbox({ scenarios: [file] })
+    cleanups.push(() => s.close())
+    const refused = await s.call('DELETE', '/__sandbox/scenarios/teapot')
+    expect(refused.status).toBe(409)
+    expect(refused.body.message).toMatch(/--scenario file.*edit or remove the file/)
+    expect((await s.call('GET', '/v1/cards')).status).toBe(418)
+  })
+
+  it('refuses a rule whose path can never match, with a hint', async () => {
+    const s = newSandbox()
+    const cases: [string, RegExp][] = [
+      [
+        '/cards/create',
+        /scenarios apply to \/v1 requests only \(did you mean \/v1\/cards\/create\?\)/,
+      ],
+      ['/__sandbox/clock', /not to the control plane/],
+    ]
+    for (const [path, hint] of cases) {
+      const res = await s.call('POST', '/__sandbox/scenarios', {
+        name: 'x',
+        rules: [{ match: { method: 'POST', path }, respond: { status: 500 } }],
+      })
+      expect(res.status).toBe(422)
+      expect(res.body.errors['rules.0.match.path'][0]).toMatch(hint)
+    }
+    for (const path of ['/v1/cards/:reference', '/*', '/:anything/cards']) {
+      const res = await s.call('POST', '/__sandbox/scenarios', {
+        name: 'ok',
+        rules: [{ match: { method: 'GET', path }, respond: { status: 418 } }],
+      })
+      expect(res.status, path).toBe(200)
+    }
+  })
+
   it('matches body fields by range, pattern and list, and lets a rule continue to the next', async () => {
     const s = newSandbox()
     await s.call('POST', '/__sandbox/scenarios', {

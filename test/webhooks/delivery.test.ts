@@ -79,6 +79,12 @@ describe('card_user_verification.successful', () => {
         attempt: 1,
         at: '2026-01-01T00:00:03.000Z',
         url: receiver.url,
+        request_headers: {
+          'content-type': 'application/json',
+          'x-alal-signature': headers['x-alal-signature'],
+          'x-alal-event-id': event.id,
+          'x-alal-delivery-attempt': '1',
+        },
         status_code: 200,
         latency_ms: expect.any(Number),
         response: 'answer 200',
@@ -461,6 +467,9 @@ describe('console lines (--log)', () => {
     await drain(s)
     const [attempt] = attempts()
     expect(attempt.url).toBe(receiver.url.replace('http://', 'http://user:**********cret@'))
+    // and so does the webhook log's read
+    const [event] = await events(s)
+    expect(event.attempts[0].url).toBe(attempt.url)
   })
 })
 

@@ -79,6 +79,7 @@ describe('the webhook log read side', () => {
         attempt: 1,
         at: '1970-01-01T00:01:00.000Z',
         url: 'http://127.0.0.1:1/hook',
+        request_headers: null,
         status_code: 500,
         latency_ms: 7,
         response: 'busy',

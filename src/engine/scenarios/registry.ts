@@ -6,7 +6,7 @@
  */
 import type { Db } from '../../db/open.js'
 import type { DelayName } from '../../domain/schedule.js'
-import { postedScenarios, saveScenario } from '../../store/scenarios.js'
+import { deleteScenario, postedScenarios, saveScenario } from '../../store/scenarios.js'
 import { loadScenarioFile, validateScenario, watchScenarioFile } from './load.js'
 import {
   createRuleMatcher,
@@ -126,6 +126,18 @@ export function createScenarioRegistry(
     add(tenantId: string, scenario: Scenario, definition: unknown): void {
       saveScenario(db, tenantId, scenario.name, definition)
       inForceByTenant.delete(tenantId)
+    },
+
+    /**
+     * Takes one of the tenant's own scenarios out of force: `removed`; `file` when the name is a
+     * file's scenario (only its file can change that); `unknown` when nothing has that name.
+     */
+    remove(tenantId: string, name: string): 'removed' | 'file' | 'unknown' {
+      if (deleteScenario(db, tenantId, name)) {
+        inForceByTenant.delete(tenantId)
+        return 'removed'
+      }
+      return files().some(({ scenario }) => scenario.name === name) ? 'file' : 'unknown'
     },
 
     /** After a tenant's reset: its scenarios (already deleted with its rows) and counts go. */

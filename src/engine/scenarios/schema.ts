@@ -54,6 +54,20 @@ export const fieldMatcher = z.union([
 
 const positive = z.number().int().min(1)
 
+/**
+ * Why a rule's path can never match, if it cannot: scenarios apply to /v1 requests only (the
+ * control plane and the pages are the sandbox's own), so a path must start with /v1, a `*` or
+ * a `:param`.
+ */
+function neverMatches(path: string): string | undefined {
+  if (!path.startsWith('/')) return undefined
+  const first = path.split('/')[1] ?? ''
+  if (first === 'v1' || first === '*' || first.startsWith(':')) return undefined
+  if (first === '__sandbox')
+    return 'never matches: scenarios apply to /v1 requests, not to the control plane or the pages'
+  return `never matches: scenarios apply to /v1 requests only (did you mean /v1${path}?)`
+}
+
 export const OUTCOMES = ['failed', 'expired', 'success'] as const
 
 export const ruleSchema = z.strictObject({
@@ -64,7 +78,13 @@ export const ruleSchema = z.strictObject({
         .string()
         .transform((m) => m.toUpperCase())
         .pipe(z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE'])),
-      path: z.string().startsWith('/', { message: 'expected a path starting with /' }),
+      path: z
+        .string()
+        .startsWith('/', { message: 'expected a path starting with /' })
+        .superRefine((path, check) => {
+          const hint = neverMatches(path)
+          if (hint) check.addIssue({ code: 'custom', message: hint })
+        }),
       /** Dot paths for nested fields: `customer.phone`. */
       body: z.record(z.string(), fieldMatcher),
       /** The bearer token of the tenant the rule is for. */

@@ -1,9 +1,12 @@
 /**
  * /__sandbox/scenarios (PRODUCT §9): `GET` lists the scenarios in force for the tenant (files
  * for everyone, then its own); `POST` adds one for the tenant only, replacing one of the same
- * name, until its reset. The body is the scenario as JSON; errors name every bad field.
+ * name, until its reset; `DELETE /{name}` takes one of its own out of force. The body is the
+ * scenario as JSON; errors name every bad field.
  */
 import { Hono, type Context } from 'hono'
+import { z } from 'zod'
+import { SandboxError } from '../../domain/errors.js'
 import { scenarioSchema } from '../../engine/scenarios/schema.js'
 import type { AppEnv } from '../../env.js'
 import { ok } from '../envelope.js'
@@ -35,5 +38,29 @@ export const scenariosApi = new Hono<AppEnv>()
       // the body as sent (validate keeps it): no await between the tenant's refresh and the write
       c.get('deps').scenarios.add(c.get('tenant').id, c.req.valid('json'), c.get('jsonBody'))
       return ok(c, 'Scenario added', { data: activeJson(c) })
+    },
+  )
+  .delete(
+    '/:name',
+    describeRoute({ auth: 'bearer', summary: "Remove one of the tenant's scenarios" }),
+    validate('param', z.object({ name: z.string().min(1).max(200) })),
+    (c) => {
+      const { name } = c.req.valid('param')
+      const outcome = c.get('deps').scenarios.remove(c.get('tenant').id, name)
+      if (outcome === 'file')
+        throw new SandboxError(
+          'conflict',
+          `The scenario ${name} comes from a --scenario file, in force for every tenant: edit or ` +
+            'remove the file (it is watched), or restart without it.',
+        )
+      if (outcome === 'unknown') {
+        const names = activeJson(c).map((scenario) => scenario.name)
+        throw new SandboxError(
+          'not_found',
+          `No scenario named ${name} is in force for this tenant` +
+            (names.length ? ` (in force: ${names.join(', ')}).` : ' (none is).'),
+        )
+      }
+      return ok(c, 'Scenario removed', { data: activeJson(c) })
     },
   )

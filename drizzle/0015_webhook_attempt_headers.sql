@@ -1,0 +1,1 @@
+ALTER TABLE `webhook_attempts` ADD `request_headers` text;
