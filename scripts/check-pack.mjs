@@ -189,7 +189,7 @@ try {
     '  type WalletCode, type WebhookEndpoint, type WebhookEventStatus, type WebhookAttempt,\n' +
     '  type WebhookEvent, type JournalEntry, type JournalFilter, type Scenario, type FieldMatcher,\n' +
     `  type ScenarioRule, type ScenarioInForce, type Fixture, type TypedV1, type V1PageQuery,
-  type FiredJob } from '${from('card-sandbox/client')}'\n` +
+  type FiredJob, type SnapshotInfo } from '${from('card-sandbox/client')}'\n` +
     `import { webhookReceiver, verifySignature, signPayload, type Delivery, type WebhookReceiver,\n` +
     `  type WebhookReceiverOptions } from '${from('card-sandbox/testing')}'\n` +
     `import jestSetup, { type JestProjectConfig } from '${from('card-sandbox/jest')}'\n` +
@@ -204,6 +204,7 @@ try {
     "  const clock: Clock = await client.clock()\n  const mode: ClockMode = clock.mode\n  const by: Duration = '5s'\n" +
     '  const fired: FiredJob[] = (await client.runUntilIdle({ until: new Date() })).fired\n' +
     "  await client.setClock('2026-03-01T09:00:00Z')\n" +
+    "  const snapshot: SnapshotInfo = await client.snapshot('s')\n  await client.restore(snapshot.name)\n" +
     '  const receiverOptions: WebhookReceiverOptions = { respond: (d: Delivery) => (d.verified ? 200 : 500) }\n' +
     '  const receiver: WebhookReceiver = await webhookReceiver(client, receiverOptions)\n' +
     "  const delivery: Delivery = await receiver.waitFor('card_creation.successful', (d) => d.verified, { timeout: 1 })\n" +

@@ -162,6 +162,9 @@ export type WebhookEvent = {
   attempts: WebhookAttempt[]
 }
 
+/** A snapshot as listed: its name, the tenant clock's instant it holds, how many rows. */
+export type SnapshotInfo = { name: string; taken_at: string; rows: number }
+
 /** A scheduled job that did something in a run until idle, at its instant of the tenant clock. */
 export type FiredJob = {
   /** ISO time on the tenant's sandbox clock. */
@@ -406,12 +409,31 @@ export function createSandboxClient(options: SandboxClientOptions) {
     /** Adds a scenario for this tenant (replacing one of the same name) until its reset. */
     addScenario: (scenario: Scenario) => data<ScenarioInForce[]>('POST', '/scenarios', scenario),
     /**
+     * Saves the tenant's whole state under `name` (rows, clock, pending jobs, scenarios, webhook
+     * endpoint), replacing a snapshot of that name; it outlives the tenant's resets.
+     */
+    snapshot: (name: string) => data<SnapshotInfo>('POST', '/snapshots', { name }),
+    /** Puts the tenant back as the snapshot holds it, its clock at the snapshot's instant. */
+    restore: (name: string) =>
+      data<{ name: string; clock: { mode: ClockMode; now: string } }>(
+        'POST',
+        `/snapshots/${encodeURIComponent(name)}/restore`,
+      ),
+    snapshots: () => data<SnapshotInfo[]>('GET', '/snapshots'),
+    deleteSnapshot: (name: string) =>
+      data<SnapshotInfo[]>('DELETE', `/snapshots/${encodeURIComponent(name)}`),
+    /**
      * Takes one of the tenant's scenarios out of force; answers those left. A file's scenario
      * is a 409 (edit the file), an unknown name a 404 listing those in force.
      */
     removeScenario: (name: string) =>
       data<ScenarioInForce[]>('DELETE', `/scenarios/${encodeURIComponent(name)}`),
-    /** Seeds the tenant with a named data set of `fixtures/` (or an inline one). */
+    /** The fixtures of `fixtures/`: name and the first sentence of its description. */
+    fixtures: () => data<{ name: string; description: string | null }[]>('GET', '/fixtures'),
+    /**
+     * Seeds the tenant with a named data set of `fixtures/` (or an inline one), all or nothing:
+     * a step that fails leaves the tenant as it was (a 422 naming the step and the field).
+     */
     applyFixture: (fixture: Fixture) =>
       data<{ name: string; steps: number }>('POST', '/fixtures', fixture),
 

@@ -46,11 +46,19 @@ it('produces every figure of npm run bench', () => {
       p99: expect.any(Number),
     })
     expect(Object.keys(f.list)).toHaveLength(2)
+    expect(f.restore).toEqual({
+      rows: expect.any(Number),
+      p50: expect.any(Number),
+      p99: expect.any(Number),
+      p50_to_reset: expect.any(Number),
+    })
+    expect(f.restore.rows).toBeGreaterThanOrEqual(20)
     expect(f.due_transitions.count).toBe(100)
+    expect(f.run_due).toMatchObject({ count: 100, ms: expect.any(Number) })
     expect(f.webhooks).toMatchObject({ count: 20, lost: 0 })
     expect(f.rss_idle_mb).toBeGreaterThan(0)
     expect(f.rss_peak_mb).toBeGreaterThan(0)
-    expect(report.targets).toHaveLength(14)
+    expect(report.targets).toHaveLength(16)
     for (const row of report.targets) expect(row.value).not.toContain('undefined')
   } finally {
     rmSync(dir, { recursive: true, force: true })

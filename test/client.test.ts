@@ -260,6 +260,29 @@ describe('control plane', () => {
     expect((await errorOf(client.removeScenario('teapot'))).status).toBe(404)
   })
 
+  it('takes, lists, restores and deletes snapshots', async () => {
+    await client.v1('POST', '/card-users/create', { phone: '+221770000001' })
+    const taken = await client.snapshot('one-user')
+    expect(taken).toMatchObject({ name: 'one-user', rows: expect.any(Number) })
+    await client.reset()
+    expect((await client.v1('GET', '/card-users')).data[0].data).toEqual([])
+    const restored = await client.restore('one-user')
+    expect(restored.clock.now).toBe(taken.taken_at)
+    expect((await client.v1('GET', '/card-users')).data[0].data).toHaveLength(1)
+    expect((await client.snapshots()).map((s) => s.name)).toContain('one-user')
+    expect(await client.deleteSnapshot('one-user')).toEqual(
+      (await client.snapshots()).filter((s) => s.name !== 'one-user'),
+    )
+    expect((await errorOf(client.restore('one-user'))).status).toBe(404)
+  })
+
+  it('lists the fixtures', async () => {
+    expect((await client.fixtures()).map((f) => f.name)).toEqual([
+      'business-every-state',
+      'verified-user-funded-card',
+    ])
+  })
+
   it('applies a fixture', async () => {
     const applied = await client.applyFixture({ name: 'verified-user-funded-card' })
     expect(applied.name).toBe('verified-user-funded-card')

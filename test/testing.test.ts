@@ -7,7 +7,7 @@
 import { createHmac } from 'node:crypto'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createSandboxClient, type SandboxClient } from '../src/client.js'
-import { startSandbox, type RunningSandbox } from '../src/index.js'
+import { startSandbox, type RunningSandbox } from '../src/sandbox.js'
 import { signPayload, verifySignature, webhookReceiver } from '../src/testing.js'
 
 const IDENTITY = {
@@ -20,6 +20,13 @@ const IDENTITY = {
   selfie_image: 'https://img.example.com/s.jpg',
   id_image: 'https://img.example.com/f.jpg',
   back_id_image: 'https://img.example.com/b.jpg',
+}
+
+/** A full-identity user's answer carries it under `data`; a widget user's beside `message`. */
+function userOf(
+  created: { userCard: { reference: string } } | { data: { userCard: { reference: string } } },
+) {
+  return ('data' in created ? created.data : created).userCard.reference
 }
 
 describe('verifySignature and signPayload', () => {
@@ -62,7 +69,7 @@ describe('webhookReceiver', () => {
     const receiver = await webhookReceiver(client)
     try {
       expect((await client.webhook()).url).toBe(receiver.url)
-      const user = (await client.v1.cardUsers.create(IDENTITY)).data.userCard.reference
+      const user = userOf(await client.v1.cardUsers.create(IDENTITY))
       await client.runUntilIdle()
       const delivery = await receiver.waitFor('card_user_verification.successful')
       expect(delivery).toMatchObject({ verified: true, data: { reference: user } })
@@ -127,7 +134,7 @@ describe('webhookReceiver', () => {
   it('takes a user, a funded card and a card-to-wallet to the end without a delay constant', async () => {
     const receiver = await webhookReceiver(client)
     try {
-      const user = (await client.v1.cardUsers.create(IDENTITY)).data.userCard.reference
+      const user = userOf(await client.v1.cardUsers.create(IDENTITY))
       await client.runUntilIdle()
       expect((await client.v1.cardUsers.show(user)).data.cardUser.status).toBe('passed')
 

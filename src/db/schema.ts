@@ -385,6 +385,26 @@ export const scenarios = sqliteTable(
 )
 
 /**
+ * Snapshots (issue 19): a tenant's whole state under a name, kept by token so that they outlive
+ * the tenant's resets: its rows of every tenant table, its clock, delays and webhook endpoint,
+ * as JSON. Restored in place (store/snapshots.ts, domain/snapshots.ts).
+ */
+export const snapshots = sqliteTable(
+  'snapshots',
+  {
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    token: text('token').notNull(),
+    name: text('name').notNull(),
+    /** The tenant clock's instant when it was taken: where a restore sets the clock back to. */
+    takenAt: integer('taken_at').notNull(),
+    /** How many rows it holds, for the list. */
+    rowCount: integer('row_count').notNull(),
+    state: text('state', { mode: 'json' }).notNull(),
+  },
+  (t) => [uniqueIndex('snapshots_token_name').on(t.token, t.name)],
+)
+
+/**
  * Ids a tenant had before a reset: a reset gives the tenant a new id at once, and the rows left
  * under the old one are deleted a batch at a time by the tick (store/retired-tenants.ts).
  */
@@ -394,6 +414,7 @@ export const retiredTenants = sqliteTable('retired_tenants', {
 })
 
 export type Tenant = typeof tenants.$inferSelect
+export type Snapshot = typeof snapshots.$inferSelect
 export type CardUser = typeof cardUsers.$inferSelect
 export type Card = typeof cards.$inferSelect
 export type Transaction = typeof transactions.$inferSelect

@@ -183,6 +183,28 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
       return reset
     },
 
+    /**
+     * A snapshot's tenant state on the row (domain/snapshots.ts): its clock at the snapshot's
+     * instant (a real clock runs on from there), its delays and webhook endpoint.
+     */
+    restore(
+      token: string,
+      state: {
+        clock: { mode: ClockMode; now: number }
+        delays: Tenant['delays']
+        webhook: { url: string | null; secret: string | null }
+      },
+    ): Tenant {
+      return change(token, () => ({
+        clockMode: state.clock.mode,
+        clockAnchorMs: state.clock.now,
+        clockWallMs: options.wallNow(),
+        delays: state.delays,
+        webhookUrl: state.webhook.url,
+        webhookSecret: state.webhook.secret,
+      }))
+    },
+
     setDelays(token: string, delays: Record<string, number> | null): Tenant {
       return change(token, () => ({ delays }))
     },

@@ -4,7 +4,7 @@
  * data does (verification, ledger, lifecycles). A step can name its answer (`as`) and later
  * steps use it: `{{user.data.userCard.reference}}`. With `--seed`, a fixture repeats exactly.
  */
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { z } from 'zod'
 import { packageFile } from '../lib/package-files.js'
 
@@ -39,14 +39,34 @@ export class FixtureError extends Error {
   override name = 'FixtureError'
 }
 
+/** The fixtures of fixtures/, by name, each with its description's first sentence. */
+export function knownFixtures(): { name: string; description: string | null }[] {
+  return readdirSync(FIXTURES_DIR)
+    .filter((file) => file.endsWith('.json'))
+    .sort()
+    .map((file) => {
+      const name = file.slice(0, -'.json'.length)
+      const fixture = loadFixture(name)
+      return { name, description: fixture.description?.split(/(?<=\.)\s/)[0] ?? null }
+    })
+}
+
 /** A fixture by name (a file of fixtures/) or by path to a JSON file. */
 export function loadFixture(nameOrPath: string): Fixture {
-  const path = /[/\\]|\.json$/.test(nameOrPath) ? nameOrPath : `${FIXTURES_DIR}${nameOrPath}.json`
+  const byName = !/[/\\]|\.json$/.test(nameOrPath)
+  const path = byName ? `${FIXTURES_DIR}${nameOrPath}.json` : nameOrPath
   let text: string
   try {
     text = readFileSync(path, 'utf8')
   } catch {
-    throw new FixtureError(`no fixture "${nameOrPath}" (looked for ${path})`)
+    const known = byName
+      ? ` (known: ${readdirSync(FIXTURES_DIR)
+          .filter((file) => file.endsWith('.json'))
+          .map((file) => file.slice(0, -'.json'.length))
+          .sort()
+          .join(', ')})`
+      : ''
+    throw new FixtureError(`no fixture "${nameOrPath}" (looked for ${path})${known}`)
   }
   let json: unknown
   try {
@@ -78,9 +98,14 @@ export async function applyFixture(fixture: Fixture, call: Call): Promise<number
     const path = fill(rawPath, named) as string
     const res = await call(method, path, fill(step.body, named))
     if (res.status < 200 || res.status > 299) {
-      const message = (res.body as { message?: string } | null)?.message ?? ''
+      const answer = res.body as { message?: string; errors?: Record<string, string[]> } | null
+      // each refused field and what it expected, as the route's validation says it
+      const fields = Object.entries(answer?.errors ?? {}).map(
+        ([field, messages]) => `${field}: ${messages.join(' ')}`,
+      )
       throw new FixtureError(
-        `fixture ${fixture.name}, step ${index + 1} (${method} ${path}): ${res.status} ${message}`,
+        `fixture ${fixture.name}, step ${index + 1} (${method} ${path}) answered ${res.status}: ` +
+          (fields.length ? fields.join('; ') : (answer?.message ?? 'no message')),
       )
     }
     if (step.as) named[step.as] = res.body

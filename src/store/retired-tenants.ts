@@ -27,7 +27,8 @@ import {
 } from '../db/schema.js'
 import { atomically, prepared } from './statements.js'
 
-const TENANT_TABLES = [
+/** Every table whose rows belong to a tenant (by `tenant_id`): what a reset retires and a snapshot keeps. */
+export const TENANT_TABLES = [
   cardUsers,
   cards,
   transactions,

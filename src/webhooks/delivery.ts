@@ -76,6 +76,8 @@ export function createDeliverer(db: Db, tenants: TenantDirectory, options: Deliv
   let kickScheduled = false
   /** The tenant served last: the next kick starts after it, so a full house rotates. */
   let lastServed = ''
+  /** Tokens whose events wait (a fixture being applied, which may yet be undone). */
+  const held = new Set<string>()
 
   function kick(): void {
     kickScheduled = false
@@ -107,6 +109,7 @@ export function createDeliverer(db: Db, tenants: TenantDirectory, options: Deliv
     }
     const tenant = tenants.byId(tenantId)
     if (!tenant) return 0 // a reset tenant's old id: its rows are swept in the background
+    if (held.has(tenant.token)) return 0
     // its events in flight are still pending: read past them
     const limit = busy + free
     const due = dueEvents(db, tenantId, tenants.now(tenant), limit)
@@ -234,6 +237,17 @@ export function createDeliverer(db: Db, tenants: TenantDirectory, options: Deliv
     deliverDue: kick,
     /** Sends what is due now, without waiting; call after anything that may have enqueued. */
     kick: () => setImmediate(() => kick()),
+    /**
+     * Sends none of the tenant's events until the returned release is called (then at once): a
+     * fixture's events wait until it has applied whole, and are never sent if it is undone.
+     */
+    hold(token: string): () => void {
+      held.add(token)
+      return () => {
+        held.delete(token)
+        setImmediate(() => kick())
+      }
+    },
     /** Resolves when no attempt is in flight (tests, shutdown). */
     async idle(): Promise<void> {
       while (inFlight.size > 0) await Promise.allSettled([...inFlight.values()])

@@ -1,6 +1,7 @@
 /** Fixtures (PRODUCT §9): named data sets seeding a tenant through the real API. */
 import { describe, expect, it } from 'vitest'
 import { newSandbox } from '../helpers.js'
+import { startReceiver, until } from '../webhooks/receiver.js'
 
 type Sandbox = ReturnType<typeof newSandbox>
 
@@ -72,7 +73,9 @@ describe('POST /__sandbox/fixtures', () => {
     const s = newSandbox()
     const unknown = await s.call('POST', '/__sandbox/fixtures', { name: 'nope' })
     expect(unknown.status).toBe(422)
-    expect(unknown.body.errors.name[0]).toMatch(/^no fixture "nope"/)
+    expect(unknown.body.errors.name[0]).toMatch(
+      /^no fixture "nope" \(looked for .*nope\.json\) \(known: business-every-state, verified-user-funded-card\)$/,
+    )
     const failing = await s.call('POST', '/__sandbox/fixtures', {
       fixture: {
         name: 'broken',
@@ -86,7 +89,7 @@ describe('POST /__sandbox/fixtures', () => {
     })
     expect(failing.status).toBe(422)
     expect(failing.body.errors.fixture[0]).toBe(
-      'fixture broken, step 1 (POST /v1/cards/freeze): 404 No card found for reference "3f2504e0-4f89-41d3-9a0c-0305e82c3301".',
+      'fixture broken, step 1 (POST /v1/cards/freeze) answered 404: reference: No card found for reference "3f2504e0-4f89-41d3-9a0c-0305e82c3301". — the tenant is as it was before the fixture',
     )
     const malformed = await s.call('POST', '/__sandbox/fixtures', {
       fixture: { name: 'x', steps: [{ call: 'FETCH cards' }] },
@@ -123,16 +126,18 @@ describe('a fixture step that names an earlier answer', () => {
     })
     expect(applied.status).toBe(422)
     expect(applied.body.errors.fixture).toEqual([
-      '{{user.userCard}} is an object, not a value: name one of its fields',
+      '{{user.userCard}} is an object, not a value: name one of its fields — the tenant is as it was before the fixture',
     ])
-    // the step was not sent: the tenant has the card user and no card
+    // all or nothing: neither the card nor the card user of its first step is left
     expect((await s.call('GET', '/v1/cards')).body.data).toEqual([])
+    expect((await s.call('GET', '/v1/card-users')).body.meta.total).toBe(0)
   })
 })
 
 describe('a fixture whose tenant is reset midway', () => {
-  it('carries on against the fresh tenant, and names the step that needs what the reset removed', async () => {
+  it('names the step that needs what the reset removed, and undoes the reset with the rest', async () => {
     const s = newSandbox()
+    await s.call('POST', '/v1/card-users/create', { phone: '+221770000009' })
     const applied = await s.call('POST', '/__sandbox/fixtures', {
       fixture: {
         name: 'reset-midway',
@@ -153,11 +158,106 @@ describe('a fixture whose tenant is reset midway', () => {
     })
     expect(applied.status).toBe(422)
     expect(applied.body.errors.fixture[0]).toMatch(
-      /^fixture reset-midway, step 4 \(POST \/v1\/cards\/create\): 404 /,
+      /^fixture reset-midway, step 4 \(POST \/v1\/cards\/create\) answered 404: /,
     )
     const users = (await s.call('GET', '/v1/card-users')).body
-    expect(users.meta.total).toBe(1)
-    expect(users.data[0].data[0].phone).toBe('+221770000002')
+    expect(users.data[0].data.map((u: any) => u.phone)).toEqual(['+221770000009'])
+  })
+})
+
+describe('all or nothing', () => {
+  it('puts the tenant back as it was and sends none of the webhooks of a fixture that fails', async () => {
+    const receiver = await startReceiver()
+    const s = newSandbox()
+    try {
+      await s.call('PUT', '/__sandbox/webhook', { url: receiver.url })
+      await s.fundedCard()
+      await s.call('POST', '/__sandbox/clock/advance', { by: '1m' })
+      await new Promise((resolve) => setImmediate(resolve))
+      await s.deps.deliverer.idle()
+      const sent = receiver.requests.length
+      const before = await snapshot(s)
+      const eventsBefore = (await s.call('GET', '/__sandbox/webhooks')).body.data
+      // the failing step takes 100 ms: time enough for a delivery that was not held to go out
+      await s.call('POST', '/__sandbox/scenarios', {
+        name: 'slow-cards',
+        rules: [{ match: { method: 'POST', path: '/v1/cards/create' }, latency: '100ms' }],
+      })
+      const clock = (await s.call('GET', '/__sandbox/clock')).body.data.now
+      const applied = await s.call('POST', '/__sandbox/fixtures', {
+        fixture: {
+          name: 'half-way',
+          steps: [
+            { call: 'POST /v1/card-users/create', body: { phone: '+221770000002' }, as: 'u' },
+            {
+              call: 'POST /__sandbox/card-users/{{u.userCard.reference}}/transition',
+              body: { to: 'passed' },
+            },
+            { call: 'POST /__sandbox/clock/advance', body: { by: '1h' } },
+            {
+              call: 'POST /v1/cards/create',
+              body: {
+                card_user_reference: '{{u.userCard.reference}}',
+                card_brand: 'amex',
+                card_type: 'virtual',
+              },
+            },
+          ],
+        },
+      })
+      expect(applied.status).toBe(422)
+      expect(applied.body.errors.fixture[0]).toMatch(
+        /^fixture half-way, step 4 \(POST \/v1\/cards\/create\) answered 422: card_brand: .*visa.*mastercard.*gim/,
+      )
+      expect(await snapshot(s)).toEqual(before)
+      expect((await s.call('GET', '/__sandbox/clock')).body.data.now).toBe(clock)
+      // the verification event of step 2 was never sent, and is not pending either
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      await s.deps.deliverer.idle()
+      expect(receiver.requests).toHaveLength(sent)
+      expect((await s.call('GET', '/__sandbox/webhooks')).body.data).toEqual(eventsBefore)
+    } finally {
+      s.close()
+      await receiver.close()
+    }
+  })
+
+  it('sends the webhooks of a fixture that applies whole, once it has', async () => {
+    const receiver = await startReceiver()
+    const s = newSandbox()
+    try {
+      await s.call('PUT', '/__sandbox/webhook', { url: receiver.url })
+      const applied = await s.call('POST', '/__sandbox/fixtures', {
+        name: 'verified-user-funded-card',
+      })
+      expect(applied.status).toBe(200)
+      await until(() => receiver.requests.length >= 2)
+      const types = receiver.requests.map((r) => JSON.parse(r.body).event)
+      expect(types).toContain('card_user_verification.successful')
+      expect(types).toContain('card_creation.successful')
+    } finally {
+      s.close()
+      await receiver.close()
+    }
+  })
+})
+
+describe('GET /__sandbox/fixtures', () => {
+  it('lists each fixture of fixtures/ with the first sentence of its description', async () => {
+    const s = newSandbox()
+    const listed = await s.call('GET', '/__sandbox/fixtures')
+    expect(listed.body.data).toEqual([
+      {
+        name: 'business-every-state',
+        description:
+          'Payments pending, paid, failed and expired; disburses processing, succeeded and failed; their business operations.',
+      },
+      {
+        name: 'verified-user-funded-card',
+        description:
+          'A verified card user (Awa Diop) with an issued visa card holding 240,000, after three settled transfers.',
+      },
+    ])
   })
 })
 

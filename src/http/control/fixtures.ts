@@ -1,11 +1,20 @@
 /**
- * POST /__sandbox/fixtures {"name"} or {"fixture": {...}} (PRODUCT §9): seeds the caller's
- * tenant with a named data set of fixtures/ (or an inline one), through the real API.
+ * /__sandbox/fixtures (PRODUCT §9): `GET` lists the fixtures of fixtures/; `POST {"name"}` or
+ * `{"fixture": {...}}` seeds the caller's tenant with one, through the real API, all or nothing:
+ * a step that fails puts the tenant back as it was before the fixture (domain/snapshots.ts) and
+ * none of the fixture's webhooks is sent (they are held while it runs).
  */
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { refused } from '../../domain/errors.js'
-import { FixtureError, applyFixture, fixtureSchema, loadFixture } from '../../engine/fixtures.js'
+import { captureTenant, restoreTenant } from '../../domain/snapshots.js'
+import {
+  FixtureError,
+  applyFixture,
+  fixtureSchema,
+  knownFixtures,
+  loadFixture,
+} from '../../engine/fixtures.js'
 import type { AppEnv } from '../../env.js'
 import { ok } from '../envelope.js'
 import { describeRoute } from '../route-meta.js'
@@ -18,20 +27,39 @@ export const applyFixtureBody = z.union([
   z.strictObject({ fixture: fixtureSchema }),
 ])
 
-export const fixturesApi = new Hono<AppEnv>().post(
-  '/',
-  describeRoute({ auth: 'bearer', summary: 'Apply a fixture' }),
-  validate('json', applyFixtureBody),
-  async (c) => {
-    const body = c.req.valid('json')
-    try {
-      const fixture = 'name' in body ? loadFixture(body.name) : body.fixture
-      const steps = await applyFixture(fixture, c.get('deps').callAs!(c.get('tenant').token))
-      return ok(c, 'Fixture applied', { data: { name: fixture.name, steps } })
-    } catch (error) {
-      if (error instanceof FixtureError)
-        throw refused('name' in body ? 'name' : 'fixture', error.message)
-      throw error
-    }
-  },
-)
+export const fixturesApi = new Hono<AppEnv>()
+  .get('/', describeRoute({ auth: 'bearer', summary: 'List the fixtures' }), (c) =>
+    ok(c, 'Fixtures', { data: knownFixtures() }),
+  )
+  .post(
+    '/',
+    describeRoute({ auth: 'bearer', summary: 'Apply a fixture' }),
+    validate('json', applyFixtureBody),
+    async (c) => {
+      const body = c.req.valid('json')
+      const field = 'name' in body ? 'name' : 'fixture'
+      let fixture
+      try {
+        fixture = 'name' in body ? loadFixture(body.name) : body.fixture
+      } catch (error) {
+        if (error instanceof FixtureError) throw refused(field, error.message)
+        throw error
+      }
+      const deps = c.get('deps')
+      const token = c.get('tenant').token
+      const before = captureTenant(deps, deps.tenants.forToken(token)!)
+      const release = deps.deliverer.hold(token)
+      try {
+        const steps = await applyFixture(fixture, deps.callAs!(token))
+        return ok(c, 'Fixture applied', { data: { name: fixture.name, steps } })
+      } catch (error) {
+        if (!(error instanceof FixtureError)) throw error
+        const tenant = restoreTenant(deps, token, before)
+        deps.scenarios.forget(tenant.id)
+        c.set('tenant', tenant)
+        throw refused(field, `${error.message} — the tenant is as it was before the fixture`)
+      } finally {
+        release()
+      }
+    },
+  )

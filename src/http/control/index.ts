@@ -18,6 +18,7 @@ import { walletCodesApi } from './wallet-codes.js'
 import { fixturesApi } from './fixtures.js'
 import { requestsApi } from './requests.js'
 import { scenariosApi } from './scenarios.js'
+import { snapshotsApi } from './snapshots.js'
 import { webhooksApi } from './webhooks.js'
 
 /** `forTenant`: the app's tenant stages (app.ts), run before every route that needs the token. */
@@ -47,6 +48,7 @@ export function createControlApi(
     .route('/wallet-codes', walletCodesApi)
     .route('/scenarios', scenariosApi)
     .route('/fixtures', fixturesApi)
+    .route('/snapshots', snapshotsApi)
     .route('/', fundingApi)
     .route('/', delaysApi)
     .route('/', webhooksApi)
