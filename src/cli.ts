@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * The `card-sandbox` command (PRODUCT §1): `card-sandbox [command] [flags]`, where the command
- * is `serve` (the default), `stop` or `help`; each is one entry of COMMANDS. Serving: flags (or
+ * is `serve` (the default), `stop`, `help`, or one that drives a running sandbox (reset, clock,
+ * transition, trigger, listen, fixtures, journal); each is one entry of COMMANDS. Serving: flags (or
  * CARD_SANDBOX_* env vars) → startSandbox(), a start-up banner, the pid file of --pid-file, and
  * a clean shutdown on SIGINT/SIGTERM or when npm, which started it, has gone.
  */
@@ -9,7 +10,15 @@
 import { watchLauncher } from './lib/processes.js'
 import type { Command } from './commands/command.js'
 import { readPidFile, writePidFile } from './commands/pid-file.js'
+import {
+  clockCommand,
+  fixturesCommand,
+  journalCommand,
+  resetCommand,
+  transitionCommand,
+} from './commands/state.js'
 import { stopCommand } from './commands/stop.js'
+import { listenCommand, triggerCommand } from './commands/webhooks.js'
 import { FlagError, flagHelp, parseFlags } from './flags.js'
 import { isLoopback } from './http/middleware/host-check.js'
 import type { LogLine } from './lib/logger.js'
@@ -37,7 +46,18 @@ const helpCommand: Command = {
   },
 }
 
-export const COMMANDS: Command[] = [serveCommand, stopCommand, helpCommand]
+export const COMMANDS: Command[] = [
+  serveCommand,
+  stopCommand,
+  resetCommand,
+  clockCommand,
+  transitionCommand,
+  triggerCommand,
+  listenCommand,
+  fixturesCommand,
+  journalCommand,
+  helpCommand,
+]
 
 /** Runs `card-sandbox` with its arguments; resolves to the exit code. */
 export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {

@@ -85,9 +85,10 @@ export type WebhookReceiverOptions = {
   secret?: string
   /**
    * The status to answer a verified delivery with (default 200): a test of retries answers
-   * 500 for the first attempts.
+   * 500 for the first attempts; `card-sandbox listen --forward-to` answers what the handler it
+   * forwards to answered.
    */
-  respond?: (delivery: Delivery) => number
+  respond?: (delivery: Delivery) => number | Promise<number>
 }
 
 export type WebhookReceiver = {
@@ -155,7 +156,7 @@ export async function webhookReceiver(
     }
     deliveries.push(delivery)
     for (const wake of waiters) wake()
-    const status = delivery.verified ? (options.respond?.(delivery) ?? 200) : 401
+    const status = delivery.verified ? ((await options.respond?.(delivery)) ?? 200) : 401
     res.writeHead(status, { 'content-type': 'application/json' }).end('{}')
   }
 

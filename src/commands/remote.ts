@@ -1,0 +1,108 @@
+/**
+ * What the commands that drive a running sandbox share (issue 19 point 4): where it is and as
+ * which tenant (`--url`, `--token`, or CARD_SANDBOX_URL / CARD_SANDBOX_TOKEN: client options,
+ * not server flags, PRODUCT §11), their argument parsing, and one way to fail: a usage error
+ * exits 2, a sandbox that is not running or that refuses exits 1, each in one line on stderr.
+ */
+import { parseArgs, type ParseArgsConfig } from 'node:util'
+import { createSandboxClient, SandboxClientError, type SandboxClient } from '../client.js'
+import type { Command } from './command.js'
+
+/** Where a sandbox started with the defaults listens. */
+export const DEFAULT_URL = 'http://127.0.0.1:4010'
+
+export const CLIENT_HELP = [
+  '  --url <url>'.padEnd(34) + `the running sandbox (default ${DEFAULT_URL})`,
+  `${' '.repeat(34)}env CARD_SANDBOX_URL`,
+  '  --token <token>'.padEnd(34) + 'the bearer token of the tenant to act on',
+  `${' '.repeat(34)}env CARD_SANDBOX_TOKEN`,
+]
+
+/** A usage mistake: exit code 2, with a pointer to the command's help. */
+export class UsageError extends Error {}
+
+type Options = NonNullable<ParseArgsConfig['options']>
+
+export type Remote = {
+  client: SandboxClient
+  positionals: string[]
+  values: Record<string, string | boolean | undefined>
+  out: (line: string) => void
+}
+
+/**
+ * A command against a running sandbox: parses `--url`, `--token` and its own `options`, builds
+ * the client, runs `body`, and turns every failure into its exit code and one line.
+ */
+export function remoteCommand(
+  spec: Omit<Command, 'run' | 'help'> & { help?: string[]; options?: Options },
+  body: (remote: Remote) => Promise<number | void>,
+): Command {
+  return {
+    ...spec,
+    help: [...(spec.help ?? []), ...CLIENT_HELP],
+    async run(args, env) {
+      let url = env.CARD_SANDBOX_URL || DEFAULT_URL
+      try {
+        const { values, positionals } = parseArgs({
+          args,
+          strict: true,
+          allowPositionals: true,
+          options: {
+            url: { type: 'string' },
+            token: { type: 'string' },
+            ...spec.options,
+          },
+        })
+        url = (values.url as string | undefined) ?? url
+        const token = (values.token as string | undefined) ?? env.CARD_SANDBOX_TOKEN
+        if (!token)
+          throw new UsageError(
+            'needs the bearer token of the tenant to act on: --token <token> or CARD_SANDBOX_TOKEN',
+          )
+        if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))
+          throw new UsageError(`--url must be an http(s) URL (got "${url}")`)
+        const client = createSandboxClient({ baseUrl: url, token })
+        const out = (line: string) => void process.stdout.write(line + '\n')
+        return (await body({ client, positionals, values, out })) ?? 0
+      } catch (error) {
+        return failure(spec.name, url, error)
+      }
+    },
+  }
+}
+
+function failure(command: string, url: string, error: unknown): number {
+  const say = (line: string) => process.stderr.write(`card-sandbox ${command}: ${line}\n`)
+  if (error instanceof UsageError || isParseError(error)) {
+    say(`${(error as Error).message}\nRun 'npx card-sandbox help ${command}'.`)
+    return 2
+  }
+  if (error instanceof SandboxClientError) {
+    say(error.message)
+    return 1
+  }
+  // fetch's own failure: nothing listens there (or nothing it may reach)
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause
+  if (error instanceof TypeError && error.message === 'fetch failed') {
+    say(
+      `no sandbox answers at ${url} (${cause?.code ?? cause?.message ?? 'unreachable'}): start ` +
+        "one with 'npx card-sandbox', or name the running one with --url or CARD_SANDBOX_URL",
+    )
+    return 1
+  }
+  throw error
+}
+
+function isParseError(error: unknown): boolean {
+  return (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') === true
+}
+
+/** The positional arguments a command expects, or a usage error naming what is missing. */
+export function expectArgs(positionals: string[], names: string[], extra = false): string[] {
+  if (positionals.length < names.length)
+    throw new UsageError(`missing ${names.slice(positionals.length).join(', ')}`)
+  if (!extra && positionals.length > names.length)
+    throw new UsageError(`unexpected argument ${positionals[names.length]}`)
+  return positionals
+}

@@ -1,0 +1,153 @@
+/**
+ * Webhook commands against a running sandbox (issue 19 point 4), after the Stripe CLI's:
+ * `trigger <event>` creates what the event needs and makes it fire; `listen [--forward-to URL]`
+ * points the tenant's webhooks at itself and prints each delivery live with its signature check,
+ * or forwards each to your handler (answering the sandbox what the handler answered, so retries
+ * behave as they would), until Ctrl-C.
+ */
+import type { SandboxClient } from '../client.js'
+import { webhookReceiver, type Delivery } from '../testing.js'
+import { expectArgs, remoteCommand, UsageError } from './remote.js'
+
+/** A full-identity card user: verified by itself, so the triggers need no widget. */
+function identity() {
+  const digits = String(Math.floor(Math.random() * 10_000_000)).padStart(7, '0')
+  return {
+    first_name: 'Awa',
+    last_name: 'Diop',
+    address: '12 Rue Carnot, Dakar',
+    phone: `+22177${digits}`,
+    email: 'awa.diop@example.com',
+    id_no: '1234567890123',
+    selfie_image: 'https://img.example.com/selfie.jpg',
+    id_image: 'https://img.example.com/id-front.jpg',
+    back_id_image: 'https://img.example.com/id-back.jpg',
+  }
+}
+
+async function newUser(client: SandboxClient): Promise<string> {
+  const created = await client.v1.cardUsers.create(identity())
+  return ('data' in created ? created.data : created).userCard.reference
+}
+
+async function verifiedUser(client: SandboxClient): Promise<string> {
+  const user = await newUser(client)
+  await client.transition('card-users', user, 'passed')
+  return user
+}
+
+async function newCard(client: SandboxClient, to: 'issued' | 'failed'): Promise<string> {
+  const user = await verifiedUser(client)
+  const order = await client.v1.cards.create({
+    card_user_reference: user,
+    card_brand: 'visa',
+    card_type: 'virtual',
+  })
+  await client.transition('cards', order.data.card.reference, to)
+  return order.data.card.reference
+}
+
+/** Each event `trigger` can make fire: what it creates, and the reference it prints. */
+const TRIGGERS: Record<string, (client: SandboxClient) => Promise<string>> = {
+  'card_user_verification.successful': verifiedUser,
+  'card_user_verification.failed': async (client) => {
+    const user = await newUser(client)
+    await client.transition('card-users', user, 'failed')
+    return user
+  },
+  'card_creation.successful': (client) => newCard(client, 'issued'),
+  'card_creation.failed': (client) => newCard(client, 'failed'),
+}
+
+export const triggerCommand = remoteCommand(
+  {
+    name: 'trigger',
+    usage: 'trigger <event>',
+    summary: `create what an event needs and make it fire (${Object.keys(TRIGGERS).join(', ')})`,
+  },
+  async ({ client, positionals, out }) => {
+    const [event] = expectArgs(positionals, ['event'])
+    const trigger = TRIGGERS[event]
+    if (!trigger)
+      throw new UsageError(`no trigger for ${event} (events: ${Object.keys(TRIGGERS).join(', ')})`)
+    const reference = await trigger(client)
+    const { url } = await client.webhook()
+    out(
+      `triggered ${event} (${reference}); ` +
+        (url ? `sent to ${url}` : "no webhook URL is set: run 'card-sandbox listen' to see it"),
+    )
+  },
+)
+
+export const listenCommand = remoteCommand(
+  {
+    name: 'listen',
+    usage: 'listen [--forward-to <url>]',
+    summary: "receive the tenant's webhooks here, printing each (and forwarding), until Ctrl-C",
+    help: [
+      '  --forward-to <url>'.padEnd(34) + 'also post each delivery, bytes and headers as sent,',
+      `${' '.repeat(34)}to your handler; the sandbox gets its answer`,
+    ],
+    options: { 'forward-to': { type: 'string' } },
+  },
+  async ({ client, positionals, values, out }) => {
+    expectArgs(positionals, [])
+    const forwardTo = values['forward-to'] as string | undefined
+    if (forwardTo !== undefined && !/^https?:\/\/\S+$/.test(forwardTo))
+      throw new UsageError(`--forward-to must be an http(s) URL (got "${forwardTo}")`)
+    const receiver = await webhookReceiver(client, {
+      respond: async (delivery) => {
+        const status = forwardTo ? await forward(delivery, forwardTo) : 200
+        out(deliveryLine(delivery, status, forwardTo))
+        return typeof status === 'number' ? status : 502
+      },
+    })
+    out(
+      `listening: the tenant's webhooks now go to ${receiver.url}` +
+        (forwardTo ? `, forwarded to ${forwardTo}` : '') +
+        '. Ctrl-C stops (and takes the URL back off).',
+    )
+    const printUnverified = setInterval(() => {
+      for (const delivery of receiver.deliveries.splice(0))
+        if (!delivery.verified) out(deliveryLine(delivery, 401, undefined))
+    }, 200)
+    await new Promise<void>((resolve) => {
+      process.once('SIGINT', resolve)
+      process.once('SIGTERM', resolve)
+    })
+    clearInterval(printUnverified)
+    await receiver.close()
+    out('listening: stopped; the webhook URL is unset')
+  },
+)
+
+/** Posts the delivery's exact bytes and headers to the handler; its status, or why it failed. */
+async function forward(delivery: Delivery, url: string): Promise<number | string> {
+  const headers = Object.fromEntries(
+    Object.entries(delivery.headers).filter(
+      ([name]) => name.startsWith('x-') || name === 'content-type',
+    ),
+  )
+  try {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers,
+      body: delivery.rawBody,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(10_000),
+    })
+    await res.body?.cancel()
+    return res.status
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause
+    return cause?.code ?? (error as Error).message
+  }
+}
+
+function deliveryLine(delivery: Delivery, status: number | string, forwardTo?: string): string {
+  const id = delivery.headers['x-alal-event-id'] ?? '?'
+  const attempt = delivery.headers['x-alal-delivery-attempt'] ?? '?'
+  const signature = delivery.verified ? 'signature ok' : 'BAD SIGNATURE'
+  const answer = forwardTo ? `${forwardTo} answered ${status}` : `answered ${status}`
+  return `${delivery.event || '(not JSON)'} ${id} attempt ${attempt}: ${signature}, ${answer}`
+}
