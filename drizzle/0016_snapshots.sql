@@ -4,7 +4,8 @@ CREATE TABLE `snapshots` (
 	`name` text NOT NULL,
 	`taken_at` integer NOT NULL,
 	`row_count` integer NOT NULL,
-	`state` text NOT NULL
+	`tenant` text NOT NULL,
+	`rows` text NOT NULL
 );
 --> statement-breakpoint
 CREATE UNIQUE INDEX `snapshots_token_name` ON `snapshots` (`token`,`name`);

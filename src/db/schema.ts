@@ -386,8 +386,9 @@ export const scenarios = sqliteTable(
 
 /**
  * Snapshots (issue 19): a tenant's whole state under a name, kept by token so that they outlive
- * the tenant's resets: its rows of every tenant table, its clock, delays and webhook endpoint,
- * as JSON. Restored in place (store/snapshots.ts, domain/snapshots.ts).
+ * the tenant's resets: its rows of every tenant table (`rows`: JSON, by table name, restored by
+ * SQL alone, store/snapshots.ts) and the tenant row's own state (`tenant`: clock, delays,
+ * webhook endpoint).
  */
 export const snapshots = sqliteTable(
   'snapshots',
@@ -399,7 +400,8 @@ export const snapshots = sqliteTable(
     takenAt: integer('taken_at').notNull(),
     /** How many rows it holds, for the list. */
     rowCount: integer('row_count').notNull(),
-    state: text('state', { mode: 'json' }).notNull(),
+    tenant: text('tenant', { mode: 'json' }).notNull(),
+    rows: text('rows').notNull(),
   },
   (t) => [uniqueIndex('snapshots_token_name').on(t.token, t.name)],
 )

@@ -6,19 +6,19 @@
  * token: they outlive the tenant's resets, and persist with `--db file`. A restore sets the
  * clock back to the instant the snapshot was taken (a clock's one way back, with a reset).
  */
+import type { Db } from '../db/open.js'
 import type { Tenant } from '../db/schema.js'
 import { refreshDueAt } from '../store/jobs.js'
 import {
   deleteSnapshot,
   findSnapshot,
+  INTERNAL_PREFIX,
   listSnapshots,
-  readTenantRows,
+  restoreTenantRows,
   saveSnapshot,
-  writeTenantRows,
-  type TenantRows,
+  tenantRowsJson,
 } from '../store/snapshots.js'
 import { atomically } from '../store/statements.js'
-import type { Db } from '../db/open.js'
 import { SandboxError, refused } from './errors.js'
 import type { TenantDirectory } from './tenants.js'
 
@@ -27,7 +27,6 @@ export type TenantState = {
   clock: { mode: Tenant['clockMode']; now: number }
   delays: Tenant['delays']
   webhook: { url: string | null; secret: string | null }
-  rows: TenantRows
 }
 
 /** How many snapshots one token may keep: each holds a copy of the tenant's rows. */
@@ -35,21 +34,30 @@ export const MAX_SNAPSHOTS_PER_TOKEN = 100
 
 type SnapshotDeps = { db: Db; tenants: TenantDirectory }
 
-export function captureTenant(deps: SnapshotDeps, tenant: Tenant): TenantState {
-  return {
+function save(deps: SnapshotDeps, tenant: Tenant, name: string) {
+  const state: TenantState = {
     clock: { mode: tenant.clockMode, now: deps.tenants.now(tenant) },
     delays: tenant.delays,
     webhook: { url: tenant.webhookUrl, secret: tenant.webhookSecret },
-    rows: readTenantRows(deps.db, tenant.id),
   }
+  const rows = tenantRowsJson(deps.db, tenant.id)
+  saveSnapshot(deps.db, {
+    token: tenant.token,
+    name,
+    takenAt: state.clock.now,
+    rowCount: rows.count,
+    tenant: state,
+    rows: rows.json,
+  })
+  return { name, takenAt: state.clock.now, rowCount: rows.count }
 }
 
-/** Puts the tenant of `token` back as `state` says, under its current id; returns it. */
-export function restoreTenant(deps: SnapshotDeps, token: string, state: TenantState): Tenant {
+function restore(deps: SnapshotDeps, token: string, name: string): Tenant | undefined {
+  const snapshot = findSnapshot(deps.db, token, name)
+  if (!snapshot) return undefined
   const tenant = atomically(deps.db, () => {
-    const current = deps.tenants.forToken(token)!
-    writeTenantRows(deps.db, current.id, state.rows)
-    return deps.tenants.restore(token, state)
+    restoreTenantRows(deps.db, deps.tenants.forToken(token)!.id, snapshot.rows)
+    return deps.tenants.restore(token, snapshot.tenant as TenantState)
   })
   refreshDueAt(deps.db, tenant.id)
   return tenant
@@ -62,16 +70,37 @@ export function takeSnapshot(deps: SnapshotDeps, tenant: Tenant, name: string) {
       'name',
       `This tenant keeps ${MAX_SNAPSHOTS_PER_TOKEN} snapshots at most: delete one first.`,
     )
-  const state = captureTenant(deps, tenant)
-  const rowCount = Object.values(state.rows).reduce((sum, rows) => sum + rows.length, 0)
-  saveSnapshot(deps.db, { token: tenant.token, name, takenAt: state.clock.now, rowCount, state })
-  return { name, takenAt: state.clock.now, rowCount }
+  return save(deps, tenant, name)
 }
 
 export function restoreSnapshot(deps: SnapshotDeps, token: string, name: string): Tenant {
-  const snapshot = findSnapshot(deps.db, token, name)
-  if (!snapshot) throw unknownSnapshot(deps, token, name)
-  return restoreTenant(deps, token, snapshot.state as TenantState)
+  const tenant = restore(deps, token, name)
+  if (!tenant) throw unknownSnapshot(deps, token, name)
+  return tenant
+}
+
+/**
+ * Runs `change` (a fixture) all or nothing: the tenant is saved first, under a name the API
+ * cannot give, and put back if `change` throws; the saved copy goes either way.
+ */
+let undoCount = 0
+
+export async function undoneOnFailure<T>(
+  deps: SnapshotDeps,
+  token: string,
+  change: () => Promise<T>,
+): Promise<T> {
+  // its own name: two fixtures applied at once on one token each keep their own copy
+  const undo = `${INTERNAL_PREFIX}undo-${++undoCount}`
+  save(deps, deps.tenants.forToken(token)!, undo)
+  try {
+    return await change()
+  } catch (error) {
+    restore(deps, token, undo)
+    throw error
+  } finally {
+    deleteSnapshot(deps.db, token, undo)
+  }
 }
 
 export function removeSnapshot(deps: SnapshotDeps, token: string, name: string): void {

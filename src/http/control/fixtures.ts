@@ -7,7 +7,7 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { refused } from '../../domain/errors.js'
-import { captureTenant, restoreTenant } from '../../domain/snapshots.js'
+import { undoneOnFailure } from '../../domain/snapshots.js'
 import {
   FixtureError,
   applyFixture,
@@ -47,14 +47,15 @@ export const fixturesApi = new Hono<AppEnv>()
       }
       const deps = c.get('deps')
       const token = c.get('tenant').token
-      const before = captureTenant(deps, deps.tenants.forToken(token)!)
       const release = deps.deliverer.hold(token)
       try {
-        const steps = await applyFixture(fixture, deps.callAs!(token))
+        const steps = await undoneOnFailure(deps, token, () =>
+          applyFixture(fixture, deps.callAs!(token)),
+        )
         return ok(c, 'Fixture applied', { data: { name: fixture.name, steps } })
       } catch (error) {
         if (!(error instanceof FixtureError)) throw error
-        const tenant = restoreTenant(deps, token, before)
+        const tenant = deps.tenants.forToken(token)!
         deps.scenarios.forget(tenant.id)
         c.set('tenant', tenant)
         throw refused(field, `${error.message} — the tenant is as it was before the fixture`)
