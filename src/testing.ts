@@ -15,18 +15,13 @@
  * const { data } = await receiver.waitFor('card_user_verification.successful')
  * await receiver.close()
  */
-import { createHmac, timingSafeEqual } from 'node:crypto'
+import { timingSafeEqual } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { SandboxClient } from './client.js'
+import { sign, SIGNATURE_HEADER } from './webhooks/sign.js'
 
-/** The header that carries the signature: the hex HMAC-SHA512 of the body, keyed with the secret. */
-export const SIGNATURE_HEADER = 'x-alal-signature'
-
-/** The signature of a raw body, as the sandbox (and the real service) sends it. */
-function signatureOf(rawBody: string | Uint8Array, secret: string): string {
-  return createHmac('sha512', secret).update(rawBody).digest('hex')
-}
+export { SIGNATURE_HEADER }
 
 /**
  * Whether `header` (the `x-alal-signature` value) signs `rawBody` with `secret`. Give the body's
@@ -38,7 +33,7 @@ export function verifySignature(
   secret: string,
 ): boolean {
   if (typeof header !== 'string' || !/^[0-9a-f]{128}$/i.test(header)) return false
-  const expected = Buffer.from(signatureOf(rawBody, secret), 'hex')
+  const expected = Buffer.from(sign(rawBody, secret), 'hex')
   return timingSafeEqual(expected, Buffer.from(header, 'hex'))
 }
 
@@ -53,7 +48,7 @@ export function signPayload(
   secret: string,
 ): { body: string; signature: string; headers: Record<string, string> } {
   const body = typeof payload === 'string' ? payload : JSON.stringify(payload)
-  const signature = signatureOf(body, secret)
+  const signature = sign(body, secret)
   return {
     body,
     signature,

@@ -24,6 +24,7 @@ import type { CodeNetwork } from '../src/domain/wallet-codes.js'
 import type { journalEntryJson } from '../src/http/control/requests.js'
 import { startSandbox, type RunningSandbox } from '../src/index.js'
 import { startReceiver, until } from './webhooks/receiver.js'
+import { fullIdentity } from './helpers.js'
 
 let sandbox: RunningSandbox
 let client: SandboxClient
@@ -120,19 +121,8 @@ describe('control plane', () => {
   })
 
   it('sets the clock to an instant and runs until idle, answering what fired', async () => {
-    const user = (
-      await client.v1('POST', '/card-users/create', {
-        first_name: 'Awa',
-        last_name: 'Diop',
-        address: '12 Rue Carnot, Dakar',
-        phone: '+221770000001',
-        email: 'awa@example.com',
-        id_no: '1234567890123',
-        selfie_image: 'https://img.example.com/s.jpg',
-        id_image: 'https://img.example.com/f.jpg',
-        back_id_image: 'https://img.example.com/b.jpg',
-      })
-    ).data.userCard.reference
+    const user = (await client.v1('POST', '/card-users/create', fullIdentity())).data.userCard
+      .reference
     const start = await client.clock()
     const idle = await client.runUntilIdle()
     expect(idle.fired).toEqual([

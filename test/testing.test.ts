@@ -9,18 +9,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createSandboxClient, type SandboxClient } from '../src/client.js'
 import { startSandbox, type RunningSandbox } from '../src/sandbox.js'
 import { signPayload, verifySignature, webhookReceiver } from '../src/testing.js'
+import { fullIdentity } from './helpers.js'
 
-const IDENTITY = {
-  first_name: 'Awa',
-  last_name: 'Diop',
-  address: '12 Rue Carnot, Dakar',
-  phone: '+221770000001',
-  email: 'awa@example.com',
-  id_no: '1234567890123',
-  selfie_image: 'https://img.example.com/s.jpg',
-  id_image: 'https://img.example.com/f.jpg',
-  back_id_image: 'https://img.example.com/b.jpg',
-}
+const IDENTITY = fullIdentity()
 
 /** A full-identity user's answer carries it under `data`; a widget user's beside `message`. */
 function userOf(

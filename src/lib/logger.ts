@@ -74,9 +74,6 @@ export function createLogger(
   }
 }
 
-/** A logger that prints nothing (in-process sandboxes, tests). */
-export const SILENT_LOGGER: Logger = createLogger('silent', () => {})
-
 function jsonLine(line: LogLine, now: number): string {
   return JSON.stringify({
     time: new Date(now).toISOString(),

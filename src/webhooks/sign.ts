@@ -10,6 +10,6 @@ export const ATTEMPT_HEADER = 'x-alal-delivery-attempt'
 /** Marks the events the real service is not known to send (PRODUCT §7). */
 export const EXTENSION_HEADER = 'x-card-sandbox-extension'
 
-export function sign(body: string, secret: string): string {
+export function sign(body: string | Uint8Array, secret: string): string {
   return createHmac('sha512', secret).update(body).digest('hex')
 }
