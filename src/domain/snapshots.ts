@@ -56,7 +56,7 @@ function restore(deps: SnapshotDeps, token: string, name: string): Tenant | unde
   const snapshot = findSnapshot(deps.db, token, name)
   if (!snapshot) return undefined
   const tenant = atomically(deps.db, () => {
-    restoreTenantRows(deps.db, deps.tenants.forToken(token)!.id, snapshot.rows)
+    restoreTenantRows(deps.db, deps.tenants.forToken(token)!.id, snapshot.seq)
     return deps.tenants.restore(token, snapshot.tenant as TenantState)
   })
   refreshDueAt(deps.db, tenant.id)
