@@ -34,21 +34,26 @@ export const MAX_SNAPSHOTS_PER_TOKEN = 100
 
 type SnapshotDeps = { db: Db; tenants: TenantDirectory }
 
-function save(deps: SnapshotDeps, tenant: Tenant, name: string) {
+/** `warm`: ready to restore at once (a fixture's undo, seldom restored, is not). */
+function save(deps: SnapshotDeps, tenant: Tenant, name: string, warm = true) {
   const state: TenantState = {
     clock: { mode: tenant.clockMode, now: deps.tenants.now(tenant) },
     delays: tenant.delays,
     webhook: { url: tenant.webhookUrl, secret: tenant.webhookSecret },
   }
   const rows = tenantRowsJson(deps.db, tenant.id)
-  saveSnapshot(deps.db, {
-    token: tenant.token,
-    name,
-    takenAt: state.clock.now,
-    rowCount: rows.count,
-    tenant: state,
-    rows: rows.json,
-  })
+  saveSnapshot(
+    deps.db,
+    {
+      token: tenant.token,
+      name,
+      takenAt: state.clock.now,
+      rowCount: rows.count,
+      tenant: state,
+      rows: rows.json,
+    },
+    warm,
+  )
   return { name, takenAt: state.clock.now, rowCount: rows.count }
 }
 
@@ -92,7 +97,7 @@ export async function undoneOnFailure<T>(
 ): Promise<T> {
   // its own name: two fixtures applied at once on one token each keep their own copy
   const undo = `${INTERNAL_PREFIX}undo-${++undoCount}`
-  save(deps, deps.tenants.forToken(token)!, undo)
+  save(deps, deps.tenants.forToken(token)!, undo, false)
   try {
     return await change()
   } catch (error) {

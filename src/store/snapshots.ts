@@ -36,13 +36,15 @@ export function tenantRowsJson(db: Db, tenantId: string): { json: string; count:
   return { json: JSON.stringify(rows), count }
 }
 
-export function saveSnapshot(db: Db, snapshot: Omit<Snapshot, 'seq'>): void {
-  atomically(db, () => {
+/** `warm`: parse it for restoring now, so that its first restore is as quick as the next ones. */
+export function saveSnapshot(db: Db, snapshot: Omit<Snapshot, 'seq'>, warm = true): void {
+  const { seq } = atomically(db, () => {
     db.delete(snapshots)
       .where(and(eq(snapshots.token, snapshot.token), eq(snapshots.name, snapshot.name)))
       .run()
-    db.insert(snapshots).values(snapshot).run()
+    return db.insert(snapshots).values(snapshot).returning({ seq: snapshots.seq }).get()
   })
+  if (warm) preparedRows(db, seq)
 }
 
 /**
