@@ -53,26 +53,35 @@ export function saveSnapshot(db: Db, snapshot: Omit<Snapshot, 'seq'>, warm = tru
  */
 export function restoreTenantRows(db: Db, tenantId: string, seq: number): void {
   const lineage = lineageOf(db, tenantId)
-  for (const { table, tenantColumn, rows } of preparedRows(db, seq)) {
+  for (const { table, tenantSlots, batches } of preparedRows(db, seq)) {
     const clear = prepared(db, `snapshot-clear:${table}`, () =>
       db.$client.prepare(`DELETE FROM "${table}" WHERE tenant_id = ?`),
     )
     for (const id of lineage) clear.run(id)
-    const columns = columnsOf(db, table)
-    const insert = prepared(db, `snapshot-write:${table}`, () =>
-      db.$client.prepare(
-        `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) ` +
-          `VALUES (${columns.map(() => '?').join(', ')})`,
-      ),
-    )
-    for (const values of rows) {
-      values[tenantColumn] = tenantId
-      insert.run(values)
+    for (const values of batches) {
+      const rows = values.length / columnsOf(db, table).length
+      for (const slot of tenantSlots) if (slot < values.length) values[slot] = tenantId
+      insertRows(db, table, rows).run(values)
     }
   }
 }
 
-type PreparedRows = { table: string; tenantColumn: number; rows: unknown[][] }[]
+/** Rows one INSERT writes at most: fewer calls into SQLite than one a row. */
+const ROWS_PER_INSERT = 64
+
+function insertRows(db: Db, table: string, rows: number) {
+  return prepared(db, `snapshot-write:${table}:${rows}`, () => {
+    const columns = columnsOf(db, table)
+    const row = `(${columns.map(() => '?').join(', ')})`
+    return db.$client.prepare(
+      `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) ` +
+        `VALUES ${Array.from({ length: rows }, () => row).join(', ')}`,
+    )
+  })
+}
+
+/** Per table: its rows' values in batches of ROWS_PER_INSERT rows, and where tenant_id goes. */
+type PreparedRows = { table: string; tenantSlots: number[]; batches: unknown[][] }[]
 
 /** How many snapshots' rows are kept parsed, ready to write: a suite restores one again and again. */
 const PARSED_SNAPSHOTS = 8
@@ -100,11 +109,16 @@ function preparedRows(db: Db, seq: number): PreparedRows {
   >
   const parsed = TENANT_TABLES.map((table) => {
     const columns = columnsOf(db, table)
-    return {
-      table,
-      tenantColumn: columns.indexOf('tenant_id'),
-      rows: (rows[table] ?? []).map((row) => columns.map((column) => row[column] ?? null)),
-    }
+    const values = (rows[table] ?? []).map((row) => columns.map((column) => row[column] ?? null))
+    const batches: unknown[][] = []
+    for (let at = 0; at < values.length; at += ROWS_PER_INSERT)
+      batches.push(values.slice(at, at + ROWS_PER_INSERT).flat())
+    const tenantColumn = columns.indexOf('tenant_id')
+    const tenantSlots = Array.from(
+      { length: ROWS_PER_INSERT },
+      (_, row) => row * columns.length + tenantColumn,
+    )
+    return { table, tenantSlots, batches }
   })
   if (cache.size >= PARSED_SNAPSHOTS) cache.delete(cache.keys().next().value!)
   cache.set(seq, parsed)
