@@ -201,101 +201,70 @@ function banner(sandbox: RunningSandbox, pidFile: string | undefined): LogLine {
   const scenarios = o.scenarios.length
     ? sandbox.deps.scenarios.active('').map((a) => `${a.scenario.name} (${a.source})`)
     : []
-  // [label (pretty), key (JSON), value (JSON), pretty text]; a setting that is off is left out
+  // [label (pretty), key (JSON), value (JSON), pretty text]; a setting that is off is `false`
   type Setting = [label: string, key: string, value: unknown, shown: string]
-  const setting = (
-    label: string,
-    key: string,
-    value: unknown,
-    shown = String(value),
-  ): Setting[] => [[label, key, value, shown]]
-  const when = (on: unknown, ...entries: Setting[][]) => (on ? entries.flat() : [])
   const tokens = o.tokens?.map(maskToken)
   const webhookUrl = o.webhookUrl ? maskUrlPassword(o.webhookUrl) : null
   const secret = o.webhookSecret ? maskToken(o.webhookSecret) : null
-  const settings: Setting[] = [
-    ...setting('API', 'api', urls.api),
-    ...setting('dashboard', 'dashboard', urls.dashboard),
-    ...setting('docs', 'docs', urls.docs),
-    ...setting('health', 'health', urls.health),
-    ...when(
-      o.publicUrl,
-      setting('public URL', 'public_url', o.publicUrl, `${o.publicUrl} (wallet_url links)`),
-    ),
-    ...when(
-      o.allowedHosts.length,
-      setting('also as', 'allowed_hosts', o.allowedHosts, o.allowedHosts.join(', ')),
-    ),
-    ...when(
-      o.cors.length,
-      setting('CORS', 'cors', o.cors, `${o.cors.join(', ')} (pages there may call it)`),
-    ),
-    ...setting('database', 'database', o.db),
-    ...setting(
-      'clock',
-      'clock',
-      o.clock,
-      `${o.clock}${o.clock === 'real' && o.speed !== 1 ? ` ×${o.speed}` : ''}`,
-    ),
-    ...setting('quirks', 'quirks', o.quirks, o.quirks ? 'on' : 'off'),
-    ...when(
-      o.sdkCompat,
-      setting(
-        'sdk compat',
-        'sdk_compat',
-        true,
-        'on (keys the official SDKs read that the real answers lack)',
-      ),
-    ),
-    ...when(
+  const clock = `${o.clock}${o.clock === 'real' && o.speed !== 1 ? ` ×${o.speed}` : ''}`
+  const candidates: (Setting | false)[] = [
+    ['API', 'api', urls.api, urls.api],
+    ['dashboard', 'dashboard', urls.dashboard, urls.dashboard],
+    ['docs', 'docs', urls.docs, urls.docs],
+    ['health', 'health', urls.health, urls.health],
+    !!o.publicUrl && ['public URL', 'public_url', o.publicUrl, `${o.publicUrl} (wallet_url links)`],
+    o.allowedHosts.length > 0 && [
+      'also as',
+      'allowed_hosts',
+      o.allowedHosts,
+      o.allowedHosts.join(', '),
+    ],
+    o.cors.length > 0 && ['CORS', 'cors', o.cors, `${o.cors.join(', ')} (pages there may call it)`],
+    ['database', 'database', o.db, o.db],
+    ['clock', 'clock', o.clock, clock],
+    ['quirks', 'quirks', o.quirks, o.quirks ? 'on' : 'off'],
+    o.sdkCompat && [
+      'sdk compat',
+      'sdk_compat',
+      true,
+      'on (keys the official SDKs read that the real answers lack)',
+    ],
+    o.rateLimit !== false && [
+      'rate limit',
+      'rate_limit',
       o.rateLimit,
-      setting(
-        'rate limit',
-        'rate_limit',
-        o.rateLimit,
-        `${o.rateLimit} /v1 requests a minute per tenant`,
-      ),
-    ),
-    ...setting(
+      `${o.rateLimit} /v1 requests a minute per tenant`,
+    ],
+    [
       'tokens',
       'tokens',
       tokens ?? null,
-      tokens ? tokens.join(', ') : 'any bearer token (one tenant each)',
-    ),
-    ...when(o.seed !== undefined, setting('seed', 'seed', o.seed)),
-    ...setting(
+      tokens?.join(', ') ?? 'any bearer token (one tenant each)',
+    ],
+    o.seed !== undefined && ['seed', 'seed', o.seed, String(o.seed)],
+    [
       'webhooks',
       'webhook_url',
       webhookUrl,
       webhookUrl ?? 'none by default (PUT /__sandbox/webhook per tenant)',
-    ),
-    ...setting('signed with', 'webhook_secret', secret, secret ?? "each tenant's bearer token"),
-    ...setting(
-      'scenarios',
-      'scenarios',
-      scenarios,
-      scenarios.join(', ') || 'none (magic values only)',
-    ),
-    ...setting('fixtures', 'fixtures', o.fixtures ?? null, o.fixtures ?? 'none'),
-    ...when(
-      o.webhookExtensions,
-      setting(
-        'extensions',
-        'webhook_extensions',
-        true,
-        'transaction, payment and disburse events (sandbox only)',
-      ),
-    ),
-    ...when(
+    ],
+    ['signed with', 'webhook_secret', secret, secret ?? "each tenant's bearer token"],
+    ['scenarios', 'scenarios', scenarios, scenarios.join(', ') || 'none (magic values only)'],
+    ['fixtures', 'fixtures', o.fixtures ?? null, o.fixtures ?? 'none'],
+    o.webhookExtensions && [
+      'extensions',
+      'webhook_extensions',
+      true,
+      'transaction, payment and disburse events (sandbox only)',
+    ],
+    !!pidFile && [
+      'pid file',
+      'pid_file',
       pidFile,
-      setting(
-        'pid file',
-        'pid_file',
-        pidFile,
-        `${pidFile} (npx card-sandbox stop --pid-file ${pidFile})`,
-      ),
-    ),
+      `${pidFile} (npx card-sandbox stop --pid-file ${pidFile})`,
+    ],
   ]
+  const settings = candidates.filter((setting): setting is Setting => setting !== false)
   const text = [
     `card-sandbox ${VERSION} listening`,
     ...settings.map(([label, , , shown]) => `  ${label.padEnd(11)} ${shown}`),

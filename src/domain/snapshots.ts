@@ -20,14 +20,7 @@ import {
 } from '../store/snapshots.js'
 import { atomically } from '../store/statements.js'
 import { SandboxError, refused } from './errors.js'
-import type { TenantDirectory } from './tenants.js'
-
-/** What a snapshot holds besides the rows: the tenant row's own state. */
-export type TenantState = {
-  clock: { mode: Tenant['clockMode']; now: number }
-  delays: Tenant['delays']
-  webhook: { url: string | null; secret: string | null }
-}
+import type { TenantDirectory, TenantState } from './tenants.js'
 
 /** How many snapshots one token may keep: each holds a copy of the tenant's rows. */
 export const MAX_SNAPSHOTS_PER_TOKEN = 100
@@ -84,12 +77,12 @@ export function restoreSnapshot(deps: SnapshotDeps, token: string, name: string)
   return tenant
 }
 
+let undoCount = 0
+
 /**
  * Runs `change` (a fixture) all or nothing: the tenant is saved first, under a name the API
  * cannot give, and put back if `change` throws; the saved copy goes either way.
  */
-let undoCount = 0
-
 export async function undoneOnFailure<T>(
   deps: SnapshotDeps,
   token: string,

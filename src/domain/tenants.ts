@@ -41,6 +41,13 @@ export type TenantDirectoryOptions = {
 
 export type TenantDirectory = ReturnType<typeof createTenantDirectory>
 
+/** The tenant row's own state, as a snapshot keeps it (domain/snapshots.ts). */
+export type TenantState = {
+  clock: { mode: ClockMode; now: number }
+  delays: Tenant['delays']
+  webhook: { url: string | null; secret: string | null }
+}
+
 export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectoryOptions) {
   const byToken = new Map<string, Tenant>()
   /** Tenants created or reset and not yet seeded with the start-up fixture. */
@@ -187,14 +194,7 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
      * A snapshot's tenant state on the row (domain/snapshots.ts): its clock at the snapshot's
      * instant (a real clock runs on from there), its delays and webhook endpoint.
      */
-    restore(
-      token: string,
-      state: {
-        clock: { mode: ClockMode; now: number }
-        delays: Tenant['delays']
-        webhook: { url: string | null; secret: string | null }
-      },
-    ): Tenant {
+    restore(token: string, state: TenantState): Tenant {
       return change(token, () => ({
         clockMode: state.clock.mode,
         clockAnchorMs: state.clock.now,

@@ -39,16 +39,20 @@ export class FixtureError extends Error {
   override name = 'FixtureError'
 }
 
-/** The fixtures of fixtures/, by name, each with its description's first sentence. */
-export function knownFixtures(): { name: string; description: string | null }[] {
+/** The names of the fixtures of fixtures/ (their file names without `.json`), sorted. */
+function fixtureNames(): string[] {
   return readdirSync(FIXTURES_DIR)
     .filter((file) => file.endsWith('.json'))
+    .map((file) => file.slice(0, -'.json'.length))
     .sort()
-    .map((file) => {
-      const name = file.slice(0, -'.json'.length)
-      const fixture = loadFixture(name)
-      return { name, description: fixture.description?.split(/(?<=\.)\s/)[0] ?? null }
-    })
+}
+
+/** The fixtures of fixtures/, by name, each with its description's first sentence. */
+export function knownFixtures(): { name: string; description: string | null }[] {
+  return fixtureNames().map((name) => ({
+    name,
+    description: loadFixture(name).description?.split(/(?<=\.)\s/)[0] ?? null,
+  }))
 }
 
 /** A fixture by name (a file of fixtures/) or by path to a JSON file. */
@@ -59,13 +63,7 @@ export function loadFixture(nameOrPath: string): Fixture {
   try {
     text = readFileSync(path, 'utf8')
   } catch {
-    const known = byName
-      ? ` (known: ${readdirSync(FIXTURES_DIR)
-          .filter((file) => file.endsWith('.json'))
-          .map((file) => file.slice(0, -'.json'.length))
-          .sort()
-          .join(', ')})`
-      : ''
+    const known = byName ? ` (known: ${fixtureNames().join(', ')})` : ''
     throw new FixtureError(`no fixture "${nameOrPath}" (looked for ${path})${known}`)
   }
   let json: unknown

@@ -35,7 +35,6 @@ export type LogLine = {
 }
 
 export type Logger = {
-  readonly format: LogFormat
   log(line: LogLine): void
 }
 
@@ -66,7 +65,6 @@ export function createLogger(
   wallNow: () => number = Date.now,
 ): Logger {
   return {
-    format,
     log(line) {
       if (format === 'silent' && !line.always) return
       write((format === 'json' ? jsonLine(line, wallNow()) : prettyLine(line, wallNow())) + '\n')

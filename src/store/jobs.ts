@@ -75,8 +75,8 @@ export function dueInstants(db: Db): [tenantId: string, dueAt: number][] {
  */
 export function refreshDueAt(db: Db, tenantId: string): void {
   if (inTransaction(db)) return
-  const earliest = earliestOfTenant(db).get({ tenant: tenantId })?.dueAt
-  if (earliest === null || earliest === undefined) dueIndex(db).byTenant.delete(tenantId)
+  const earliest = nextDueAt(db, tenantId)
+  if (earliest === undefined) dueIndex(db).byTenant.delete(tenantId)
   else dueIndex(db).byTenant.set(tenantId, earliest)
 }
 

@@ -205,12 +205,10 @@ export function createDeliverer(db: Db, tenants: TenantDirectory, options: Deliv
     const delivered = statusCode !== null && statusCode >= 200 && statusCode < 300
     const cycle = event.attempts + 1
     const retryIn = RETRY_DELAYS_MS[cycle - 1]
+    const status = delivered ? 'delivered' : retryIn === undefined ? 'failed' : 'pending'
+    const nextAttemptAt = status === 'pending' ? at + retryIn : event.nextAttemptAt
     const logged = atomically(db, () => {
-      const changed = updateEvent(db, event.seq, {
-        attempts: cycle,
-        status: delivered ? 'delivered' : retryIn === undefined ? 'failed' : 'pending',
-        nextAttemptAt: delivered || retryIn === undefined ? event.nextAttemptAt : at + retryIn,
-      })
+      const changed = updateEvent(db, event.seq, { attempts: cycle, status, nextAttemptAt })
       if (changed === 0) return false // the tenant was reset meanwhile
       insertAttempt(db, {
         eventId: event.id,
@@ -226,10 +224,16 @@ export function createDeliverer(db: Db, tenants: TenantDirectory, options: Deliv
       })
       return true
     })
-    if (logged) {
-      const retryAt = delivered || retryIn === undefined ? undefined : at + retryIn
-      logAttempt(options.logger, tenant, event, { url, number, at, statusCode, error, retryAt })
-    }
+    if (logged)
+      logAttempt(options.logger, tenant, event, {
+        url,
+        number,
+        at,
+        statusCode,
+        error,
+        status,
+        nextAttemptAt,
+      })
   }
 
   return {
@@ -266,23 +270,25 @@ type Attempt = {
   at: number
   statusCode: number | null
   error: string | null
-  /** The next attempt's instant; none once delivered or out of retries. */
-  retryAt?: number
+  /** The event's status after the attempt: `pending` waits for its retry at nextAttemptAt. */
+  status: 'delivered' | 'failed' | 'pending'
+  nextAttemptAt: number
 }
 
 function logAttempt(logger: Logger, tenant: Tenant, event: WebhookEvent, attempt: Attempt): void {
-  const { number, at, statusCode, error, retryAt } = attempt
+  const { number, at, statusCode, error, status } = attempt
   const url = maskUrlPassword(attempt.url)
-  const delivered = statusCode !== null && statusCode >= 200 && statusCode < 300
   const outcome = error ?? `HTTP ${statusCode}`
-  const next = delivered
-    ? 'delivered'
-    : retryAt === undefined
-      ? 'failed, no retry left'
-      : `retry at ${new Date(retryAt).toISOString()} (sandbox time)`
+  const retryAt = status === 'pending' ? new Date(attempt.nextAttemptAt).toISOString() : undefined
+  const next =
+    status === 'delivered'
+      ? 'delivered'
+      : retryAt === undefined
+        ? 'failed, no retry left'
+        : `retry at ${retryAt} (sandbox time)`
   logger.log({
     event: 'webhook',
-    level: delivered ? 'info' : 'warn',
+    level: status === 'delivered' ? 'info' : 'warn',
     tenant: tenant.token,
     text: `webhook ${event.type} → ${url} attempt ${number}: ${outcome}, ${next}`,
     fields: {
@@ -292,8 +298,8 @@ function logAttempt(logger: Logger, tenant: Tenant, event: WebhookEvent, attempt
       attempt: number,
       status_code: statusCode,
       ...(error !== null && { error }),
-      outcome: delivered ? 'delivered' : retryAt === undefined ? 'failed' : 'retrying',
-      ...(retryAt !== undefined && { next_attempt_at: new Date(retryAt).toISOString() }),
+      outcome: status === 'pending' ? 'retrying' : status,
+      ...(retryAt !== undefined && { next_attempt_at: retryAt }),
     },
     sandboxTime: at,
   })
