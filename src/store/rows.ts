@@ -113,16 +113,23 @@ export function insertReturning<T extends SQLiteTable>(
 
 type SeqTable = SQLiteTable & { seq: SQLiteColumn }
 
-/** The placeholder of the row's `seq`; column keys never start with `$`. */
-const WHERE_SEQ = '$seq'
+/** The placeholder of the updated row's key; column keys never start with `$`. */
+const WHERE_KEY = '$key'
 
-function updateStatement(db: Db, table: SeqTable, changes: Values, returning: boolean) {
-  const key = `update:${getTableName(table)}:${shapeOf(changes)}:${returning}`
+/** One prepared UPDATE per table, key column and set of changed columns. */
+function updateStatement(
+  db: Db,
+  table: SQLiteTable,
+  by: SQLiteColumn,
+  changes: Values,
+  returning: boolean,
+) {
+  const key = `update:${getTableName(table)}:${by.name}:${shapeOf(changes)}:${returning}`
   return prepared(db, key, () => {
     const update = db
-      .update(table as SQLiteTable)
+      .update(table)
       .set(placeholders(changes))
-      .where(eq(table.seq, sql.placeholder(WHERE_SEQ)))
+      .where(eq(by, sql.placeholder(WHERE_KEY)))
     return returning ? update.returning().prepare() : update.prepare()
   })
 }
@@ -134,8 +141,8 @@ export function updateBySeq<T extends SeqTable>(
   seq: number,
   changes: Partial<T['$inferSelect']>,
 ): number {
-  const statement = updateStatement(db, table, changes as Values, false)
-  return statement.run({ ...changes, [WHERE_SEQ]: seq }).changes
+  const statement = updateStatement(db, table, table.seq, changes as Values, false)
+  return statement.run({ ...changes, [WHERE_KEY]: seq }).changes
 }
 
 /** Updates the row `seq` of `table` and returns it as stored. */
@@ -145,8 +152,19 @@ export function updateReturning<T extends SeqTable>(
   seq: number,
   changes: Partial<T['$inferSelect']>,
 ): T['$inferSelect'] {
-  const statement = updateStatement(db, table, changes as Values, true)
-  return statement.get({ ...changes, [WHERE_SEQ]: seq }) as T['$inferSelect']
+  return updateReturningBy(db, table, table.seq, seq, changes)
+}
+
+/** Updates the row of `table` whose `by` column (its key) equals `value`; returns it as stored. */
+export function updateReturningBy<T extends SQLiteTable>(
+  db: Db,
+  table: T,
+  by: SQLiteColumn,
+  value: unknown,
+  changes: Partial<T['$inferSelect']>,
+): T['$inferSelect'] {
+  const statement = updateStatement(db, table, by, changes as Values, true)
+  return statement.get({ ...changes, [WHERE_KEY]: value }) as T['$inferSelect']
 }
 
 /** The tenant's row of `table` whose `column` equals a value (a reference lookup). */

@@ -2,7 +2,7 @@
 import { eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/open.js'
 import { tenants, type Tenant } from '../db/schema.js'
-import { insertReturning } from './rows.js'
+import { insertReturning, updateReturningBy } from './rows.js'
 import { statement } from './statements.js'
 
 const byToken = statement((db) =>
@@ -35,7 +35,7 @@ export function insertTenant(db: Db, values: typeof tenants.$inferInsert): Tenan
 
 /** Updates the tenant row `id` (its id too, at a reset) and returns it as stored. */
 export function updateTenant(db: Db, id: string, changes: Partial<Tenant>): Tenant {
-  return db.update(tenants).set(changes).where(eq(tenants.id, id)).returning().get()!
+  return updateReturningBy(db, tenants, tenants.id, id, changes)
 }
 
 /** Every tenant's token and business name, oldest first. */
