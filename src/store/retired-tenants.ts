@@ -5,7 +5,7 @@
  * deletes them a batch at a time from the tick, so that a reset costs the same whatever the
  * tenant held. Other tenants are never touched.
  */
-import { asc, eq, getTableName } from 'drizzle-orm'
+import { asc, eq, getTableName, sql } from 'drizzle-orm'
 import type { Db } from '../db/open.js'
 import {
   accounts,
@@ -25,7 +25,7 @@ import {
   webhookAttempts,
   webhookEvents,
 } from '../db/schema.js'
-import { atomically, prepared } from './statements.js'
+import { atomically, prepared, statement } from './statements.js'
 
 /** Every table whose rows belong to a tenant (by `tenant_id`): what a reset retires and a snapshot keeps. */
 export const TENANT_TABLES = [
@@ -49,8 +49,24 @@ export const TENANT_TABLES = [
 /** Rows one sweep deletes at most: a couple of milliseconds, so requests hardly wait for it. */
 export const SWEEP_BATCH = 1_000
 
+const insertRetired = statement((db) =>
+  db
+    .insert(retiredTenants)
+    .values({ id: sql.placeholder('id'), retiredAt: sql.placeholder('at') })
+    .prepare(),
+)
+const retiredOldestFirst = statement((db) =>
+  db.select().from(retiredTenants).orderBy(asc(retiredTenants.retiredAt)).prepare(),
+)
+const deleteRetired = statement((db) =>
+  db
+    .delete(retiredTenants)
+    .where(eq(retiredTenants.id, sql.placeholder('id')))
+    .prepare(),
+)
+
 export function retireTenantId(db: Db, id: string, at: number): void {
-  db.insert(retiredTenants).values({ id, retiredAt: at }).run()
+  insertRetired(db).run({ id, at })
 }
 
 /** Deletes up to `budget` rows of retired tenants; returns how many rows it deleted. */
@@ -60,14 +76,14 @@ export function sweepRetiredTenants(db: Db, budget = SWEEP_BATCH): number {
 
 function sweep(db: Db, budget: number): number {
   let deleted = 0
-  const retired = db.select().from(retiredTenants).orderBy(asc(retiredTenants.retiredAt)).all()
+  const retired = retiredOldestFirst(db).all()
   for (const { id } of retired) {
     for (const table of TENANT_TABLES) {
       const left = budget - deleted
       if (left <= 0) return deleted
       deleted += deleteBatch(db, table).run(id, left).changes
     }
-    if (deleted < budget) db.delete(retiredTenants).where(eq(retiredTenants.id, id)).run()
+    if (deleted < budget) deleteRetired(db).run({ id })
   }
   return deleted
 }
