@@ -3,7 +3,7 @@
  * find a tenant's row by a column, and a page of a tenant's rows (SPEC §2.2). Each builds its
  * statement once per database and set of columns (statements.ts).
  */
-import { and, count, desc, eq, getTableName, sql } from 'drizzle-orm'
+import { and, count, desc, eq, getTableColumns, getTableName, sql } from 'drizzle-orm'
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core'
 import type { Db } from '../db/open.js'
 import { readThrough } from './read-cache.js'
@@ -101,14 +101,47 @@ export function insertRow<T extends SQLiteTable>(
   insertStatement(db, table, values as Values, false).run(values as Values)
 }
 
-/** Inserts one row of `table` and returns it as stored (defaults and `seq` filled). */
+/**
+ * Inserts one row of `table` and returns it as stored: the values given, null where none was
+ * given, and the integer primary key (`seq`) SQLite assigned. Built here rather than read back
+ * with RETURNING (which makes SQLite keep the row in a temporary table, and drizzle map it
+ * again): the tables have no other defaults. A table that had some would be read back.
+ */
 export function insertReturning<T extends SQLiteTable>(
   db: Db,
   table: T,
   values: T['$inferInsert'],
 ): T['$inferSelect'] {
-  const statement = insertStatement(db, table, values as Values, true)
-  return statement.get(values as Values) as T['$inferSelect']
+  const shape = rowShapeOf(table)
+  if (!shape.built) return insertStatement(db, table, values as Values, true).get(values as Values)
+  const { lastInsertRowid } = insertStatement(db, table, values as Values, false).run(
+    values as Values,
+  )
+  const given = values as Values
+  const row: Values = {}
+  for (const key of shape.keys) row[key] = given[key] ?? null
+  if (shape.rowid !== undefined && given[shape.rowid] == null)
+    row[shape.rowid] = Number(lastInsertRowid)
+  return row as T['$inferSelect']
+}
+
+/** A table's column keys in order, its integer primary key, and whether rows can be built. */
+type RowShape = { keys: string[]; rowid: string | undefined; built: boolean }
+
+const rowShapes = new WeakMap<SQLiteTable, RowShape>()
+
+function rowShapeOf(table: SQLiteTable): RowShape {
+  let shape = rowShapes.get(table)
+  if (shape) return shape
+  const columns = Object.entries(getTableColumns(table))
+  const rowid = columns.find(([, c]) => c.primary && c.columnType === 'SQLiteInteger')?.[0]
+  // a default, a default function or an on-update function is known to SQLite or drizzle only
+  const built = columns.every(
+    ([key, c]) => key === rowid || (!c.hasDefault && !c.defaultFn && !c.onUpdateFn),
+  )
+  shape = { keys: columns.map(([key]) => key), rowid, built }
+  rowShapes.set(table, shape)
+  return shape
 }
 
 type SeqTable = SQLiteTable & { seq: SQLiteColumn }

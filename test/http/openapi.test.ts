@@ -66,8 +66,9 @@ describe('GET /__sandbox/openapi.json', () => {
     const [reference] = document.paths['/v1/payments/{reference}'].get.parameters
     expect(reference).toMatchObject({ name: 'reference', in: 'path', required: true })
     expect(reference.schema.format).toBe('uuid')
-    const transition = document.paths['/__sandbox/{resource}/{reference}/transition'].post
-    expect(transition.parameters[0].schema.enum).toContain('cards')
+    const transition = document.paths['/__sandbox/cards/{reference}/transition'].post
+    expect(transition.parameters[0]).toMatchObject({ name: 'reference', in: 'path' })
+    expect(transition.parameters[0].schema.format).toBe('uuid')
   })
 
   it('asks for the bearer token on every route that declares it, and on no other', async () => {

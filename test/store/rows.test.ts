@@ -1,0 +1,56 @@
+/**
+ * The generic row helpers (store/rows.ts): a row inserted is returned as it is stored, whether it
+ * is built from the values given (no RETURNING) or read back because its table has defaults.
+ */
+import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+import { describe, expect, it } from 'vitest'
+import { openDb } from '../../src/db/open.js'
+import { cardByReference, insertCard } from '../../src/store/cards.js'
+import { insertReturning } from '../../src/store/rows.js'
+import { insertTenant, tenantByToken } from '../../src/store/tenants.js'
+
+describe('insertReturning', () => {
+  it('returns the row as a read gives it: nulls for what was left out, seq assigned', () => {
+    const db = openDb()
+    const values = {
+      reference: 'card-1',
+      tenantId: 'ten_1',
+      cardUserReference: 'user-1',
+      brand: 'visa',
+      type: 'virtual',
+      status: 'issuing',
+      createdAt: 5,
+      updatedAt: 6,
+    } as const
+    const first = insertCard(db, values)
+    const second = insertCard(db, { ...values, reference: 'card-2' })
+    expect(first).toEqual(cardByReference(db, 'ten_1', 'card-1'))
+    expect(first.cardNumber).toBeNull()
+    expect(second.seq).toBe(first.seq + 1)
+  })
+
+  it('keeps a table key given, and JSON columns as given', () => {
+    const db = openDb()
+    const tenant = insertTenant(db, {
+      id: 'ten_x',
+      token: 'tok',
+      businessName: 'Shop',
+      clockMode: 'manual',
+      clockAnchorMs: 1,
+      clockWallMs: 2,
+      delays: { card_issuing: 10 },
+      createdAt: 3,
+    })
+    expect(tenant).toEqual(tenantByToken(db, 'tok'))
+  })
+
+  it('reads back a row whose table has a default', () => {
+    const db = openDb()
+    db.$client.exec(`CREATE TABLE notes (seq INTEGER PRIMARY KEY, body TEXT DEFAULT 'empty')`)
+    const notes = sqliteTable('notes', {
+      seq: integer('seq').primaryKey(),
+      body: text('body').default('empty'),
+    })
+    expect(insertReturning(db, notes, {})).toEqual({ seq: 1, body: 'empty' })
+  })
+})
