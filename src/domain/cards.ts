@@ -13,10 +13,10 @@ import {
   isIdentifierLinked,
   updateCard,
 } from '../store/cards.js'
+import { cardUserVerification } from '../store/card-users.js'
 import { readThrough } from '../store/read-cache.js'
 import type { Page, PageOf } from '../store/rows.js'
 import { atomically } from '../store/statements.js'
-import { findCardUser } from './card-users.js'
 import type { DomainContext } from './context.js'
 import { SandboxError, notFound, refused } from './errors.js'
 import { balanceOf, balancesOf, cardAccount } from './ledger.js'
@@ -32,8 +32,13 @@ const LINKED_CARD_TYPE: CardType = 'physical'
 /** How long an issued card is valid, in years. */
 const CARD_VALIDITY_YEARS = 3
 
-function assertVerified(ctx: DomainContext, cardUserReference: string): CardUser {
-  const user = findCardUser(ctx, cardUserReference)
+/** The card user's status and phone, if they passed verification (a narrow read: 2 columns). */
+function assertVerified(
+  ctx: DomainContext,
+  cardUserReference: string,
+): Pick<CardUser, 'status' | 'phone'> {
+  const user = cardUserVerification(ctx.db, ctx.tenant.id, cardUserReference)
+  if (!user) throw notFound('card_user_reference', 'card user', cardUserReference)
   if (user.status !== 'passed') {
     throw refused(
       'card_user_reference',

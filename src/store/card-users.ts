@@ -1,7 +1,9 @@
 /** The card_users table (SPEC §4.1, §4.2). */
+import { and, eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/open.js'
 import { cardUsers, type CardUser } from '../db/schema.js'
 import { insertReturning, ownedRowBy, pagesOf, updateReturning } from './rows.js'
+import { statement } from './statements.js'
 
 export function insertCardUser(db: Db, values: typeof cardUsers.$inferInsert): CardUser {
   return insertReturning(db, cardUsers, values)
@@ -13,3 +15,25 @@ export function updateCardUser(db: Db, seq: number, changes: Partial<CardUser>):
 
 export const cardUserByReference = ownedRowBy(cardUsers, cardUsers.reference)
 export const cardUserPages = pagesOf(cardUsers)
+
+const verification = statement((db) =>
+  db
+    .select({ status: cardUsers.status, phone: cardUsers.phone })
+    .from(cardUsers)
+    .where(
+      and(
+        eq(cardUsers.tenantId, sql.placeholder('tenant')),
+        eq(cardUsers.reference, sql.placeholder('reference')),
+      ),
+    )
+    .prepare(),
+)
+
+/** A card user's status and phone: all a card's creation needs to know of its holder. */
+export function cardUserVerification(
+  db: Db,
+  tenantId: string,
+  reference: string,
+): Pick<CardUser, 'status' | 'phone'> | undefined {
+  return verification(db).get({ tenant: tenantId, reference })
+}

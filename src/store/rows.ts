@@ -7,7 +7,7 @@ import { and, count, desc, eq, getTableColumns, getTableName, sql } from 'drizzl
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core'
 import type { Db } from '../db/open.js'
 import { readThrough } from './read-cache.js'
-import { prepared, statement } from './statements.js'
+import { statement } from './statements.js'
 
 export type Page = { page: number; perPage: number }
 export type PageOf<T> = { rows: T[]; total: number; page: number; perPage: number }
@@ -69,11 +69,6 @@ type Values = Record<string, unknown>
 
 /** The keys whose value is given: an undefined value leaves the column to its default. */
 const givenKeys = (values: Values) => Object.keys(values).filter((k) => values[k] !== undefined)
-/** What a statement depends on: the given columns, and which of them are null. */
-const shapeOf = (values: Values) =>
-  givenKeys(values)
-    .map((key) => (values[key] === null ? `${key}=null` : key))
-    .join(',')
 /**
  * A placeholder per given column; a null is written as SQL NULL, as drizzle does, since a
  * placeholder would pass it through the column's encoder (a JSON column would store 'null').
@@ -83,12 +78,51 @@ const placeholders = (values: Values) =>
     givenKeys(values).map((key) => [key, values[key] === null ? sql`null` : sql.placeholder(key)]),
   )
 
+/**
+ * What a statement depends on besides its table, as a number: for each column of the table in
+ * order, whether its value is left out (0), null (1) or given (2), and whether it returns the
+ * row. Computed on every insert and update, so a number (no string to build and hash).
+ */
+function shapeOf(table: SQLiteTable, values: Values, returning: boolean): number {
+  let shape = 0
+  for (const key of rowShapeOf(table).keys) {
+    const value = values[key]
+    shape = shape * 3 + (value === undefined ? 0 : value === null ? 1 : 2)
+  }
+  return shape * 2 + (returning ? 1 : 0)
+}
+
+type Prepared = { run(values: Values): { changes: number; lastInsertRowid: number | bigint } }
+type PreparedReturning = { get(values: Values): unknown }
+
+const shapedStatements = new WeakMap<Db, WeakMap<object, Map<number, unknown>>>()
+
+/**
+ * The statement of `table` for what (an INSERT, or an UPDATE by a column) and the shape of the
+ * values, built by drizzle and prepared once per database.
+ */
+function shapedStatement<T>(
+  db: Db,
+  table: SQLiteTable,
+  what: object,
+  shape: number,
+  build: () => T,
+) {
+  let byWhat = shapedStatements.get(db)
+  if (!byWhat) shapedStatements.set(db, (byWhat = new WeakMap()))
+  let byShape = byWhat.get(what)
+  if (!byShape) byWhat.set(what, (byShape = new Map()))
+  let statement = byShape.get(shape) as T | undefined
+  if (statement === undefined) byShape.set(shape, (statement = build()))
+  return statement
+}
+
 /** One prepared INSERT per table and set of given columns: drizzle builds its SQL only once. */
 function insertStatement(db: Db, table: SQLiteTable, values: Values, returning: boolean) {
-  const key = `insert:${getTableName(table)}:${shapeOf(values)}:${returning}`
-  return prepared(db, key, () => {
+  return shapedStatement(db, table, table, shapeOf(table, values, returning), () => {
     const insert = db.insert(table).values(placeholders(values))
-    return returning ? insert.returning().prepare() : insert.prepare()
+    return (returning ? insert.returning().prepare() : insert.prepare()) as Prepared &
+      PreparedReturning
   })
 }
 
@@ -113,7 +147,10 @@ export function insertReturning<T extends SQLiteTable>(
   values: T['$inferInsert'],
 ): T['$inferSelect'] {
   const shape = rowShapeOf(table)
-  if (!shape.built) return insertStatement(db, table, values as Values, true).get(values as Values)
+  if (!shape.built)
+    return insertStatement(db, table, values as Values, true).get(
+      values as Values,
+    ) as T['$inferSelect']
   const { lastInsertRowid } = insertStatement(db, table, values as Values, false).run(
     values as Values,
   )
@@ -139,6 +176,8 @@ function rowShapeOf(table: SQLiteTable): RowShape {
   const built = columns.every(
     ([key, c]) => key === rowid || (!c.hasDefault && !c.defaultFn && !c.onUpdateFn),
   )
+  // a statement's shape is a number with a base-3 digit a column (shapeOf): 33 fit in 2^53
+  if (columns.length > 33) throw new Error(`${getTableName(table)}: too many columns for shapeOf`)
   shape = { keys: columns.map(([key]) => key), rowid, built }
   rowShapes.set(table, shape)
   return shape
@@ -157,13 +196,13 @@ function updateStatement(
   changes: Values,
   returning: boolean,
 ) {
-  const key = `update:${getTableName(table)}:${by.name}:${shapeOf(changes)}:${returning}`
-  return prepared(db, key, () => {
+  return shapedStatement(db, table, by, shapeOf(table, changes, returning), () => {
     const update = db
       .update(table)
       .set(placeholders(changes))
       .where(eq(by, sql.placeholder(WHERE_KEY)))
-    return returning ? update.returning().prepare() : update.prepare()
+    return (returning ? update.returning().prepare() : update.prepare()) as Prepared &
+      PreparedReturning
   })
 }
 

@@ -29,6 +29,24 @@ describe('insertReturning', () => {
     expect(second.seq).toBe(first.seq + 1)
   })
 
+  it('writes each value given, whichever columns an earlier insert left out or set to null', () => {
+    const db = openDb()
+    const values = {
+      tenantId: 'ten_1',
+      cardUserReference: 'user-1',
+      brand: 'visa',
+      type: 'virtual',
+      status: 'issued',
+      createdAt: 5,
+      updatedAt: 6,
+    } as const
+    insertCard(db, { ...values, reference: 'card-1' })
+    insertCard(db, { ...values, reference: 'card-2', identifier: null })
+    insertCard(db, { ...values, reference: 'card-3', identifier: 7 })
+    expect(cardByReference(db, 'ten_1', 'card-2')?.identifier).toBeNull()
+    expect(cardByReference(db, 'ten_1', 'card-3')?.identifier).toBe(7)
+  })
+
   it('keeps a table key given, and JSON columns as given', () => {
     const db = openDb()
     const tenant = insertTenant(db, {
