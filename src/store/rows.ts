@@ -79,15 +79,18 @@ const placeholders = (values: Values) =>
   )
 
 /**
- * What a statement depends on besides its table, as a number: for each column of the table in
- * order, whether its value is left out (0), null (1) or given (2), and whether it returns the
- * row. Computed on every insert and update, so a number (no string to build and hash).
+ * What a statement depends on besides its table, as a number: for each column of the table,
+ * whether its value is left out (0), null (1) or given (2), as a base-3 digit at the column's
+ * place, and whether it returns the row. Computed on every insert and update, so a number (no
+ * string to build and hash), over the keys the values have (a for-in V8 runs fast).
  */
 function shapeOf(table: SQLiteTable, values: Values, returning: boolean): number {
+  const { places } = rowShapeOf(table)
   let shape = 0
-  for (const key of rowShapeOf(table).keys) {
+  for (const key in values) {
     const value = values[key]
-    shape = shape * 3 + (value === undefined ? 0 : value === null ? 1 : 2)
+    const place = places.get(key)
+    if (value !== undefined && place !== undefined) shape += place * (value === null ? 1 : 2)
   }
   return shape * 2 + (returning ? 1 : 0)
 }
@@ -154,16 +157,23 @@ export function insertReturning<T extends SQLiteTable>(
   const { lastInsertRowid } = insertStatement(db, table, values as Values, false).run(
     values as Values,
   )
-  const given = values as Values
-  const row: Values = {}
-  for (const key of shape.keys) row[key] = given[key] ?? null
-  if (shape.rowid !== undefined && given[shape.rowid] == null)
+  const row: Values = { ...shape.nulls, ...(values as Values) }
+  for (const key in row) if (row[key] === undefined) row[key] = null
+  if (shape.rowid !== undefined && row[shape.rowid] === null)
     row[shape.rowid] = Number(lastInsertRowid)
   return row as T['$inferSelect']
 }
 
-/** A table's column keys in order, its integer primary key, and whether rows can be built. */
-type RowShape = { keys: string[]; rowid: string | undefined; built: boolean }
+/**
+ * A table's columns: each one's place in a statement's shape (a power of 3), a row of nulls,
+ * its integer primary key, and whether its rows can be built without reading them back.
+ */
+type RowShape = {
+  places: Map<string, number>
+  nulls: Values
+  rowid: string | undefined
+  built: boolean
+}
 
 const rowShapes = new WeakMap<SQLiteTable, RowShape>()
 
@@ -178,7 +188,12 @@ function rowShapeOf(table: SQLiteTable): RowShape {
   )
   // a statement's shape is a number with a base-3 digit a column (shapeOf): 33 fit in 2^53
   if (columns.length > 33) throw new Error(`${getTableName(table)}: too many columns for shapeOf`)
-  shape = { keys: columns.map(([key]) => key), rowid, built }
+  shape = {
+    places: new Map(columns.map(([key], i) => [key, 3 ** i])),
+    nulls: Object.fromEntries(columns.map(([key]) => [key, null])),
+    rowid,
+    built,
+  }
   rowShapes.set(table, shape)
   return shape
 }
