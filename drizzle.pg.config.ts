@@ -1,0 +1,8 @@
+import { defineConfig } from 'drizzle-kit'
+
+// the team sandbox's PostgreSQL migrations, from the same tables (src/db/pg-schema.ts)
+export default defineConfig({
+  dialect: 'postgresql',
+  schema: './src/db/pg-schema.ts',
+  out: './drizzle-pg',
+})

@@ -1,0 +1,100 @@
+/**
+ * The same tables for PostgreSQL (issue 20, the team sandbox), derived from schema.ts, the one
+ * place the schema is written: drizzle's table builders are per dialect, so each SQLite table is
+ * rebuilt here with PostgreSQL's column types, its keys, unique columns and indexes, under the
+ * same names. drizzle-kit generates drizzle-pg/ from this module (drizzle.pg.config.ts) as it
+ * generates drizzle/ from schema.ts; test/db/pg-schema.test.ts compares the two.
+ *
+ * The types: text stays text (an enum is the TypeScript type only, as on SQLite); an integer is
+ * a `bigint` read as a JavaScript number (times are milliseconds, past 2^31); a boolean is a
+ * `boolean`; a JSON column is `json`, which keeps the text as written (a webhook body is signed
+ * byte for byte); an autoincrementing key is an identity column that also takes a value given
+ * (a snapshot restore writes rows back with their own `seq`).
+ */
+import { getTableColumns, is } from 'drizzle-orm'
+import {
+  bigint,
+  boolean,
+  index,
+  json,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+  type PgColumnBuilderBase,
+} from 'drizzle-orm/pg-core'
+import { getTableConfig, SQLiteTable, type SQLiteColumn } from 'drizzle-orm/sqlite-core'
+import * as sqlite from './schema.js'
+
+function column(source: SQLiteColumn): PgColumnBuilderBase {
+  const autoIncrement = (source as SQLiteColumn & { autoIncrement?: boolean }).autoIncrement
+  let built
+  switch (source.columnType) {
+    case 'SQLiteText':
+      built = text(source.name)
+      break
+    case 'SQLiteTextJson':
+      built = json(source.name)
+      break
+    case 'SQLiteBoolean':
+      built = boolean(source.name)
+      break
+    case 'SQLiteInteger':
+      built = bigint(source.name, { mode: 'number' })
+      if (autoIncrement) return built.primaryKey().generatedByDefaultAsIdentity()
+      break
+    default:
+      throw new Error(`pg-schema: no PostgreSQL type for ${source.name} (${source.columnType})`)
+  }
+  if (source.primary) built = built.primaryKey()
+  if (source.notNull && !source.primary) built = built.notNull()
+  if (source.isUnique) built = built.unique(source.uniqueName)
+  return built
+}
+
+/** The PostgreSQL table of a SQLite table of schema.ts: same name, columns, keys and indexes. */
+export function pgTableOf(source: SQLiteTable) {
+  const config = getTableConfig(source)
+  const columns = Object.fromEntries(
+    Object.entries(getTableColumns(source)).map(([key, c]) => [key, column(c)]),
+  )
+  return pgTable(config.name, columns, (table) => {
+    const byName = (name: string) => Object.values(table).find((c) => c.name === name)!
+    const on = (names: { name: string }[]) => names.map((c) => byName(c.name)) as [never]
+    return [
+      ...config.primaryKeys.map((key) => primaryKey({ columns: on(key.columns) })),
+      ...config.indexes.map(({ config: i }) =>
+        (i.unique ? uniqueIndex : index)(i.name).on(...on(i.columns as { name: string }[])),
+      ),
+    ]
+  })
+}
+
+const sqliteTables = Object.values(sqlite).filter((value) => is(value, SQLiteTable))
+
+/** Every table of schema.ts, by its SQL name. */
+export const pgTables = Object.fromEntries(
+  sqliteTables.map((table) => [getTableConfig(table).name, pgTableOf(table)]),
+)
+
+// drizzle-kit finds tables among a schema module's exports: each one by name
+export const {
+  accounts,
+  business_operations: businessOperations,
+  card_reveal_tokens: cardRevealTokens,
+  card_users: cardUsers,
+  cards,
+  disburses,
+  disputes,
+  jobs,
+  payments,
+  postings,
+  retired_tenants: retiredTenants,
+  scenarios,
+  snapshots,
+  tenants,
+  transactions,
+  wallet_codes: walletCodes,
+  webhook_attempts: webhookAttempts,
+  webhook_events: webhookEvents,
+} = pgTables

@@ -1,0 +1,42 @@
+/**
+ * The PostgreSQL the tests of the team sandbox run against (issue 20): the server
+ * CARD_SANDBOX_TEST_PG names (`postgres://root@127.0.0.1:5432/test` on the development and CI
+ * machines; .ci/run sets it). Without it those tests are skipped, and the run says so once.
+ * Each test works in a schema of its own, dropped afterwards.
+ */
+import pg from 'pg'
+
+export const TEST_PG = process.env.CARD_SANDBOX_TEST_PG
+
+if (!TEST_PG)
+  console.log(
+    'PostgreSQL tests skipped: set CARD_SANDBOX_TEST_PG=postgres://user@host:port/db to run them',
+  )
+
+let schemas = 0
+
+/** A new, empty schema; `url` connects with it as the search path. */
+export async function freshSchema(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `card_sandbox_test_${process.pid}_${++schemas}_${Date.now().toString(36)}`
+  const admin = new pg.Client({ connectionString: TEST_PG })
+  await admin.connect()
+  try {
+    await admin.query(`CREATE SCHEMA "${name}"`)
+  } finally {
+    await admin.end()
+  }
+  const url = new URL(TEST_PG!)
+  url.searchParams.set('options', `-c search_path=${name}`)
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: TEST_PG })
+      await client.connect()
+      try {
+        await client.query(`DROP SCHEMA "${name}" CASCADE`)
+      } finally {
+        await client.end()
+      }
+    },
+  }
+}
