@@ -56,6 +56,11 @@ export function validate<T extends Target, Schema extends ZodType>(
       { validationFunction: (s, value) => s.safeParse(prepare(value)) as never },
     ) as unknown as Validator<T, Schema>
   const checked = zodValidator((value) => value)
+  if (target === 'query') {
+    const validator = withoutQueryString(schema, checked)
+    validations.set(validator, { target, schema })
+    return validator
+  }
   if (target !== 'json') {
     validations.set(checked, { target, schema })
     return checked
@@ -69,6 +74,25 @@ export function validate<T extends Target, Schema extends ZodType>(
   }
   validations.set(validator, { target, schema })
   return validator
+}
+
+/**
+ * A request without a query string (most list reads) takes the schema's answer to `{}`, found
+ * once: the validator would parse an empty query and run the schema again on every request.
+ * Handlers read what was validated and never change it, so one answer serves them all.
+ */
+function withoutQueryString<T extends Target, Schema extends ZodType>(
+  schema: Schema,
+  checked: Validator<T, Schema>,
+): Validator<T, Schema> {
+  let empty: { success: boolean; data?: unknown } | undefined
+  return (c, next) => {
+    if (c.req.url.includes('?')) return checked(c, next)
+    empty ??= schema.safeParse({})
+    if (!empty.success) return checked(c, next)
+    c.req.addValidatedData('query', empty.data as object)
+    return next()
+  }
 }
 
 /**
