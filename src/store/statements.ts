@@ -51,7 +51,10 @@ export function inTransaction(db: Db): boolean {
 
 const dataVersion = statement((db) => db.$client.prepare('PRAGMA data_version').pluck())
 
-/** Changes whenever another connection commits to the database file (SQLite's data_version). */
+/**
+ * Changes whenever another connection commits to the database file (SQLite's data_version); an
+ * in-memory database has no other connection.
+ */
 export function commitsOfOthers(db: Db): number {
-  return dataVersion(db).get() as number
+  return db.$client.memory ? 0 : (dataVersion(db).get() as number)
 }
