@@ -58,6 +58,7 @@ export function createJournal() {
   let mostRecent: string | undefined
   let sequence = 0
   const masked = lastOf(maskJsonSecrets)
+  const maskedAuthorization = lastOf(maskAuthorization)
 
   function ringOf(tenantId: string): Ring {
     let ring = byTenant.get(tenantId)
@@ -91,7 +92,7 @@ export function createJournal() {
         query: arrival.query,
         status: arrival.status,
         latencyMs: arrival.latencyMs,
-        headers: maskedHeaders(arrival.headers),
+        headers: maskedHeaders(arrival.headers, maskedAuthorization),
         requestBody: bounded(masked(arrival.requestBody)),
         responseBody: bounded(masked(arrival.responseBody)),
       }
@@ -128,13 +129,19 @@ function sizeOf(record: JournalRecord): number {
   return (record.requestBody?.length ?? 0) + (record.responseBody?.length ?? 0) + 256
 }
 
-/** The headers with every Authorization value masked (a copy; the caller's list is left alone). */
-function maskedHeaders(headers: readonly string[]): string[] {
+/**
+ * The headers with every Authorization value masked (a copy; the caller's list is left alone).
+ * `mask` remembers its last answer: a client sends the same token request after request.
+ */
+function maskedHeaders(
+  headers: readonly string[],
+  mask: (value: string) => string | null,
+): string[] {
   const kept = headers.slice()
   for (let i = 0; i < kept.length; i += 2) {
     const name = kept[i]
     if (name.length === 13 && name.toLowerCase() === 'authorization')
-      kept[i + 1] = maskAuthorization(kept[i + 1])
+      kept[i + 1] = mask(kept[i + 1])!
   }
   return kept
 }
@@ -146,7 +153,8 @@ function bounded(text: string | null): string | null {
 
 /**
  * `mask`, remembering its last answer: a list page served from the read cache hands the
- * journal the same text again and again, which is then masked once.
+ * journal the same text again and again (and a client the same token), which is then masked
+ * once.
  */
 function lastOf(mask: (text: string) => string): (text: string | null) => string | null {
   let lastText: string | undefined
