@@ -34,6 +34,6 @@ describe('query validation', () => {
     const app = appWith(z.object({ status: z.string() }))
     const res = await app.request('/list')
     expect(res.status).toBe(422)
-    expect(Object.keys((await res.json()).errors)).toEqual(['status'])
+    expect(Object.keys(((await res.json()) as { errors: object }).errors)).toEqual(['status'])
   })
 })
