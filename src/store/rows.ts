@@ -101,16 +101,10 @@ type PreparedReturning = { get(values: Values): unknown }
 const shapedStatements = new WeakMap<Db, WeakMap<object, Map<number, unknown>>>()
 
 /**
- * The statement of `table` for what (an INSERT, or an UPDATE by a column) and the shape of the
- * values, built by drizzle and prepared once per database.
+ * The statement for `what` (a table: its INSERT; a key column: an UPDATE by it) and the shape of
+ * the values, built by drizzle and prepared once per database.
  */
-function shapedStatement<T>(
-  db: Db,
-  table: SQLiteTable,
-  what: object,
-  shape: number,
-  build: () => T,
-) {
+function shapedStatement<T>(db: Db, what: object, shape: number, build: () => T) {
   let byWhat = shapedStatements.get(db)
   if (!byWhat) shapedStatements.set(db, (byWhat = new WeakMap()))
   let byShape = byWhat.get(what)
@@ -122,7 +116,7 @@ function shapedStatement<T>(
 
 /** One prepared INSERT per table and set of given columns: drizzle builds its SQL only once. */
 function insertStatement(db: Db, table: SQLiteTable, values: Values, returning: boolean) {
-  return shapedStatement(db, table, table, shapeOf(table, values, returning), () => {
+  return shapedStatement(db, table, shapeOf(table, values, returning), () => {
     const insert = db.insert(table).values(placeholders(values))
     return (returning ? insert.returning().prepare() : insert.prepare()) as Prepared &
       PreparedReturning
@@ -211,7 +205,7 @@ function updateStatement(
   changes: Values,
   returning: boolean,
 ) {
-  return shapedStatement(db, table, by, shapeOf(table, changes, returning), () => {
+  return shapedStatement(db, by, shapeOf(table, changes, returning), () => {
     const update = db
       .update(table)
       .set(placeholders(changes))

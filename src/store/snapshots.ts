@@ -138,9 +138,10 @@ function stage(db: Db, seq: number): StagedCopy[] {
 
 /** Drops the staged copies of snapshot `seq`, if any (it was replaced, deleted or evicted). */
 function unstage(db: Db, seq: number): void {
-  const copies = stagedSnapshots.get(db)?.get(seq)
+  const cache = stagedSnapshots.get(db)
+  const copies = cache?.get(seq)
   if (!copies) return
-  stagedSnapshots.get(db)!.delete(seq)
+  cache!.delete(seq)
   for (const { name } of copies) db.$client.exec(`DROP TABLE IF EXISTS temp."${name}"`)
 }
 

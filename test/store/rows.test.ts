@@ -9,19 +9,21 @@ import { cardByReference, insertCard } from '../../src/store/cards.js'
 import { insertReturning } from '../../src/store/rows.js'
 import { insertTenant, tenantByToken } from '../../src/store/tenants.js'
 
+/** A card's columns but its reference. */
+const CARD = {
+  tenantId: 'ten_1',
+  cardUserReference: 'user-1',
+  brand: 'visa',
+  type: 'virtual',
+  status: 'issuing',
+  createdAt: 5,
+  updatedAt: 6,
+} as const
+
 describe('insertReturning', () => {
   it('returns the row as a read gives it: nulls for what was left out, seq assigned', () => {
     const db = openDb()
-    const values = {
-      reference: 'card-1',
-      tenantId: 'ten_1',
-      cardUserReference: 'user-1',
-      brand: 'visa',
-      type: 'virtual',
-      status: 'issuing',
-      createdAt: 5,
-      updatedAt: 6,
-    } as const
+    const values = { ...CARD, reference: 'card-1' }
     const first = insertCard(db, values)
     const second = insertCard(db, { ...values, reference: 'card-2' })
     expect(first).toEqual(cardByReference(db, 'ten_1', 'card-1'))
@@ -31,18 +33,9 @@ describe('insertReturning', () => {
 
   it('writes each value given, whichever columns an earlier insert left out or set to null', () => {
     const db = openDb()
-    const values = {
-      tenantId: 'ten_1',
-      cardUserReference: 'user-1',
-      brand: 'visa',
-      type: 'virtual',
-      status: 'issued',
-      createdAt: 5,
-      updatedAt: 6,
-    } as const
-    insertCard(db, { ...values, reference: 'card-1' })
-    insertCard(db, { ...values, reference: 'card-2', identifier: null })
-    insertCard(db, { ...values, reference: 'card-3', identifier: 7 })
+    insertCard(db, { ...CARD, reference: 'card-1' })
+    insertCard(db, { ...CARD, reference: 'card-2', identifier: null })
+    insertCard(db, { ...CARD, reference: 'card-3', identifier: 7 })
     expect(cardByReference(db, 'ten_1', 'card-2')?.identifier).toBeNull()
     expect(cardByReference(db, 'ten_1', 'card-3')?.identifier).toBe(7)
   })
