@@ -10,6 +10,7 @@ import { SandboxError } from '../../domain/errors.js'
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../lib/json-depth.js'
 import type { AppEnv } from '../../env.js'
 import { PAYLOAD_TOO_LARGE, validationError } from '../errors.js'
+import { requestHeader } from '../request-headers.js'
 
 export const MAX_BODY_BYTES = 1024 * 1024
 
@@ -28,8 +29,8 @@ const limit = bodyLimit({
  * a POST's cost). Chunked bodies, of unknown length, still go through bodyLimit.
  */
 async function withinSizeLimit(c: Context<AppEnv>, read: () => Promise<void>): Promise<void> {
-  const length = c.req.header('Content-Length')
-  if (length === undefined || c.req.header('Transfer-Encoding') !== undefined) {
+  const length = requestHeader(c, 'content-length')
+  if (length === undefined || requestHeader(c, 'transfer-encoding') !== undefined) {
     await limit(c, read)
     return
   }
@@ -44,7 +45,7 @@ export async function readJsonBody(c: Context<AppEnv>): Promise<Record<string, u
   if (checked) return checked
   let body: Record<string, unknown> = {}
   await withinSizeLimit(c, async () => {
-    const contentType = c.req.header('Content-Type')
+    const contentType = requestHeader(c, 'content-type')
     const mediaType = contentType?.split(';')[0].trim() ?? ''
     const text = await c.req.text()
     c.set('requestText', text)

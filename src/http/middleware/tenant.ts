@@ -10,6 +10,7 @@ import type { DomainContext } from '../../domain/context.js'
 import type { AppEnv } from '../../env.js'
 import type { SandboxDeps } from '../../deps.js'
 import { catchUp } from '../../engine/scheduler.js'
+import { requestHeader } from '../request-headers.js'
 
 const BEARER = /^Bearer[ \t]+([!-~]{1,512})[ \t]*$/i
 
@@ -18,7 +19,7 @@ export const UNAUTHENTICATED = 'Unauthenticated.'
 export function tenant(): MiddlewareHandler<AppEnv> {
   return function tenant(c, next) {
     const deps = c.get('deps')
-    const match = BEARER.exec(c.req.header('Authorization') ?? '')
+    const match = BEARER.exec(requestHeader(c, 'authorization') ?? '')
     const tenant = match ? deps.tenants.forToken(match[1]) : null
     if (!tenant) throw new SandboxError('unauthenticated', UNAUTHENTICATED)
     c.set('tenant', tenant)
