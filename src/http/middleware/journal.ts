@@ -5,9 +5,9 @@
  * dashboard, nor a reset: a test that resets before it runs starts from an empty journal.
  * Mounted unless `--journal off`.
  */
-import type { HttpBindings } from '@hono/node-server'
-import type { Context, MiddlewareHandler } from 'hono'
+import type { MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../../env.js'
+import { arrivedHeaders } from '../request-headers.js'
 
 const UNRECORDED = /^\/__sandbox\/(requests|ui|reset)(\/|$)/
 
@@ -29,19 +29,9 @@ export function journal(): MiddlewareHandler<AppEnv> {
       query: queryAt === -1 ? '' : url.slice(queryAt),
       status: c.res.status,
       latencyMs: Math.round((performance.now() - started) * 100) / 100,
-      headers: rawHeaders(c),
+      headers: arrivedHeaders(c),
       requestBody: c.get('requestText') ?? null,
       responseBody: c.get('responseJson') ?? null,
     })
   }
-}
-
-/** The request's header names and values as they arrived: node's own list over a socket. */
-function rawHeaders(c: Context<AppEnv>): readonly string[] {
-  const incoming = (c.env as HttpBindings | undefined)?.incoming
-  if (incoming?.rawHeaders) return incoming.rawHeaders
-  // in-process (app.request): a Fetch Request
-  const pairs: string[] = []
-  c.req.raw.headers.forEach((value, name) => pairs.push(name, value))
-  return pairs
 }
