@@ -77,7 +77,11 @@ async function freePort(): Promise<number> {
 
 /** The command as the image runs it: the final stage's environment, on a free port. */
 async function startAsImage() {
-  const env = { ...process.env, ...image.env, CARD_SANDBOX_PORT: String(await freePort()) }
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...image.env,
+    CARD_SANDBOX_PORT: String(await freePort()),
+  }
   // the tests run under npm: the image's command is not, and must not stop with npm
   delete env.npm_lifecycle_event
   const child = spawn(process.execPath, [CLI, '--log', 'silent'], {
