@@ -56,7 +56,7 @@ export function openFloat(ctx: Pick<DomainContext, 'db' | 'tenant' | 'now'>): vo
 
 /** The control plane's top-up of the float. */
 export function fundFloat(ctx: DomainContext, amount: number): number {
-  return atomically(ctx.db, () => {
+  return atomically(ctx, (ctx) => {
     move(ctx, { from: WORLD, to: FLOAT, amount, source: 'funding', memo: 'float top-up' })
     return balanceOf(ctx, FLOAT)
   })

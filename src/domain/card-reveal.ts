@@ -22,7 +22,7 @@ export function issueRevealToken(
   ctx: DomainContext,
   input: { cardReference: string; cssUrl?: string },
 ): CardRevealToken {
-  return atomically(ctx.db, () => {
+  return atomically(ctx, (ctx) => {
     const card = findCard(ctx, input.cardReference, 'reference')
     return insertRevealToken(ctx.db, {
       token: ctx.ids.token(REVEAL_TOKEN_LENGTH),

@@ -56,7 +56,7 @@ export function registerCardUser(
   ctx: DomainContext,
   input: CardUserInput & { phone: string },
 ): CardUser {
-  return atomically(ctx.db, () => {
+  return atomically(ctx, (ctx) => {
     const user = insertCardUser(ctx.db, {
       ...columnsOf(input),
       phone: input.phone,
@@ -96,7 +96,7 @@ export function resubmitCardUser(
   reference: string,
   input: CardUserInput,
 ): CardUser {
-  return atomically(ctx.db, () => {
+  return atomically(ctx, (ctx) => {
     const user = findCardUser(ctx, reference)
     if (user.status !== 'pending') assertMove('card_user', user.status, 'pending')
     const changes = Object.fromEntries(

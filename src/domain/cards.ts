@@ -52,7 +52,7 @@ export function createCard(
   ctx: DomainContext,
   input: { cardUserReference: string; brand: CardBrand; type: CardType },
 ): Card {
-  return atomically(ctx.db, () => {
+  return atomically(ctx, (ctx) => {
     const holder = assertVerified(ctx, input.cardUserReference)
     const card = insertCard(ctx.db, {
       reference: ctx.ids.uuid(),
@@ -83,7 +83,7 @@ export function linkCard(
   ctx: DomainContext,
   input: { identifier?: number; reference?: string; cardUserReference: string },
 ): Card {
-  return atomically(ctx.db, () => {
+  return atomically(ctx, (ctx) => {
     assertVerified(ctx, input.cardUserReference)
     if (
       input.identifier !== undefined &&
@@ -148,14 +148,14 @@ function cardDetails(ctx: DomainContext, card: Card) {
 }
 
 export function freezeCard(ctx: DomainContext, reference: string): Card {
-  return atomically(ctx.db, () =>
+  return atomically(ctx, (ctx) =>
     setCardStatus(ctx, findCard(ctx, reference, 'reference'), 'frozen'),
   )
 }
 
 /** Only a frozen card unfreezes: an issuing card must not be issued by an unfreeze. */
 export function unfreezeCard(ctx: DomainContext, reference: string): Card {
-  return atomically(ctx.db, () => {
+  return atomically(ctx, (ctx) => {
     const card = findCard(ctx, reference, 'reference')
     if (card.status !== 'frozen') {
       throw new SandboxError(

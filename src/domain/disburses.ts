@@ -31,7 +31,7 @@ import { scheduleOutcome } from './schedule.js'
 export { DISBURSE_NETWORKS } from '../db/values.js'
 
 export function createDisburse(ctx: DomainContext, input: MoneyRequestInput): Disburse {
-  return atomically(ctx.db, () => {
+  return atomically(ctx, (ctx) => {
     assertNewPartnerReference(ctx, [disburseByPartnerReference, 'disburse'], input.partnerReference)
     assertFunds(ctx, FLOAT, input.amount, 'amount')
     const disburse = insertDisburse(ctx.db, {

@@ -33,7 +33,7 @@ export function openDispute(
   input: { transactionSlug: string; reason: DisputeReason; explanation?: string },
   field = 'transaction_slug',
 ): Dispute {
-  return atomically(ctx.db, () => {
+  return atomically(ctx, (ctx) => {
     findTransaction(ctx, input.transactionSlug, field)
     const pending = unresolvedDisputeOn(ctx.db, ctx.tenant.id, input.transactionSlug)
     if (pending !== undefined) {
@@ -73,7 +73,7 @@ export function updateDispute(
   input: { transactionSlug: string; explanation: string; reason?: DisputeReason },
   field = 'transaction_slug',
 ): Dispute {
-  return atomically(ctx.db, () => {
+  return atomically(ctx, (ctx) => {
     const dispute = findDispute(ctx, reference)
     if (dispute.transactionSlug !== input.transactionSlug) {
       throw refused(field, 'The dispute was not opened on this transaction.')

@@ -30,7 +30,7 @@ export function completeVerification(
   identity: WidgetIdentity,
   outcome: 'passed' | 'failed',
 ): CardUser {
-  return atomically(ctx.db, () => {
+  return atomically(ctx, (ctx) => {
     const user = findCardUser(ctx, reference, 'reference')
     if (user.status !== 'pending') {
       throw new SandboxError(

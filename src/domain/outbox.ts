@@ -4,6 +4,8 @@
  * The first attempt is due at once; delivery.ts sends it after the request has answered.
  */
 import type { DomainContext } from './context.js'
+import type { Db } from '../db/open.js'
+import { connectionOf } from '../store/statements.js'
 import { insertEvent, pruneEvents } from '../store/webhooks.js'
 import type { EventPayload } from './webhook-events.js'
 
@@ -13,11 +15,11 @@ export const RETRY_DELAYS_MS = [10_000, 60_000, 300_000, 1_800_000, 7_200_000, 2
 /** How many settled events (delivered, failed, skipped) a tenant's log keeps: the newest. */
 export const EVENT_LOG_LIMIT = 1_000
 
-const eventsWrittenByDb = new WeakMap<object, number>()
+const eventsWrittenByConnection = new WeakMap<object, number>()
 
 /** How many events were ever written to this database's outbox: a cheap "anything new?". */
-export function eventsWritten(db: object): number {
-  return eventsWrittenByDb.get(db) ?? 0
+export function eventsWritten(db: Db): number {
+  return eventsWrittenByConnection.get(connectionOf(db)) ?? 0
 }
 
 export function enqueueEvent(
@@ -38,6 +40,6 @@ export function enqueueEvent(
     nextAttemptAt: ctx.now,
     createdAt: ctx.now,
   })
-  eventsWrittenByDb.set(ctx.db, eventsWritten(ctx.db) + 1)
+  eventsWrittenByConnection.set(connectionOf(ctx.db), eventsWritten(ctx.db) + 1)
   pruneEvents(ctx.db, ctx.tenant.id, EVENT_LOG_LIMIT)
 }

@@ -28,7 +28,7 @@ import { magicAmount } from './magic-values.js'
 import { scheduleAt, scheduleOutcome } from './schedule.js'
 
 export function createPayment(ctx: DomainContext, input: MoneyRequestInput): Payment {
-  return atomically(ctx.db, () => {
+  return atomically(ctx, (ctx) => {
     assertNewPartnerReference(ctx, [paymentByPartnerReference, 'payment'], input.partnerReference)
     const payment = insertPayment(ctx.db, {
       ...moneyRequestValues(ctx, input),

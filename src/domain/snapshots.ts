@@ -53,9 +53,9 @@ function save(deps: SnapshotDeps, tenant: Tenant, name: string, warm = true) {
 function restore(deps: SnapshotDeps, token: string, name: string): Tenant | undefined {
   const snapshot = findSnapshot(deps.db, token, name)
   if (!snapshot) return undefined
-  const tenant = atomically(deps.db, () => {
-    restoreTenantRows(deps.db, deps.tenants.forToken(token)!.id, snapshot.seq)
-    return deps.tenants.restore(token, snapshot.tenant as TenantState)
+  const tenant = atomically(deps, (deps) => {
+    restoreTenantRows(deps.db, deps.tenants.forToken(token, deps.db)!.id, snapshot.seq)
+    return deps.tenants.restore(token, snapshot.tenant as TenantState, deps.db)
   })
   refreshDueAt(deps.db, tenant.id)
   return tenant

@@ -69,31 +69,35 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
    * means. Not the cached row: another process may have changed it. (On a server database the
    * read is a `SELECT … FOR UPDATE`.)
    */
-  function change(token: string, changesOf: (current: Tenant) => Partial<Tenant>): Tenant {
-    const updated = atomically(db, () => {
-      const current = storedRow(token)
-      return updateRow(current, changesOf(current))
+  function change(
+    token: string,
+    changesOf: (current: Tenant) => Partial<Tenant>,
+    on: Db = db,
+  ): Tenant {
+    const updated = atomically(on, (db) => {
+      const current = storedRow(db, token)
+      return updateRow(db, current, changesOf(current))
     })
     byToken.set(token, updated)
     return updated
   }
 
   /** A token's row; one exists for every token a request has resolved (rows are never deleted). */
-  function storedRow(token: string): Tenant {
+  function storedRow(db: Db, token: string): Tenant {
     const row = tenantByToken(db, token)
     if (!row) throw new Error('a resolved token has no tenant row')
     return row
   }
 
-  function updateRow(current: Tenant, changes: Partial<Tenant>): Tenant {
+  function updateRow(db: Db, current: Tenant, changes: Partial<Tenant>): Tenant {
     return updateTenant(db, current.id, changes)
   }
 
-  function createTenant(token: string): Tenant {
+  function createTenant(token: string, on: Db): Tenant {
     const wallNow = options.wallNow()
     const clock = startClock(options.clockMode, wallNow, options.manualStart)
     const now = clockNow(clock, wallNow, options.speed)
-    return atomically(db, () => {
+    return atomically(on, (db) => {
       const tenant = insertTenant(db, {
         id: ids.internal('ten'),
         token,
@@ -111,11 +115,12 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
 
   return {
     /** The tenant of a token, created on first use; null when `--tokens` keeps it out. */
-    forToken(token: string): Tenant | null {
+    /** `on`: the handle of the transaction the caller is in, if it is in one. */
+    forToken(token: string, on: Db = db): Tenant | null {
       const cached = byToken.get(token)
       if (cached) return cached
       if (options.tokens && !options.tokens.has(token)) return null
-      const tenant = tenantByToken(db, token) ?? createTenant(token)
+      const tenant = tenantByToken(on, token) ?? createTenant(token, on)
       byToken.set(token, tenant)
       return tenant
     },
@@ -174,10 +179,10 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
     reset(token: string): { tenant: Tenant; retiredId: string } {
       const wallNow = options.wallNow()
       const clock = startClock(options.clockMode, wallNow, options.manualStart)
-      const reset = atomically(db, () => {
-        const current = storedRow(token)
+      const reset = atomically(db, (db) => {
+        const current = storedRow(db, token)
         retireTenantId(db, current.id, wallNow)
-        const fresh = updateRow(current, {
+        const fresh = updateRow(db, current, {
           id: nextTenantId(current.id),
           delays: null,
           ...clockColumns(clock),
@@ -194,15 +199,19 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
      * A snapshot's tenant state on the row (domain/snapshots.ts): its clock at the snapshot's
      * instant (a real clock runs on from there), its delays and webhook endpoint.
      */
-    restore(token: string, state: TenantState): Tenant {
-      return change(token, () => ({
-        clockMode: state.clock.mode,
-        clockAnchorMs: state.clock.now,
-        clockWallMs: options.wallNow(),
-        delays: state.delays,
-        webhookUrl: state.webhook.url,
-        webhookSecret: state.webhook.secret,
-      }))
+    restore(token: string, state: TenantState, on: Db = db): Tenant {
+      return change(
+        token,
+        () => ({
+          clockMode: state.clock.mode,
+          clockAnchorMs: state.clock.now,
+          clockWallMs: options.wallNow(),
+          delays: state.delays,
+          webhookUrl: state.webhook.url,
+          webhookSecret: state.webhook.secret,
+        }),
+        on,
+      )
     },
 
     setDelays(token: string, delays: Record<string, number> | null): Tenant {

@@ -177,7 +177,7 @@ export type CardMovementInput = {
  * cards; `pending`, held at once (422 when the float or the card is short), settled by the clock.
  */
 export function createCardMovement(ctx: DomainContext, input: CardMovementInput): Transaction {
-  return atomically(ctx.db, () => {
+  return atomically(ctx, (ctx) => {
     const card = usableCard(ctx, input.cardReference)
     let receiver: Card | undefined
     if (input.action === 'transfer') {
@@ -217,7 +217,7 @@ export function fundCard(
   ctx: DomainContext,
   input: { cardReference: string; amount: number; kind: 'recharge' | 'withdraw' },
 ): Transaction {
-  return atomically(ctx.db, () => {
+  return atomically(ctx, (ctx) => {
     const card = findCard(ctx, input.cardReference, 'reference')
     if (card.status === 'failed')
       throw refused('reference', 'The card failed to issue and holds no money.')
@@ -235,7 +235,7 @@ export function fundCard(
 }
 
 export function cardToBank(ctx: DomainContext, input: CardToBankInput): Transaction {
-  return atomically(ctx.db, () => {
+  return atomically(ctx, (ctx) => {
     const card = usableCard(ctx, input.cardReference)
     const holder = findCardUser(ctx, card.cardUserReference)
     return holdingTransfer(ctx, card, {
@@ -254,7 +254,7 @@ export function cardToBank(ctx: DomainContext, input: CardToBankInput): Transact
 }
 
 export function cardToWallet(ctx: DomainContext, input: CardToWalletInput): Transaction {
-  return atomically(ctx.db, () => {
+  return atomically(ctx, (ctx) => {
     const card = usableCard(ctx, input.cardReference)
     return holdingTransfer(ctx, card, {
       kind: 'card_to_wallet',
@@ -267,7 +267,7 @@ export function cardToWallet(ctx: DomainContext, input: CardToWalletInput): Tran
 }
 
 export function walletToCard(ctx: DomainContext, input: WalletToCardInput): Transaction {
-  return atomically(ctx.db, () => {
+  return atomically(ctx, (ctx) => {
     const card = usableCard(ctx, input.cardReference)
     useWalletCode(ctx, input)
     const transaction = pendingTransfer(ctx, card, {

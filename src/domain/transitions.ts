@@ -34,7 +34,7 @@ export function transition(
   key: string,
   to: string,
 ): TransitionResult {
-  return atomically(ctx.db, () => {
+  return atomically(ctx, (ctx) => {
     const from = MOVERS[resource](ctx, key, to)
     // the moves scheduled from the old state have nothing left to do (details still arrive)
     cancelMoves(ctx.db, ctx.tenant.id, resource, key)

@@ -56,7 +56,7 @@ export function runDue(deps: SchedulerDeps, tenant: Tenant, until: number): DueR
       refreshDueAt(deps.db, tenant.id)
       return { ran, fired }
     }
-    atomically(deps.db, () => {
+    atomically(deps, (deps) => {
       for (const job of due) {
         const ctx = { db: deps.db, ids: deps.ids, tenant, now: job.dueAt }
         const happened = runJob(
@@ -82,7 +82,7 @@ type BackgroundEvent = { event: 'event'; text: string; fields: Record<string, un
 function runJob(ctx: DomainContext, job: Job): BackgroundEvent | undefined {
   deleteJob(ctx.db, job.seq)
   try {
-    return atomically(ctx.db, () => {
+    return atomically(ctx, (ctx) => {
       if (job.action === 'fill_details') {
         fillLinkedCardDetails(ctx, job.key)
         return background('card', job.key, 'details filled (number, cvv2, expiry)')

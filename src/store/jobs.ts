@@ -12,7 +12,7 @@ import { and, asc, eq, lte, min, ne, sql } from 'drizzle-orm'
 import type { Db } from '../db/open.js'
 import { jobs, type Job } from '../db/schema.js'
 import { insertRow } from './rows.js'
-import { commitsOfOthers, inTransaction, statement } from './statements.js'
+import { commitsOfOthers, connectionOf, inTransaction, statement } from './statements.js'
 
 export function insertJob(db: Db, job: typeof jobs.$inferInsert): void {
   insertRow(db, jobs, job)
@@ -42,8 +42,9 @@ const earliestOfTenant = statement((db) =>
 )
 
 function dueIndex(db: Db): DueIndex {
-  let index = dueIndexes.get(db)
-  if (!index) dueIndexes.set(db, (index = loadDueIndex(db)))
+  const connection = connectionOf(db)
+  let index = dueIndexes.get(connection)
+  if (!index) dueIndexes.set(connection, (index = loadDueIndex(db)))
   return index
 }
 
@@ -87,8 +88,10 @@ export function forgetDueAt(db: Db, tenantId: string): void {
 
 /** Loads every tenant's earliest due instant again when another connection has committed since. */
 export function reloadDueAtIfOthersWrote(db: Db): void {
-  const index = dueIndexes.get(db)
-  if (index && index.othersCommits !== commitsOfOthers(db)) dueIndexes.set(db, loadDueIndex(db))
+  const connection = connectionOf(db)
+  const index = dueIndexes.get(connection)
+  if (index && index.othersCommits !== commitsOfOthers(db))
+    dueIndexes.set(connection, loadDueIndex(db))
 }
 
 const due = statement((db) =>

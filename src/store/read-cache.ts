@@ -4,7 +4,7 @@
  * balances, the JSON text sent) is the same until something is written.
  */
 import type { Db } from '../db/open.js'
-import { statement } from './statements.js'
+import { connectionOf, statement } from './statements.js'
 
 /** How many reads a database keeps between writes: a test suite's lists, not more. */
 const CACHED_READS = 256
@@ -22,8 +22,9 @@ const readCaches = new WeakMap<Db, Map<string, Cached>>()
 export function readThrough<V>(db: Db, key: string, read: () => V): V {
   if (db.$client.inTransaction) return read()
   const [ours, theirs] = writeCounts(db)
-  let cache = readCaches.get(db)
-  if (!cache) readCaches.set(db, (cache = new Map()))
+  const connection = connectionOf(db)
+  let cache = readCaches.get(connection)
+  if (!cache) readCaches.set(connection, (cache = new Map()))
   const cached = cache.get(key)
   if (cached !== undefined && cached.ours === ours && cached.theirs === theirs)
     return cached.value as V

@@ -71,7 +71,7 @@ export function retireTenantId(db: Db, id: string, at: number): void {
 
 /** Deletes up to `budget` rows of retired tenants; returns how many rows it deleted. */
 export function sweepRetiredTenants(db: Db, budget = SWEEP_BATCH): number {
-  return atomically(db, () => sweep(db, budget))
+  return atomically(db, (db) => sweep(db, budget))
 }
 
 function sweep(db: Db, budget: number): number {

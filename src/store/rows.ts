@@ -7,7 +7,7 @@ import { and, count, desc, eq, getTableColumns, getTableName, sql } from 'drizzl
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core'
 import type { Db } from '../db/open.js'
 import { readThrough } from './read-cache.js'
-import { statement } from './statements.js'
+import { connectionOf, statement } from './statements.js'
 
 export type Page = { page: number; perPage: number }
 export type PageOf<T> = { rows: T[]; total: number; page: number; perPage: number }
@@ -105,8 +105,9 @@ const shapedStatements = new WeakMap<Db, WeakMap<object, Map<number, unknown>>>(
  * the values, built by drizzle and prepared once per database.
  */
 function shapedStatement<T>(db: Db, what: object, shape: number, build: () => T) {
-  let byWhat = shapedStatements.get(db)
-  if (!byWhat) shapedStatements.set(db, (byWhat = new WeakMap()))
+  const connection = connectionOf(db)
+  let byWhat = shapedStatements.get(connection)
+  if (!byWhat) shapedStatements.set(connection, (byWhat = new WeakMap()))
   let byShape = byWhat.get(what)
   if (!byShape) byWhat.set(what, (byShape = new Map()))
   let statement = byShape.get(shape) as T | undefined

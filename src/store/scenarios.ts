@@ -22,7 +22,7 @@ export function postedScenarios(db: Db, tenantId: string): unknown[] {
 
 /** Saves a tenant's scenario, replacing the one of the same name. */
 export function saveScenario(db: Db, tenantId: string, name: string, definition: unknown): void {
-  atomically(db, () => {
+  atomically(db, (db) => {
     db.delete(scenarios)
       .where(and(eq(scenarios.tenantId, tenantId), eq(scenarios.name, name)))
       .run()

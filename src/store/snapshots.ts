@@ -15,7 +15,7 @@ import type { Statement } from 'better-sqlite3'
 import type { Db } from '../db/open.js'
 import { snapshots, type Snapshot } from '../db/schema.js'
 import { TENANT_TABLES } from './retired-tenants.js'
-import { atomically, prepared, statement } from './statements.js'
+import { atomically, connectionOf, prepared, statement } from './statements.js'
 
 /** A snapshot without its rows. */
 export type SnapshotHead = Omit<Snapshot, 'rows'>
@@ -39,7 +39,7 @@ export function tenantRowsJson(db: Db, tenantId: string): { json: string; count:
 
 /** `warm`: stage it for restoring now, so that its first restore is as quick as the next ones. */
 export function saveSnapshot(db: Db, snapshot: Omit<Snapshot, 'seq'>, warm = true): void {
-  const { seq, replaced } = atomically(db, () => {
+  const { seq, replaced } = atomically(db, (db) => {
     const replaced = db
       .delete(snapshots)
       .where(and(eq(snapshots.token, snapshot.token), eq(snapshots.name, snapshot.name)))
@@ -89,8 +89,9 @@ const stagedSnapshots = new WeakMap<Db, Map<number, StagedCopy[]>>()
  * transaction that rolled back is gone: checked by name, and made again.
  */
 function stagedCopies(db: Db, seq: number): StagedCopy[] {
-  let cache = stagedSnapshots.get(db)
-  if (!cache) stagedSnapshots.set(db, (cache = new Map()))
+  const connection = connectionOf(db)
+  let cache = stagedSnapshots.get(connection)
+  if (!cache) stagedSnapshots.set(connection, (cache = new Map()))
   const cached = cache.get(seq)
   if (cached && cached.every((copy) => tempTableExists(db).get(copy.name) !== undefined)) {
     cache.delete(seq)
@@ -138,7 +139,7 @@ function stage(db: Db, seq: number): StagedCopy[] {
 
 /** Drops the staged copies of snapshot `seq`, if any (it was replaced, deleted or evicted). */
 function unstage(db: Db, seq: number): void {
-  const cache = stagedSnapshots.get(db)
+  const cache = stagedSnapshots.get(connectionOf(db))
   const copies = cache?.get(seq)
   if (!copies) return
   cache!.delete(seq)

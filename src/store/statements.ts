@@ -5,6 +5,24 @@
  */
 import type { Db } from '../db/open.js'
 
+const CONNECTION = Symbol('connection')
+
+/**
+ * The connection a database handle stands for, which every statement cache is keyed by: a
+ * transaction's body gets a handle of its own (atomically), marked with its connection. A
+ * statement run on the bare connection while a transaction is open on it is refused: it can
+ * only come from a body that reached for the connection instead of its handle, which an
+ * asynchronous store (ARCHITECTURE.md, "Toward PostgreSQL") could not tell from another
+ * request's statement, which must wait for the transaction to end.
+ */
+export function connectionOf(db: Db): Db {
+  const connection = (db as { [CONNECTION]?: Db })[CONNECTION]
+  if (connection) return connection
+  if (db.$client.inTransaction)
+    throw new Error("a statement on the connection inside a transaction: use the body's handle")
+  return db
+}
+
 const statements = new WeakMap<object, Map<string, unknown>>()
 
 /**
@@ -12,8 +30,12 @@ const statements = new WeakMap<object, Map<string, unknown>>()
  * better-sqlite3 prepares it on every plain query, which is most of a request's cost.
  */
 export function prepared<T>(db: Db, key: string, build: () => T): T {
-  let cache = statements.get(db)
-  if (!cache) statements.set(db, (cache = new Map()))
+  return preparedOn(connectionOf(db), key, build)
+}
+
+function preparedOn<T>(connection: Db, key: string, build: () => T): T {
+  let cache = statements.get(connection)
+  if (!cache) statements.set(connection, (cache = new Map()))
   let statement = cache.get(key) as T | undefined
   if (statement === undefined) cache.set(key, (statement = build()))
   return statement
@@ -24,24 +46,33 @@ export function prepared<T>(db: Db, key: string, build: () => T): T {
  * `const byId = statement((db) => db.select()…prepare())`, then `byId(db).get(…)`.
  */
 export function statement<T>(build: (db: Db) => T): (db: Db) => T {
-  const byDb = new WeakMap<Db, T>()
+  const byConnection = new WeakMap<Db, T>()
   return (db) => {
-    let prepared = byDb.get(db)
-    if (prepared === undefined) byDb.set(db, (prepared = build(db)))
+    const connection = connectionOf(db)
+    let prepared = byConnection.get(connection)
+    if (prepared === undefined) byConnection.set(connection, (prepared = build(connection)))
     return prepared
   }
 }
 
 /**
- * Runs `fn` in one SQLite transaction (in a savepoint when already inside one, so that a refusal
- * undoes only its own writes). better-sqlite3's wrapper, made once per database: drizzle's
- * `db.transaction` builds a new wrapper and a transaction object on every call.
+ * Runs `body` in one SQLite transaction (in a savepoint when already inside one, so that a
+ * refusal undoes only its own writes), handing it the handle its statements must use: for a
+ * database, a handle of the same connection; for a context (`{ db, … }`), the same context with
+ * that handle. better-sqlite3's wrapper, made once per connection: drizzle's `db.transaction`
+ * builds a new wrapper and a transaction object on every call.
  */
-export function atomically<T>(db: Db, fn: () => T): T {
-  const run = prepared(db, 'transaction', () =>
-    db.$client.transaction((body: () => unknown) => body()),
+export function atomically<T>(db: Db, body: (db: Db) => T): T
+export function atomically<C extends { db: Db }, T>(ctx: C, body: (ctx: C) => T): T
+export function atomically<T>(on: Db | { db: Db }, body: (on: never) => T): T {
+  const isDb = '$client' in on
+  const db = isDb ? on : on.db
+  const connection = (db as { [CONNECTION]?: Db })[CONNECTION] ?? connectionOf(db)
+  const run = preparedOn(connection, 'transaction', () =>
+    connection.$client.transaction((inside: () => unknown) => inside()),
   )
-  return run(fn) as T
+  const handle = Object.create(connection, { [CONNECTION]: { value: connection } }) as Db
+  return run(() => body((isDb ? handle : { ...on, db: handle }) as never)) as T
 }
 
 /** Whether a transaction is open on this connection (its writes may yet roll back). */

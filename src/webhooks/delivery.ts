@@ -207,7 +207,7 @@ export function createDeliverer(db: Db, tenants: TenantDirectory, options: Deliv
     const retryIn = RETRY_DELAYS_MS[cycle - 1]
     const status = delivered ? 'delivered' : retryIn === undefined ? 'failed' : 'pending'
     const nextAttemptAt = status === 'pending' ? at + retryIn : event.nextAttemptAt
-    const logged = atomically(db, () => {
+    const logged = atomically(db, (db) => {
       const changed = updateEvent(db, event.seq, { attempts: cycle, status, nextAttemptAt })
       if (changed === 0) return false // the tenant was reset meanwhile
       insertAttempt(db, {

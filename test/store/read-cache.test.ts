@@ -62,7 +62,7 @@ describe('cached reads', () => {
     const db = openDb()
     const page = { page: 1, perPage: 20 }
     expect(() =>
-      atomically(db, () => {
+      atomically(db, (db) => {
         insertCard(db, {
           reference: 'card-1',
           tenantId: 'ten_1',

@@ -43,7 +43,7 @@ function take(db: Db, name: string, warm = true) {
 }
 
 function restore(db: Db, seq: number) {
-  atomically(db, () => restoreTenantRows(db, TENANT, seq))
+  atomically(db, (db) => restoreTenantRows(db, TENANT, seq))
 }
 
 const stagedTables = (db: Db) =>
@@ -95,7 +95,7 @@ describe('snapshot staging', () => {
     const seq = take(db, 'undo', false)
     addCard(db, 'card-b')
     expect(() =>
-      atomically(db, () => {
+      atomically(db, (db) => {
         restoreTenantRows(db, TENANT, seq)
         throw new Error('a later step failed')
       }),
