@@ -66,8 +66,7 @@ export function atomically<T>(db: Db, body: (db: Db) => T): T
 export function atomically<C extends { db: Db }, T>(ctx: C, body: (ctx: C) => T): T
 export function atomically<T>(on: Db | { db: Db }, body: (on: never) => T): T {
   const isDb = '$client' in on
-  const db = isDb ? on : on.db
-  const connection = (db as { [CONNECTION]?: Db })[CONNECTION] ?? connectionOf(db)
+  const connection = connectionOf(isDb ? on : on.db)
   const run = preparedOn(connection, 'transaction', () =>
     connection.$client.transaction((inside: () => unknown) => inside()),
   )
