@@ -49,8 +49,9 @@ function runsStatement(call) {
 }
 
 function makeAsync(fn) {
-  madeAsync.add(fn)
+  // a function async already (a webhook attempt) is called as it means to be, awaited or not
   if (fn.isAsync()) return
+  madeAsync.add(fn)
   fn.setIsAsync(true)
   const returns = fn.getReturnTypeNode()
   if (returns && !returns.getText().startsWith('Promise<'))
@@ -84,6 +85,9 @@ function calleeMadeAsync(call) {
   const declaration =
     symbol?.getAliasedSymbol()?.getDeclarations()[0] ?? symbol?.getDeclarations()[0]
   if (!declaration) return false
+  // an overloaded function: its implementation is the node made async
+  if (Node.isFunctionDeclaration(declaration))
+    return madeAsync.has(declaration.getImplementation() ?? declaration)
   if (isFunction(declaration)) return madeAsync.has(declaration)
   if (!Node.isVariableDeclaration(declaration)) return false
   const initializer = declaration.getInitializer()
@@ -102,7 +106,7 @@ let seeds = 0
 for (const file of files) {
   for (const call of file.getDescendantsOfKind(SyntaxKind.CallExpression)) {
     const fn = runsStatement(call) && enclosingFunction(call)
-    if (fn && !madeAsync.has(fn)) {
+    if (fn && !fn.isAsync()) {
       makeAsync(fn)
       seeds++
     }
