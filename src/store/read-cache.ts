@@ -4,14 +4,14 @@
  * balances, the JSON text sent) is the same until something is written.
  */
 import type { Db } from '../db/open.js'
-import { connectionOf, statement } from './statements.js'
+import { perConnection, statement } from './statements.js'
 
 /** How many reads a database keeps between writes: a test suite's lists, not more. */
 const CACHED_READS = 256
 
 type Cached = { ours: number; theirs: number; value: unknown }
 
-const readCaches = new WeakMap<Db, Map<string, Cached>>()
+const readCacheOf = perConnection(() => new Map<string, Cached>())
 
 /**
  * A read (a page, its balances, a list's answer) repeated with nothing written since is answered
@@ -22,9 +22,7 @@ const readCaches = new WeakMap<Db, Map<string, Cached>>()
 export function readThrough<V>(db: Db, key: string, read: () => V): V {
   if (db.$client.inTransaction) return read()
   const [ours, theirs] = writeCounts(db)
-  const connection = connectionOf(db)
-  let cache = readCaches.get(connection)
-  if (!cache) readCaches.set(connection, (cache = new Map()))
+  const cache = readCacheOf(db)
   const cached = cache.get(key)
   if (cached !== undefined && cached.ours === ours && cached.theirs === theirs)
     return cached.value as V

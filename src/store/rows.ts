@@ -7,7 +7,7 @@ import { and, count, desc, eq, getTableColumns, getTableName, sql } from 'drizzl
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core'
 import type { Db } from '../db/open.js'
 import { readThrough } from './read-cache.js'
-import { connectionOf, statement } from './statements.js'
+import { perConnection, statement } from './statements.js'
 
 export type Page = { page: number; perPage: number }
 export type PageOf<T> = { rows: T[]; total: number; page: number; perPage: number }
@@ -98,16 +98,14 @@ function shapeOf(table: SQLiteTable, values: Values, returning: boolean): number
 type Prepared = { run(values: Values): { changes: number; lastInsertRowid: number | bigint } }
 type PreparedReturning = { get(values: Values): unknown }
 
-const shapedStatements = new WeakMap<Db, WeakMap<object, Map<number, unknown>>>()
+const shapedStatementsOf = perConnection(() => new WeakMap<object, Map<number, unknown>>())
 
 /**
  * The statement for `what` (a table: its INSERT; a key column: an UPDATE by it) and the shape of
  * the values, built by drizzle and prepared once per database.
  */
 function shapedStatement<T>(db: Db, what: object, shape: number, build: () => T) {
-  const connection = connectionOf(db)
-  let byWhat = shapedStatements.get(connection)
-  if (!byWhat) shapedStatements.set(connection, (byWhat = new WeakMap()))
+  const byWhat = shapedStatementsOf(db)
   let byShape = byWhat.get(what)
   if (!byShape) byWhat.set(what, (byShape = new Map()))
   let statement = byShape.get(shape) as T | undefined

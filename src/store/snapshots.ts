@@ -15,7 +15,7 @@ import type { Statement } from 'better-sqlite3'
 import type { Db } from '../db/open.js'
 import { snapshots, type Snapshot } from '../db/schema.js'
 import { TENANT_TABLES } from './retired-tenants.js'
-import { atomically, connectionOf, prepared, statement } from './statements.js'
+import { atomically, perConnection, prepared, statement } from './statements.js'
 
 /** A snapshot without its rows. */
 export type SnapshotHead = Omit<Snapshot, 'rows'>
@@ -77,7 +77,7 @@ const STAGED_SNAPSHOTS = 8
 /** A staged table of a snapshot: its temporary copy, and the INSERT that writes it back. */
 type StagedCopy = { name: string; insert: Statement }
 
-const stagedSnapshots = new WeakMap<Db, Map<number, StagedCopy[]>>()
+const stagedSnapshotsOf = perConnection(() => new Map<number, StagedCopy[]>())
 
 /**
  * A snapshot's rows staged in temporary tables (in memory, this connection's own), one per table
@@ -89,9 +89,7 @@ const stagedSnapshots = new WeakMap<Db, Map<number, StagedCopy[]>>()
  * transaction that rolled back is gone: checked by name, and made again.
  */
 function stagedCopies(db: Db, seq: number): StagedCopy[] {
-  const connection = connectionOf(db)
-  let cache = stagedSnapshots.get(connection)
-  if (!cache) stagedSnapshots.set(connection, (cache = new Map()))
+  const cache = stagedSnapshotsOf(db)
   const cached = cache.get(seq)
   if (cached && cached.every((copy) => tempTableExists(db).get(copy.name) !== undefined)) {
     cache.delete(seq)
@@ -139,10 +137,10 @@ function stage(db: Db, seq: number): StagedCopy[] {
 
 /** Drops the staged copies of snapshot `seq`, if any (it was replaced, deleted or evicted). */
 function unstage(db: Db, seq: number): void {
-  const cache = stagedSnapshots.get(connectionOf(db))
-  const copies = cache?.get(seq)
+  const cache = stagedSnapshotsOf(db)
+  const copies = cache.get(seq)
   if (!copies) return
-  cache!.delete(seq)
+  cache.delete(seq)
   for (const { name } of copies) db.$client.exec(`DROP TABLE IF EXISTS temp."${name}"`)
 }
 

@@ -42,18 +42,24 @@ function preparedOn<T>(connection: Db, key: string, build: () => T): T {
 }
 
 /**
- * A statement prepared once per database for one call site, without a key to build per call:
- * `const byId = statement((db) => db.select()…prepare())`, then `byId(db).get(…)`.
+ * A value made once per connection (a prepared statement, a cache) and found again from the
+ * connection or any transaction's handle of it.
  */
-export function statement<T>(build: (db: Db) => T): (db: Db) => T {
+export function perConnection<T>(make: (connection: Db) => T): (db: Db) => T {
   const byConnection = new WeakMap<Db, T>()
   return (db) => {
     const connection = connectionOf(db)
-    let prepared = byConnection.get(connection)
-    if (prepared === undefined) byConnection.set(connection, (prepared = build(connection)))
-    return prepared
+    let value = byConnection.get(connection)
+    if (value === undefined) byConnection.set(connection, (value = make(connection)))
+    return value
   }
 }
+
+/**
+ * A statement prepared once per database for one call site, without a key to build per call:
+ * `const byId = statement((db) => db.select()…prepare())`, then `byId(db).get(…)`.
+ */
+export const statement = perConnection
 
 /**
  * Runs `body` in one SQLite transaction (in a savepoint when already inside one, so that a
