@@ -199,7 +199,7 @@ function banner(sandbox: RunningSandbox, pidFile: string | undefined): LogLine {
     health: `${sandbox.url}/__sandbox/health`,
   }
   const scenarios = o.scenarios.length
-    ? sandbox.deps.scenarios.active('').map((a) => `${a.scenario.name} (${a.source})`)
+    ? sandbox.deps.scenarios.files().map((a) => `${a.scenario.name} (${a.source})`)
     : []
   // [label (pretty), key (JSON), value (JSON), pretty text]; a setting that is off is `false`
   type Setting = [label: string, key: string, value: unknown, shown: string]

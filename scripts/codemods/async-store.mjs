@@ -43,14 +43,23 @@ const EXECUTES = new Set(['get', 'all', 'run', 'iterate', 'execute', 'exec', 'pr
 function runsStatement(call) {
   const callee = call.getExpression()
   if (!Node.isPropertyAccessExpression(callee) || !EXECUTES.has(callee.getName())) return false
-  return /Prepare|Statement|Database|BetterSQLite3|SQLiteSession/.test(
+  return /Prepare|Statement|Database|BetterSQLite3|SQLiteSession|SQLite(Select|Insert|Update|Delete)|SQLite.*Query/.test(
     callee.getExpression().getType().getText(),
+  )
+}
+
+/** A statement's builder or a cache's maker (`prepared(db, key, () => …)`): run once, synchronously. */
+function isBuilder(fn) {
+  const parent = fn.getParent()
+  return (
+    Node.isCallExpression(parent) &&
+    ['prepared', 'statement', 'perConnection'].includes(parent.getExpression().getText())
   )
 }
 
 function makeAsync(fn) {
   // a function async already (a webhook attempt) is called as it means to be, awaited or not
-  if (fn.isAsync()) return
+  if (fn.isAsync() || isBuilder(fn)) return
   madeAsync.add(fn)
   fn.setIsAsync(true)
   const returns = fn.getReturnTypeNode()
@@ -81,6 +90,7 @@ function awaitCall(call) {
 
 /** The function a call reaches, if it is one made async here (directly or through a factory). */
 function calleeMadeAsync(call) {
+  if (call.getExpression().getText() === 'atomically') return true
   const symbol = call.getExpression().getSymbol()
   const declaration =
     symbol?.getAliasedSymbol()?.getDeclarations()[0] ?? symbol?.getDeclarations()[0]
@@ -105,8 +115,19 @@ function calleeMadeAsync(call) {
 let seeds = 0
 for (const file of files) {
   for (const call of file.getDescendantsOfKind(SyntaxKind.CallExpression)) {
-    const fn = runsStatement(call) && enclosingFunction(call)
-    if (fn && !fn.isAsync()) {
+    const fn =
+      (runsStatement(call) || call.getExpression().getText() === 'atomically') &&
+      enclosingFunction(call)
+    if (!fn || fn.isAsync()) continue
+    const parent = fn.getParent()
+    const callee = Node.isCallExpression(parent) && parent.getExpression()
+    if (
+      callee &&
+      Node.isPropertyAccessExpression(callee) &&
+      ARRAY_METHODS.includes(callee.getName())
+    )
+      byHand.add(`a statement in a callback of ${callee.getName()} ${where(call)}`)
+    else if (!isBuilder(fn)) {
       makeAsync(fn)
       seeds++
     }

@@ -26,7 +26,7 @@ export function recordOperation(
     bankAccountName: string
     status?: BusinessOperation['status']
   },
-): BusinessOperation {
+): Promise<BusinessOperation> {
   return insertOperation(ctx.db, {
     status: LIFECYCLES.business_operation.initial,
     ...input,
@@ -39,13 +39,13 @@ export function recordOperation(
   })
 }
 
-export function listOperations(ctx: DomainContext, page: Page): PageOf<BusinessOperation> {
+export function listOperations(ctx: DomainContext, page: Page): Promise<PageOf<BusinessOperation>> {
   return operationPages(ctx.db, ctx.tenant.id, page)
 }
 
 /** A new (or reset) business opens with OPENING_FLOAT on its float, brought in from outside. */
-export function openFloat(ctx: Pick<DomainContext, 'db' | 'tenant' | 'now'>): void {
-  move(ctx, {
+export async function openFloat(ctx: Pick<DomainContext, 'db' | 'tenant' | 'now'>): Promise<void> {
+  await move(ctx, {
     from: WORLD,
     to: FLOAT,
     amount: OPENING_FLOAT,
@@ -55,9 +55,9 @@ export function openFloat(ctx: Pick<DomainContext, 'db' | 'tenant' | 'now'>): vo
 }
 
 /** The control plane's top-up of the float. */
-export function fundFloat(ctx: DomainContext, amount: number): number {
-  return atomically(ctx, (ctx) => {
-    move(ctx, { from: WORLD, to: FLOAT, amount, source: 'funding', memo: 'float top-up' })
-    return balanceOf(ctx, FLOAT)
+export function fundFloat(ctx: DomainContext, amount: number): Promise<number> {
+  return atomically(ctx, async (ctx) => {
+    await move(ctx, { from: WORLD, to: FLOAT, amount, source: 'funding', memo: 'float top-up' })
+    return await balanceOf(ctx, FLOAT)
   })
 }

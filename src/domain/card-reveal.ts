@@ -21,10 +21,10 @@ const TOKEN_SHAPE = new RegExp(`^[A-Za-z0-9]{${REVEAL_TOKEN_LENGTH}}$`)
 export function issueRevealToken(
   ctx: DomainContext,
   input: { cardReference: string; cssUrl?: string },
-): CardRevealToken {
-  return atomically(ctx, (ctx) => {
-    const card = findCard(ctx, input.cardReference, 'reference')
-    return insertRevealToken(ctx.db, {
+): Promise<CardRevealToken> {
+  return atomically(ctx, async (ctx) => {
+    const card = await findCard(ctx, input.cardReference, 'reference')
+    return await insertRevealToken(ctx.db, {
       token: ctx.ids.token(REVEAL_TOKEN_LENGTH),
       tenantId: ctx.tenant.id,
       cardReference: card.reference,
@@ -36,16 +36,16 @@ export function issueRevealToken(
 }
 
 /** The token's row, whatever its tenant; anything not shaped like a token names nothing. */
-export function findRevealToken(db: Db, token: string): CardRevealToken | undefined {
-  return TOKEN_SHAPE.test(token) ? revealTokenByToken(db, token) : undefined
+export async function findRevealToken(db: Db, token: string): Promise<CardRevealToken | undefined> {
+  return TOKEN_SHAPE.test(token) ? await revealTokenByToken(db, token) : undefined
 }
 
 export type Reveal =
   { state: 'open'; card: Card; cssUrl: string | null; expiresAt: number } | { state: 'expired' }
 
 /** What the token opens at the tenant's now (`ctx` is its owner's). */
-export function openReveal(ctx: DomainContext, token: CardRevealToken): Reveal {
+export async function openReveal(ctx: DomainContext, token: CardRevealToken): Promise<Reveal> {
   if (ctx.now >= token.expiresAt) return { state: 'expired' }
-  const card = findCard(ctx, token.cardReference, 'reference')
+  const card = await findCard(ctx, token.cardReference, 'reference')
   return { state: 'open', card, cssUrl: token.cssUrl, expiresAt: token.expiresAt }
 }

@@ -55,9 +55,9 @@ function columnsOf(input: CardUserInput) {
 export function registerCardUser(
   ctx: DomainContext,
   input: CardUserInput & { phone: string },
-): CardUser {
-  return atomically(ctx, (ctx) => {
-    const user = insertCardUser(ctx.db, {
+): Promise<CardUser> {
+  return atomically(ctx, async (ctx) => {
+    const user = await insertCardUser(ctx.db, {
       ...columnsOf(input),
       phone: input.phone,
       reference: ctx.ids.uuid(),
@@ -67,7 +67,7 @@ export function registerCardUser(
       createdAt: ctx.now,
       updatedAt: ctx.now,
     })
-    scheduleVerification(ctx, user)
+    await scheduleVerification(ctx, user)
     return user
   })
 }
@@ -76,9 +76,9 @@ export function registerCardUser(
  * The full-data flow verifies by itself after its delay; the widget flow waits (PRODUCT §5),
  * unless a scenario or a magic phone number decides the outcome.
  */
-function scheduleVerification(ctx: DomainContext, user: CardUser): void {
+async function scheduleVerification(ctx: DomainContext, user: CardUser): Promise<void> {
   if (user.status !== 'pending') return
-  scheduleOutcome(
+  await scheduleOutcome(
     ctx,
     'card_user_verification',
     {
@@ -95,34 +95,34 @@ export function resubmitCardUser(
   ctx: DomainContext,
   reference: string,
   input: CardUserInput,
-): CardUser {
-  return atomically(ctx, (ctx) => {
-    const user = findCardUser(ctx, reference)
+): Promise<CardUser> {
+  return atomically(ctx, async (ctx) => {
+    const user = await findCardUser(ctx, reference)
     if (user.status !== 'pending') assertMove('card_user', user.status, 'pending')
     const changes = Object.fromEntries(
       Object.entries(columnsOf(input)).filter(([, value]) => value !== undefined),
     )
-    const updated = updateCardUser(ctx.db, user.seq, {
+    const updated = await updateCardUser(ctx.db, user.seq, {
       ...changes,
       flow: hasIdentityData(input) ? 'full_data' : user.flow,
       status: 'pending',
       updatedAt: ctx.now,
     })
-    scheduleVerification(ctx, updated)
+    await scheduleVerification(ctx, updated)
     return updated
   })
 }
 
-export function findCardUser(
+export async function findCardUser(
   ctx: DomainContext,
   reference: string,
   field = 'card_user_reference',
-): CardUser {
-  const user = cardUserByReference(ctx.db, ctx.tenant.id, reference)
+): Promise<CardUser> {
+  const user = await cardUserByReference(ctx.db, ctx.tenant.id, reference)
   if (!user) throw notFound(field, 'card user', reference)
   return user
 }
 
-export function listCardUsers(ctx: DomainContext, page: Page): PageOf<CardUser> {
+export function listCardUsers(ctx: DomainContext, page: Page): Promise<PageOf<CardUser>> {
   return cardUserPages(ctx.db, ctx.tenant.id, page)
 }

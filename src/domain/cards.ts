@@ -33,11 +33,11 @@ const LINKED_CARD_TYPE: CardType = 'physical'
 const CARD_VALIDITY_YEARS = 3
 
 /** The card user's status and phone, if they passed verification (a narrow read: 2 columns). */
-function assertVerified(
+async function assertVerified(
   ctx: DomainContext,
   cardUserReference: string,
-): Pick<CardUser, 'status' | 'phone'> {
-  const user = cardUserVerification(ctx.db, ctx.tenant.id, cardUserReference)
+): Promise<Pick<CardUser, 'status' | 'phone'>> {
+  const user = await cardUserVerification(ctx.db, ctx.tenant.id, cardUserReference)
   if (!user) throw notFound('card_user_reference', 'card user', cardUserReference)
   if (user.status !== 'passed') {
     throw refused(
@@ -51,10 +51,10 @@ function assertVerified(
 export function createCard(
   ctx: DomainContext,
   input: { cardUserReference: string; brand: CardBrand; type: CardType },
-): Card {
-  return atomically(ctx, (ctx) => {
-    const holder = assertVerified(ctx, input.cardUserReference)
-    const card = insertCard(ctx.db, {
+): Promise<Card> {
+  return atomically(ctx, async (ctx) => {
+    const holder = await assertVerified(ctx, input.cardUserReference)
+    const card = await insertCard(ctx.db, {
       reference: ctx.ids.uuid(),
       tenantId: ctx.tenant.id,
       cardUserReference: input.cardUserReference,
@@ -64,7 +64,7 @@ export function createCard(
       createdAt: ctx.now,
       updatedAt: ctx.now,
     })
-    scheduleOutcome(
+    await scheduleOutcome(
       ctx,
       'card_issuing',
       { resource: 'cards', key: card.reference, action: 'issued' },
@@ -82,17 +82,17 @@ export function createCard(
 export function linkCard(
   ctx: DomainContext,
   input: { identifier?: number; reference?: string; cardUserReference: string },
-): Card {
-  return atomically(ctx, (ctx) => {
-    assertVerified(ctx, input.cardUserReference)
+): Promise<Card> {
+  return atomically(ctx, async (ctx) => {
+    await assertVerified(ctx, input.cardUserReference)
     if (
       input.identifier !== undefined &&
-      isIdentifierLinked(ctx.db, ctx.tenant.id, input.identifier)
+      (await isIdentifierLinked(ctx.db, ctx.tenant.id, input.identifier))
     )
       throw refused('identifier', 'A card with this identifier is already linked.')
-    if (input.reference !== undefined && isCardReferenceTaken(ctx.db, input.reference))
+    if (input.reference !== undefined && (await isCardReferenceTaken(ctx.db, input.reference)))
       throw refused('reference', 'The reference has already been taken.')
-    const card = insertCard(ctx.db, {
+    const card = await insertCard(ctx.db, {
       reference: input.reference ?? ctx.ids.uuid(),
       tenantId: ctx.tenant.id,
       cardUserReference: input.cardUserReference,
@@ -104,7 +104,7 @@ export function linkCard(
       updatedAt: ctx.now,
     })
     // SPEC §3: a linked card answers `issued` with null details, filled after a delay.
-    scheduleAfter(ctx, 'card_link_details', {
+    await scheduleAfter(ctx, 'card_link_details', {
       resource: 'cards',
       key: card.reference,
       action: 'fill_details',
@@ -113,30 +113,38 @@ export function linkCard(
   })
 }
 
-export function findCard(ctx: DomainContext, reference: string, field = 'card_reference'): Card {
-  const card = cardByReference(ctx.db, ctx.tenant.id, reference)
+export async function findCard(
+  ctx: DomainContext,
+  reference: string,
+  field = 'card_reference',
+): Promise<Card> {
+  const card = await cardByReference(ctx.db, ctx.tenant.id, reference)
   if (!card) throw notFound(field, 'card', reference)
   return card
 }
 
-export function setCardStatus(ctx: DomainContext, card: Card, to: Card['status']): Card {
+export async function setCardStatus(
+  ctx: DomainContext,
+  card: Card,
+  to: Card['status'],
+): Promise<Card> {
   assertMove('card', card.status, to)
   const details = to === 'issued' && card.cardNumber === null ? cardDetails(ctx, card) : {}
-  return updateCard(ctx.db, card.seq, { ...details, status: to, updatedAt: ctx.now })
+  return await updateCard(ctx.db, card.seq, { ...details, status: to, updatedAt: ctx.now })
 }
 
 /** A linked card's number, cvv2 and expiry arrive after its delay; its status does not change. */
-export function fillLinkedCardDetails(ctx: DomainContext, reference: string): void {
-  const card = findCard(ctx, reference, 'reference')
+export async function fillLinkedCardDetails(ctx: DomainContext, reference: string): Promise<void> {
+  const card = await findCard(ctx, reference, 'reference')
   if (card.cardNumber !== null) return
-  const filled = updateCard(ctx.db, card.seq, {
+  const filled = await updateCard(ctx.db, card.seq, {
     ...cardDetails(ctx, card),
     updatedAt: ctx.now,
   })
   // the linked card now has what a created card has when it is issued
-  enqueueEvent(
+  await enqueueEvent(
     ctx,
-    cardCreationEvent({ ...filled, status: 'issued' }, cardBalance(ctx, filled), ctx.quirks),
+    cardCreationEvent({ ...filled, status: 'issued' }, await cardBalance(ctx, filled), ctx.quirks),
   )
 }
 
@@ -147,16 +155,17 @@ function cardDetails(ctx: DomainContext, card: Card) {
   return { cardNumber: ctx.ids.cardNumber(card.brand), cvv2: ctx.ids.digits(3), expiry }
 }
 
-export function freezeCard(ctx: DomainContext, reference: string): Card {
-  return atomically(ctx, (ctx) =>
-    setCardStatus(ctx, findCard(ctx, reference, 'reference'), 'frozen'),
+export function freezeCard(ctx: DomainContext, reference: string): Promise<Card> {
+  return atomically(
+    ctx,
+    async (ctx) => await setCardStatus(ctx, await findCard(ctx, reference, 'reference'), 'frozen'),
   )
 }
 
 /** Only a frozen card unfreezes: an issuing card must not be issued by an unfreeze. */
-export function unfreezeCard(ctx: DomainContext, reference: string): Card {
-  return atomically(ctx, (ctx) => {
-    const card = findCard(ctx, reference, 'reference')
+export function unfreezeCard(ctx: DomainContext, reference: string): Promise<Card> {
+  return atomically(ctx, async (ctx) => {
+    const card = await findCard(ctx, reference, 'reference')
     if (card.status !== 'frozen') {
       throw new SandboxError(
         'invalid_transition',
@@ -168,24 +177,24 @@ export function unfreezeCard(ctx: DomainContext, reference: string): Card {
         },
       )
     }
-    return setCardStatus(ctx, card, 'issued')
+    return await setCardStatus(ctx, card, 'issued')
   })
 }
 
-export function listCards(ctx: DomainContext, page: Page): PageOf<Card> {
+export function listCards(ctx: DomainContext, page: Page): Promise<PageOf<Card>> {
   return cardPages(ctx.db, ctx.tenant.id, page)
 }
 
 /** What the card can spend: its ledger account (held amounts are already out of it). */
-export function cardBalance(ctx: DomainContext, card: Card): number {
+export function cardBalance(ctx: DomainContext, card: Card): Promise<number> {
   return balanceOf(ctx, cardAccount(card.reference))
 }
 
 /** The balances of a page of cards, in one query. */
-export function cardBalances(ctx: DomainContext, page: Card[]): Map<string, number> {
+export async function cardBalances(ctx: DomainContext, page: Card[]): Promise<Map<string, number>> {
   const references = page.map((card) => card.reference)
-  return readThrough(ctx.db, `balances:${ctx.tenant.id}:${references.join()}`, () => {
-    const balances = balancesOf(ctx, references.map(cardAccount))
+  return await readThrough(ctx.db, `balances:${ctx.tenant.id}:${references.join()}`, async () => {
+    const balances = await balancesOf(ctx, references.map(cardAccount))
     return new Map(
       references.map((reference) => [reference, balances.get(cardAccount(reference))!]),
     )

@@ -55,21 +55,21 @@ export function moneyRequestValues(ctx: DomainContext, input: MoneyRequestInput)
 }
 
 /** The store's lookup of a tenant's payment or disburse by its `partner_reference`. */
-type PartnerReferenceLookup<T> = (db: Db, tenantId: string, value: string) => T | undefined
+type PartnerReferenceLookup<T> = (db: Db, tenantId: string, value: string) => Promise<T | undefined>
 
 /**
  * A payment or disburse repeating a client `partner_reference` of the tenant is refused (422),
  * not collected or paid twice. Called in the creating transaction, before the insert, so that
  * concurrent duplicates are refused too (SQLite runs one write transaction at a time).
  */
-export function assertNewPartnerReference(
+export async function assertNewPartnerReference(
   ctx: DomainContext,
   [byPartnerReference, noun]:
     [PartnerReferenceLookup<Payment>, 'payment'] | [PartnerReferenceLookup<Disburse>, 'disburse'],
   partnerReference: string | undefined,
-): void {
+): Promise<void> {
   if (partnerReference === undefined) return
-  const used = byPartnerReference(ctx.db, ctx.tenant.id, partnerReference)
+  const used = await byPartnerReference(ctx.db, ctx.tenant.id, partnerReference)
   if (used) {
     throw refused(
       'partner_reference',

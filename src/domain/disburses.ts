@@ -30,15 +30,19 @@ import { scheduleOutcome } from './schedule.js'
 
 export { DISBURSE_NETWORKS } from '../db/values.js'
 
-export function createDisburse(ctx: DomainContext, input: MoneyRequestInput): Disburse {
-  return atomically(ctx, (ctx) => {
-    assertNewPartnerReference(ctx, [disburseByPartnerReference, 'disburse'], input.partnerReference)
-    assertFunds(ctx, FLOAT, input.amount, 'amount')
-    const disburse = insertDisburse(ctx.db, {
+export function createDisburse(ctx: DomainContext, input: MoneyRequestInput): Promise<Disburse> {
+  return atomically(ctx, async (ctx) => {
+    await assertNewPartnerReference(
+      ctx,
+      [disburseByPartnerReference, 'disburse'],
+      input.partnerReference,
+    )
+    await assertFunds(ctx, FLOAT, input.amount, 'amount')
+    const disburse = await insertDisburse(ctx.db, {
       ...moneyRequestValues(ctx, input),
       status: LIFECYCLES.disburse.initial,
     })
-    recordOperation(ctx, {
+    await recordOperation(ctx, {
       kind: 'float_debit',
       sourceReference: disburse.reference,
       amount: disburse.amount,
@@ -47,14 +51,14 @@ export function createDisburse(ctx: DomainContext, input: MoneyRequestInput): Di
       bankId: disburse.customerBankId || disburse.customerPhone,
       bankAccountName: disburse.customerBankAccountName || disburse.customerFullName,
     })
-    move(ctx, {
+    await move(ctx, {
       from: FLOAT,
       to: HOLDS,
       amount: disburse.amount,
       source: disburse.reference,
       memo: 'hold disburse',
     })
-    scheduleOutcome(
+    await scheduleOutcome(
       ctx,
       'disburse_settlement',
       { resource: 'disburses', key: disburse.reference, action: 'success' },
@@ -64,13 +68,17 @@ export function createDisburse(ctx: DomainContext, input: MoneyRequestInput): Di
   })
 }
 
-export function findDisburse(ctx: DomainContext, reference: string, field = 'reference'): Disburse {
-  const disburse = disburseByReference(ctx.db, ctx.tenant.id, reference)
+export async function findDisburse(
+  ctx: DomainContext,
+  reference: string,
+  field = 'reference',
+): Promise<Disburse> {
+  const disburse = await disburseByReference(ctx.db, ctx.tenant.id, reference)
   if (!disburse) throw notFound(field, 'disburse', reference)
   return disburse
 }
 
-export function listDisburses(ctx: DomainContext, page: Page): PageOf<Disburse> {
+export function listDisburses(ctx: DomainContext, page: Page): Promise<PageOf<Disburse>> {
   return disbursePages(ctx.db, ctx.tenant.id, page)
 }
 
@@ -78,21 +86,21 @@ export function listDisburses(ctx: DomainContext, page: Page): PageOf<Disburse> 
  * A settled disburse's money leaves the sandbox; a failed one's goes back to the float. Its
  * `float_debit` business operation follows the outcome.
  */
-export function settleDisburse(
+export async function settleDisburse(
   ctx: DomainContext,
   disburse: Disburse,
   to: 'success' | 'failed',
-): void {
+): Promise<void> {
   const [memo, destination] =
     to === 'success' ? ['settle disburse', WORLD] : ['release disburse', FLOAT]
-  move(ctx, {
+  await move(ctx, {
     from: HOLDS,
     to: destination,
     amount: disburse.amount,
     source: disburse.reference,
     memo,
   })
-  setOperationStatus(
+  await setOperationStatus(
     ctx.db,
     { sourceReference: disburse.reference, kind: 'float_debit' },
     to,

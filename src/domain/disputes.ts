@@ -32,15 +32,15 @@ export function openDispute(
   ctx: DomainContext,
   input: { transactionSlug: string; reason: DisputeReason; explanation?: string },
   field = 'transaction_slug',
-): Dispute {
-  return atomically(ctx, (ctx) => {
-    findTransaction(ctx, input.transactionSlug, field)
-    const pending = unresolvedDisputeOn(ctx.db, ctx.tenant.id, input.transactionSlug)
+): Promise<Dispute> {
+  return atomically(ctx, async (ctx) => {
+    await findTransaction(ctx, input.transactionSlug, field)
+    const pending = await unresolvedDisputeOn(ctx.db, ctx.tenant.id, input.transactionSlug)
     if (pending !== undefined) {
       const message = `The transaction already has an open dispute (${pending}).`
       throw new SandboxError('invalid_transition', message, { errors: { [field]: [message] } })
     }
-    return insertDispute(ctx.db, {
+    return await insertDispute(ctx.db, {
       reference: ctx.ids.uuid(),
       tenantId: ctx.tenant.id,
       transactionSlug: input.transactionSlug,
@@ -53,13 +53,17 @@ export function openDispute(
   })
 }
 
-export function findDispute(ctx: DomainContext, reference: string, field = 'reference'): Dispute {
-  const dispute = disputeByReference(ctx.db, ctx.tenant.id, reference)
+export async function findDispute(
+  ctx: DomainContext,
+  reference: string,
+  field = 'reference',
+): Promise<Dispute> {
+  const dispute = await disputeByReference(ctx.db, ctx.tenant.id, reference)
   if (!dispute) throw notFound(field, 'dispute', reference)
   return dispute
 }
 
-export function listDisputes(ctx: DomainContext, page: Page): PageOf<Dispute> {
+export function listDisputes(ctx: DomainContext, page: Page): Promise<PageOf<Dispute>> {
   return disputePages(ctx.db, ctx.tenant.id, page)
 }
 
@@ -72,14 +76,14 @@ export function updateDispute(
   reference: string,
   input: { transactionSlug: string; explanation: string; reason?: DisputeReason },
   field = 'transaction_slug',
-): Dispute {
-  return atomically(ctx, (ctx) => {
-    const dispute = findDispute(ctx, reference)
+): Promise<Dispute> {
+  return atomically(ctx, async (ctx) => {
+    const dispute = await findDispute(ctx, reference)
     if (dispute.transactionSlug !== input.transactionSlug) {
       throw refused(field, 'The dispute was not opened on this transaction.')
     }
     if (dispute.status !== 'submitted') assertMove('dispute', dispute.status, 'submitted')
-    return setDispute(ctx, dispute, {
+    return await setDispute(ctx, dispute, {
       status: 'submitted',
       explanation: input.explanation,
       ...(input.reason !== undefined && { reason: input.reason }),
@@ -87,15 +91,19 @@ export function updateDispute(
   })
 }
 
-export function setDisputeStatus(
+export async function setDisputeStatus(
   ctx: DomainContext,
   dispute: Dispute,
   to: Dispute['status'],
-): Dispute {
+): Promise<Dispute> {
   assertMove('dispute', dispute.status, to)
-  return setDispute(ctx, dispute, { status: to })
+  return await setDispute(ctx, dispute, { status: to })
 }
 
-function setDispute(ctx: DomainContext, dispute: Dispute, changes: Partial<Dispute>): Dispute {
+function setDispute(
+  ctx: DomainContext,
+  dispute: Dispute,
+  changes: Partial<Dispute>,
+): Promise<Dispute> {
   return updateDisputeRow(ctx.db, dispute.seq, { ...changes, updatedAt: ctx.now })
 }

@@ -29,9 +29,9 @@ export function completeVerification(
   reference: string,
   identity: WidgetIdentity,
   outcome: 'passed' | 'failed',
-): CardUser {
-  return atomically(ctx, (ctx) => {
-    const user = findCardUser(ctx, reference, 'reference')
+): Promise<CardUser> {
+  return atomically(ctx, async (ctx) => {
+    const user = await findCardUser(ctx, reference, 'reference')
     if (user.status !== 'pending') {
       throw new SandboxError(
         'invalid_transition',
@@ -39,7 +39,7 @@ export function completeVerification(
         { from: user.status, to: outcome, allowed: [] },
       )
     }
-    updateCardUser(ctx.db, user.seq, {
+    await updateCardUser(ctx.db, user.seq, {
       firstName: identity.first_name,
       lastName: identity.last_name,
       address: identity.address,
@@ -47,8 +47,8 @@ export function completeVerification(
       ...(identity.email !== undefined && { email: identity.email }),
       updatedAt: ctx.now,
     })
-    transition(ctx, 'card-users', reference, outcome)
-    return findCardUser(ctx, reference, 'reference')
+    await transition(ctx, 'card-users', reference, outcome)
+    return await findCardUser(ctx, reference, 'reference')
   })
 }
 

@@ -30,7 +30,10 @@ export const OPENING_FLOAT = 10_000_000
  */
 export const MAX_HELD = Number.MAX_SAFE_INTEGER
 
-export function balanceOf(ctx: Pick<DomainContext, 'db' | 'tenant'>, account: string): number {
+export function balanceOf(
+  ctx: Pick<DomainContext, 'db' | 'tenant'>,
+  account: string,
+): Promise<number> {
   return accountBalance(ctx.db, ctx.tenant.id, account)
 }
 
@@ -38,35 +41,46 @@ export function balanceOf(ctx: Pick<DomainContext, 'db' | 'tenant'>, account: st
 export function balancesOf(
   ctx: Pick<DomainContext, 'db' | 'tenant'>,
   names: string[],
-): Map<string, number> {
+): Promise<Map<string, number>> {
   return accountBalances(ctx.db, ctx.tenant.id, names)
 }
 
 /** Refuses (422 naming `field`) when `account` holds less than `amount`. */
-export function assertFunds(
+export async function assertFunds(
   ctx: DomainContext,
   account: string,
   amount: number,
   field: string,
-): void {
-  const balance = balanceOf(ctx, account)
+): Promise<void> {
+  const balance = await balanceOf(ctx, account)
   if (balance < amount) {
     throw refused(field, `Insufficient balance: ${balance} available, ${amount} needed.`)
   }
 }
 
-export function move(
+export async function move(
   ctx: Pick<DomainContext, 'db' | 'tenant' | 'now'>,
   movement: { from: string; to: string; amount: number; source: string; memo: string },
-): void {
+): Promise<void> {
   const { from, to, amount, source, memo } = movement
-  if (from === WORLD) assertRoomFor(ctx, amount)
-  writeMovement(ctx.db, { tenantId: ctx.tenant.id, from, to, amount, source, memo, now: ctx.now })
+  if (from === WORLD) await assertRoomFor(ctx, amount)
+  await writeMovement(ctx.db, {
+    tenantId: ctx.tenant.id,
+    from,
+    to,
+    amount,
+    source,
+    memo,
+    now: ctx.now,
+  })
 }
 
 /** Refuses (422 naming `amount`) money coming in that would take what the tenant holds past MAX_HELD. */
-function assertRoomFor(ctx: Pick<DomainContext, 'db' | 'tenant'>, amount: number): void {
-  const held = -balanceOf(ctx, WORLD)
+async function assertRoomFor(
+  ctx: Pick<DomainContext, 'db' | 'tenant'>,
+  amount: number,
+): Promise<void> {
+  const held = -(await balanceOf(ctx, WORLD))
   if (amount > MAX_HELD - held) {
     throw refused(
       'amount',

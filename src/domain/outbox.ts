@@ -22,14 +22,14 @@ export function eventsWritten(db: Db): number {
   return eventsWrittenByConnection.get(connectionOf(db)) ?? 0
 }
 
-export function enqueueEvent(
+export async function enqueueEvent(
   ctx: DomainContext,
   payload: EventPayload,
   options: { extension?: boolean } = {},
 ) {
   const extension = options.extension ?? false
   if (extension && !ctx.webhookExtensions) return
-  insertEvent(ctx.db, {
+  await insertEvent(ctx.db, {
     id: ctx.ids.internal('evt'),
     tenantId: ctx.tenant.id,
     type: payload.event,
@@ -41,5 +41,5 @@ export function enqueueEvent(
     createdAt: ctx.now,
   })
   eventsWrittenByConnection.set(connectionOf(ctx.db), eventsWritten(ctx.db) + 1)
-  pruneEvents(ctx.db, ctx.tenant.id, EVENT_LOG_LIMIT)
+  await pruneEvents(ctx.db, ctx.tenant.id, EVENT_LOG_LIMIT)
 }

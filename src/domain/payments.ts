@@ -27,14 +27,18 @@ import { LIFECYCLES } from './lifecycles.js'
 import { magicAmount } from './magic-values.js'
 import { scheduleAt, scheduleOutcome } from './schedule.js'
 
-export function createPayment(ctx: DomainContext, input: MoneyRequestInput): Payment {
-  return atomically(ctx, (ctx) => {
-    assertNewPartnerReference(ctx, [paymentByPartnerReference, 'payment'], input.partnerReference)
-    const payment = insertPayment(ctx.db, {
+export function createPayment(ctx: DomainContext, input: MoneyRequestInput): Promise<Payment> {
+  return atomically(ctx, async (ctx) => {
+    await assertNewPartnerReference(
+      ctx,
+      [paymentByPartnerReference, 'payment'],
+      input.partnerReference,
+    )
+    const payment = await insertPayment(ctx.db, {
       ...moneyRequestValues(ctx, input),
       status: LIFECYCLES.payment.initial,
     })
-    move(ctx, {
+    await move(ctx, {
       from: WORLD,
       to: INCOMING,
       amount: payment.amount,
@@ -42,13 +46,13 @@ export function createPayment(ctx: DomainContext, input: MoneyRequestInput): Pay
       memo: 'promise payment',
     })
     // "passes expired_at": due one millisecond after it
-    scheduleAt(ctx, payment.expiredAt + 1, {
+    await scheduleAt(ctx, payment.expiredAt + 1, {
       resource: 'payments',
       key: payment.reference,
       action: 'expired',
     })
     // the payer does nothing by default; a scenario or a magic amount may decide for them
-    scheduleOutcome(
+    await scheduleOutcome(
       ctx,
       'payment_outcome',
       { resource: 'payments', key: payment.reference },
@@ -59,14 +63,14 @@ export function createPayment(ctx: DomainContext, input: MoneyRequestInput): Pay
 }
 
 /** What a paid, failed or expired payment does to the ledger and the business operations. */
-export function settlePayment(
+export async function settlePayment(
   ctx: DomainContext,
   payment: Payment,
   to: 'success' | 'failed' | 'expired',
-): void {
-  if (to === 'success') creditPayment(ctx, payment)
+): Promise<void> {
+  if (to === 'success') await creditPayment(ctx, payment)
   else
-    move(ctx, {
+    await move(ctx, {
       from: INCOMING,
       to: WORLD,
       amount: payment.amount,
@@ -76,15 +80,15 @@ export function settlePayment(
 }
 
 /** The payer paid: the money on its way in lands on the float, settled. */
-function creditPayment(ctx: DomainContext, payment: Payment): void {
-  move(ctx, {
+async function creditPayment(ctx: DomainContext, payment: Payment): Promise<void> {
+  await move(ctx, {
     from: INCOMING,
     to: FLOAT,
     amount: payment.amount,
     source: payment.reference,
     memo: 'payment',
   })
-  recordOperation(ctx, {
+  await recordOperation(ctx, {
     kind: 'float_credit',
     sourceReference: payment.reference,
     amount: payment.amount,
@@ -96,12 +100,16 @@ function creditPayment(ctx: DomainContext, payment: Payment): void {
   })
 }
 
-export function findPayment(ctx: DomainContext, reference: string, field = 'reference'): Payment {
-  const payment = paymentByReference(ctx.db, ctx.tenant.id, reference)
+export async function findPayment(
+  ctx: DomainContext,
+  reference: string,
+  field = 'reference',
+): Promise<Payment> {
+  const payment = await paymentByReference(ctx.db, ctx.tenant.id, reference)
   if (!payment) throw notFound(field, 'payment', reference)
   return payment
 }
 
-export function listPayments(ctx: DomainContext, page: Page): PageOf<Payment> {
+export function listPayments(ctx: DomainContext, page: Page): Promise<PageOf<Payment>> {
   return paymentPages(ctx.db, ctx.tenant.id, page)
 }

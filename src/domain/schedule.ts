@@ -44,20 +44,20 @@ export function delaysOf(
  */
 export type JobResource = Exclude<TransitionResource, 'disputes'> | 'wallet-codes'
 
-export function scheduleAfter(
+export async function scheduleAfter(
   ctx: DomainContext,
   delay: DelayName,
   job: { resource: JobResource; key: string; action: string },
-): void {
-  scheduleAt(ctx, ctx.now + delaysOf(ctx)[delay], job)
+): Promise<void> {
+  await scheduleAt(ctx, ctx.now + delaysOf(ctx)[delay], job)
 }
 
-export function scheduleAt(
+export async function scheduleAt(
   ctx: DomainContext,
   dueAt: number,
   job: { resource: JobResource; key: string; action: string },
-): void {
-  insertJob(ctx.db, { ...job, tenantId: ctx.tenant.id, dueAt })
+): Promise<void> {
+  await insertJob(ctx.db, { ...job, tenantId: ctx.tenant.id, dueAt })
 }
 
 /**
@@ -65,17 +65,17 @@ export function scheduleAt(
  * magic value forces another outcome: then that, after the forced or the usual delay. A job
  * without an action (a widget user, a payment) is only scheduled when an outcome is forced.
  */
-export function scheduleOutcome(
+export async function scheduleOutcome(
   ctx: DomainContext,
   delay: DelayName,
   job: { resource: JobResource; key: string; action?: string },
   magic?: ForcedOutcome,
-): void {
+): Promise<void> {
   const forced = ctx.outcome ?? magic
   if (forced) {
     const dueAt = ctx.now + (forced.afterMs ?? delaysOf(ctx)[delay])
-    scheduleAt(ctx, dueAt, { resource: job.resource, key: job.key, action: forced.to })
+    await scheduleAt(ctx, dueAt, { resource: job.resource, key: job.key, action: forced.to })
   } else if (job.action) {
-    scheduleAfter(ctx, delay, { resource: job.resource, key: job.key, action: job.action })
+    await scheduleAfter(ctx, delay, { resource: job.resource, key: job.key, action: job.action })
   }
 }

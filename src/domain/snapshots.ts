@@ -28,14 +28,14 @@ export const MAX_SNAPSHOTS_PER_TOKEN = 100
 type SnapshotDeps = { db: Db; tenants: TenantDirectory }
 
 /** `warm`: ready to restore at once (a fixture's undo, seldom restored, is not). */
-function save(deps: SnapshotDeps, tenant: Tenant, name: string, warm = true) {
+async function save(deps: SnapshotDeps, tenant: Tenant, name: string, warm = true) {
   const state: TenantState = {
     clock: { mode: tenant.clockMode, now: deps.tenants.now(tenant) },
     delays: tenant.delays,
     webhook: { url: tenant.webhookUrl, secret: tenant.webhookSecret },
   }
-  const rows = tenantRowsJson(deps.db, tenant.id)
-  saveSnapshot(
+  const rows = await tenantRowsJson(deps.db, tenant.id)
+  await saveSnapshot(
     deps.db,
     {
       token: tenant.token,
@@ -50,30 +50,42 @@ function save(deps: SnapshotDeps, tenant: Tenant, name: string, warm = true) {
   return { name, takenAt: state.clock.now, rowCount: rows.count }
 }
 
-function restore(deps: SnapshotDeps, token: string, name: string): Tenant | undefined {
-  const snapshot = findSnapshot(deps.db, token, name)
+async function restore(
+  deps: SnapshotDeps,
+  token: string,
+  name: string,
+): Promise<Tenant | undefined> {
+  const snapshot = await findSnapshot(deps.db, token, name)
   if (!snapshot) return undefined
-  const tenant = atomically(deps, (deps) => {
-    restoreTenantRows(deps.db, deps.tenants.forToken(token, deps.db)!.id, snapshot.seq)
-    return deps.tenants.restore(token, snapshot.tenant as TenantState, deps.db)
+  const tenant = await atomically(deps, async (deps) => {
+    await restoreTenantRows(
+      deps.db,
+      (await deps.tenants.forToken(token, deps.db))!.id,
+      snapshot.seq,
+    )
+    return await deps.tenants.restore(token, snapshot.tenant as TenantState, deps.db)
   })
-  refreshDueAt(deps.db, tenant.id)
+  await refreshDueAt(deps.db, tenant.id)
   return tenant
 }
 
-export function takeSnapshot(deps: SnapshotDeps, tenant: Tenant, name: string) {
-  const known = listSnapshots(deps.db, tenant.token)
+export async function takeSnapshot(deps: SnapshotDeps, tenant: Tenant, name: string) {
+  const known = await listSnapshots(deps.db, tenant.token)
   if (known.length >= MAX_SNAPSHOTS_PER_TOKEN && !known.some((s) => s.name === name))
     throw refused(
       'name',
       `This tenant keeps ${MAX_SNAPSHOTS_PER_TOKEN} snapshots at most: delete one first.`,
     )
-  return save(deps, tenant, name)
+  return await save(deps, tenant, name)
 }
 
-export function restoreSnapshot(deps: SnapshotDeps, token: string, name: string): Tenant {
-  const tenant = restore(deps, token, name)
-  if (!tenant) throw unknownSnapshot(deps, token, name)
+export async function restoreSnapshot(
+  deps: SnapshotDeps,
+  token: string,
+  name: string,
+): Promise<Tenant> {
+  const tenant = await restore(deps, token, name)
+  if (!tenant) throw await unknownSnapshot(deps, token, name)
   return tenant
 }
 
@@ -90,27 +102,35 @@ export async function undoneOnFailure<T>(
 ): Promise<T> {
   // its own name: two fixtures applied at once on one token each keep their own copy
   const undo = `${INTERNAL_PREFIX}undo-${++undoCount}`
-  save(deps, deps.tenants.forToken(token)!, undo, false)
+  await save(deps, (await deps.tenants.forToken(token))!, undo, false)
   try {
     return await change()
   } catch (error) {
-    restore(deps, token, undo)
+    await restore(deps, token, undo)
     throw error
   } finally {
-    deleteSnapshot(deps.db, token, undo)
+    await deleteSnapshot(deps.db, token, undo)
   }
 }
 
-export function removeSnapshot(deps: SnapshotDeps, token: string, name: string): void {
-  if (!deleteSnapshot(deps.db, token, name)) throw unknownSnapshot(deps, token, name)
+export async function removeSnapshot(
+  deps: SnapshotDeps,
+  token: string,
+  name: string,
+): Promise<void> {
+  if (!(await deleteSnapshot(deps.db, token, name))) throw await unknownSnapshot(deps, token, name)
 }
 
 export function snapshotsOf(deps: SnapshotDeps, token: string) {
   return listSnapshots(deps.db, token)
 }
 
-function unknownSnapshot(deps: SnapshotDeps, token: string, name: string): SandboxError {
-  const names = listSnapshots(deps.db, token).map((s) => s.name)
+async function unknownSnapshot(
+  deps: SnapshotDeps,
+  token: string,
+  name: string,
+): Promise<SandboxError> {
+  const names = (await listSnapshots(deps.db, token)).map((s) => s.name)
   return new SandboxError(
     'not_found',
     `No snapshot named ${name}` +

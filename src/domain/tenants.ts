@@ -50,6 +50,8 @@ export type TenantState = {
 
 export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectoryOptions) {
   const byToken = new Map<string, Tenant>()
+  /** A new token being resolved, joined by its other first requests. */
+  const resolvingByToken = new Map<string, Promise<Tenant>>()
   /** Tenants created or reset and not yet seeded with the start-up fixture. */
   const unseeded = new Set<string>()
 
@@ -69,36 +71,46 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
    * means. Not the cached row: another process may have changed it. (On a server database the
    * read is a `SELECT … FOR UPDATE`.)
    */
-  function change(
+  async function change(
     token: string,
     changesOf: (current: Tenant) => Partial<Tenant>,
     on: Db = db,
-  ): Tenant {
-    const updated = atomically(on, (db) => {
-      const current = storedRow(db, token)
-      return updateRow(db, current, changesOf(current))
+  ): Promise<Tenant> {
+    const updated = await atomically(on, async (db) => {
+      const current = await storedRow(db, token)
+      return await updateRow(db, current, changesOf(current))
     })
     byToken.set(token, updated)
     return updated
   }
 
   /** A token's row; one exists for every token a request has resolved (rows are never deleted). */
-  function storedRow(db: Db, token: string): Tenant {
-    const row = tenantByToken(db, token)
+  async function storedRow(db: Db, token: string): Promise<Tenant> {
+    const row = await tenantByToken(db, token)
     if (!row) throw new Error('a resolved token has no tenant row')
     return row
   }
 
-  function updateRow(db: Db, current: Tenant, changes: Partial<Tenant>): Tenant {
+  function updateRow(db: Db, current: Tenant, changes: Partial<Tenant>): Promise<Tenant> {
     return updateTenant(db, current.id, changes)
   }
 
-  function createTenant(token: string, on: Db): Tenant {
+  /** The token's tenant read from the store, or made; then kept in memory. */
+  async function resolve(token: string, on: Db): Promise<Tenant> {
+    const tenant = (await tenantByToken(on, token)) ?? (await createTenant(token, on))
+    byToken.set(token, tenant)
+    return tenant
+  }
+
+  async function createTenant(token: string, on: Db): Promise<Tenant> {
     const wallNow = options.wallNow()
     const clock = startClock(options.clockMode, wallNow, options.manualStart)
     const now = clockNow(clock, wallNow, options.speed)
-    return atomically(on, (db) => {
-      const tenant = insertTenant(db, {
+    return await atomically(on, async (db) => {
+      // another process sharing the store may have made it since the caller looked
+      const made = await tenantByToken(db, token)
+      if (made) return made
+      const tenant = await insertTenant(db, {
         id: ids.internal('ten'),
         token,
         businessName: ids.faker.company.name(),
@@ -107,22 +119,33 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
         clockWallMs: clock.wallMs,
         createdAt: now,
       })
-      openFloat({ db, tenant, now })
+      await openFloat({ db, tenant, now })
       unseeded.add(tenant.id)
       return tenant
     })
   }
 
   return {
+    /** The tenant of a token this process has resolved, without waiting (the request path). */
+    known(token: string): Tenant | undefined {
+      return byToken.get(token)
+    },
+
     /** The tenant of a token, created on first use; null when `--tokens` keeps it out. */
     /** `on`: the handle of the transaction the caller is in, if it is in one. */
-    forToken(token: string, on: Db = db): Tenant | null {
+    async forToken(token: string, on: Db = db): Promise<Tenant | null> {
       const cached = byToken.get(token)
       if (cached) return cached
       if (options.tokens && !options.tokens.has(token)) return null
-      const tenant = tenantByToken(on, token) ?? createTenant(token, on)
-      byToken.set(token, tenant)
-      return tenant
+      // the first requests of a new token, at once, make it once (inside a transaction the
+      // caller holds the connection: no other request is in the middle of making it)
+      if (on !== db) return await resolve(token, on)
+      let resolving = resolvingByToken.get(token)
+      if (!resolving) {
+        resolving = resolve(token, db).finally(() => resolvingByToken.delete(token))
+        resolvingByToken.set(token, resolving)
+      }
+      return await resolving
     },
 
     /** True once for a tenant that is new (or reset) and has not been seeded yet. */
@@ -131,11 +154,11 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
     },
 
     /** Every tenant's token and business name, oldest first (the dashboard's picker). */
-    all(): Pick<Tenant, 'token' | 'businessName'>[] {
+    all(): Promise<Pick<Tenant, 'token' | 'businessName'>[]> {
       return tenantNames(db)
     },
 
-    byId(id: string): Tenant | undefined {
+    byId(id: string): Promise<Tenant | undefined> {
       return tenantById(db, id)
     },
 
@@ -149,25 +172,25 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
 
     // The writes below take the tenant's token, never its id: see change().
 
-    advance(token: string, byMs: number): Tenant {
+    advance(token: string, byMs: number): Promise<Tenant> {
       return change(token, (current) =>
         clockColumns(advanceClock(clockOf(current), byMs, options.wallNow(), options.speed)),
       )
     },
 
     /** Sets a clock to an instant, in manual mode (control/clock.ts refuses one in the past). */
-    setTo(token: string, instant: number): Tenant {
+    setTo(token: string, instant: number): Promise<Tenant> {
       return change(token, (current) =>
         clockColumns(setClockTo(clockOf(current), instant, options.wallNow())),
       )
     },
 
-    setMode(token: string, mode: ClockMode): Tenant {
-      const tenant = change(token, (current) =>
+    async setMode(token: string, mode: ClockMode): Promise<Tenant> {
+      const tenant = await change(token, (current) =>
         clockColumns(setClockMode(clockOf(current), mode, options.wallNow(), options.speed)),
       )
       // a clock that runs again is the tick's again (it leaves stopped clocks out)
-      if (mode === 'real') refreshDueAt(db, tenant.id)
+      if (mode === 'real') await refreshDueAt(db, tenant.id)
       return tenant
     },
 
@@ -176,18 +199,18 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
      * its clock, delays and float start over; its token, name and webhook endpoint stay.
      * Returns the fresh tenant and the id it retired.
      */
-    reset(token: string): { tenant: Tenant; retiredId: string } {
+    async reset(token: string): Promise<{ tenant: Tenant; retiredId: string }> {
       const wallNow = options.wallNow()
       const clock = startClock(options.clockMode, wallNow, options.manualStart)
-      const reset = atomically(db, (db) => {
-        const current = storedRow(db, token)
-        retireTenantId(db, current.id, wallNow)
-        const fresh = updateRow(db, current, {
+      const reset = await atomically(db, async (db) => {
+        const current = await storedRow(db, token)
+        await retireTenantId(db, current.id, wallNow)
+        const fresh = await updateRow(db, current, {
           id: nextTenantId(current.id),
           delays: null,
           ...clockColumns(clock),
         })
-        openFloat({ db, tenant: fresh, now: this.now(fresh) })
+        await openFloat({ db, tenant: fresh, now: this.now(fresh) })
         return { tenant: fresh, retiredId: current.id }
       })
       byToken.set(token, reset.tenant)
@@ -199,7 +222,7 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
      * A snapshot's tenant state on the row (domain/snapshots.ts): its clock at the snapshot's
      * instant (a real clock runs on from there), its delays and webhook endpoint.
      */
-    restore(token: string, state: TenantState, on: Db = db): Tenant {
+    restore(token: string, state: TenantState, on: Db = db): Promise<Tenant> {
       return change(
         token,
         () => ({
@@ -214,11 +237,14 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
       )
     },
 
-    setDelays(token: string, delays: Record<string, number> | null): Tenant {
+    setDelays(token: string, delays: Record<string, number> | null): Promise<Tenant> {
       return change(token, () => ({ delays }))
     },
 
-    setWebhook(token: string, webhook: { url: string | null; secret: string | null }): Tenant {
+    setWebhook(
+      token: string,
+      webhook: { url: string | null; secret: string | null },
+    ): Promise<Tenant> {
       return change(token, () => ({ webhookUrl: webhook.url, webhookSecret: webhook.secret }))
     },
   }

@@ -41,8 +41,12 @@ export type CardToWalletInput = TransferBase & { phone: string; network: string 
 export type WalletToCardInput = TransferBase & { phone: string; network: string; code?: string }
 
 /** A transfer needs an issued card; a frozen or not-yet-issued card refuses it (422). */
-function usableCard(ctx: DomainContext, cardReference: string, field = 'card_reference'): Card {
-  const card = findCard(ctx, cardReference, field)
+async function usableCard(
+  ctx: DomainContext,
+  cardReference: string,
+  field = 'card_reference',
+): Promise<Card> {
+  const card = await findCard(ctx, cardReference, field)
   if (card.status === 'frozen') throw refused(field, 'The card is frozen.')
   if (card.status !== 'issued') {
     throw refused(field, `The card is not issued (status: ${card.status}).`)
@@ -55,7 +59,11 @@ type TransactionValues = Omit<
   'slug' | 'tenantId' | 'cardReference' | 'status' | 'createdAt' | 'updatedAt' | 'reference'
 > & { reference?: string; status?: Transaction['status'] }
 
-function insertTransaction(ctx: DomainContext, card: Card, values: TransactionValues): Transaction {
+function insertTransaction(
+  ctx: DomainContext,
+  card: Card,
+  values: TransactionValues,
+): Promise<Transaction> {
   return insertTransactionRow(ctx.db, {
     status: LIFECYCLES.transaction.initial,
     ...values,
@@ -72,9 +80,13 @@ function insertTransaction(ctx: DomainContext, card: Card, values: TransactionVa
  * Idempotency where the client gives a reference (issue: a retried request must not move money
  * twice): a transfer repeating a `reference` already used on the same card is refused (422).
  */
-function assertNewReference(ctx: DomainContext, card: Card, reference: string | undefined): void {
+async function assertNewReference(
+  ctx: DomainContext,
+  card: Card,
+  reference: string | undefined,
+): Promise<void> {
   if (reference === undefined) return
-  const used = slugOfReference(ctx.db, ctx.tenant.id, card.reference, reference)
+  const used = await slugOfReference(ctx.db, ctx.tenant.id, card.reference, reference)
   if (used !== undefined) {
     throw refused(
       'reference',
@@ -84,10 +96,14 @@ function assertNewReference(ctx: DomainContext, card: Card, reference: string | 
 }
 
 /** A new pending transfer settles by itself after its delay (or as a scenario or magic amount says). */
-function pendingTransfer(ctx: DomainContext, card: Card, values: TransactionValues): Transaction {
-  assertNewReference(ctx, card, values.reference)
-  const transaction = insertTransaction(ctx, card, values)
-  scheduleOutcome(
+async function pendingTransfer(
+  ctx: DomainContext,
+  card: Card,
+  values: TransactionValues,
+): Promise<Transaction> {
+  await assertNewReference(ctx, card, values.reference)
+  const transaction = await insertTransaction(ctx, card, values)
+  await scheduleOutcome(
     ctx,
     'transaction_settlement',
     { resource: 'transactions', key: transaction.slug, action: 'success' },
@@ -97,10 +113,14 @@ function pendingTransfer(ctx: DomainContext, card: Card, values: TransactionValu
 }
 
 /** An outgoing transfer: the balance check and the hold happen in the caller's transaction. */
-function holdingTransfer(ctx: DomainContext, card: Card, values: TransactionValues): Transaction {
-  assertFunds(ctx, cardAccount(card.reference), values.amount, 'amount')
-  const transaction = pendingTransfer(ctx, card, values)
-  move(ctx, {
+async function holdingTransfer(
+  ctx: DomainContext,
+  card: Card,
+  values: TransactionValues,
+): Promise<Transaction> {
+  await assertFunds(ctx, cardAccount(card.reference), values.amount, 'amount')
+  const transaction = await pendingTransfer(ctx, card, values)
+  await move(ctx, {
     from: cardAccount(card.reference),
     to: HOLDS,
     amount: values.amount,
@@ -111,23 +131,23 @@ function holdingTransfer(ctx: DomainContext, card: Card, values: TransactionValu
 }
 
 /** What a settled or failed transfer does to the ledger (PRODUCT §5). */
-export function settleTransaction(
+export async function settleTransaction(
   ctx: DomainContext,
   transaction: Transaction,
   to: 'success' | 'failed',
-): void {
-  if (settleCardMovement(ctx, transaction, to)) return
+): Promise<void> {
+  if (await settleCardMovement(ctx, transaction, to)) return
   const card = cardAccount(transaction.cardReference)
   const { amount, slug: source } = transaction
   const outgoing = transaction.kind === 'card_to_bank' || transaction.kind === 'card_to_wallet'
   if (outgoing && to === 'success')
-    move(ctx, { from: HOLDS, to: WORLD, amount, source, memo: `settle ${transaction.kind}` })
+    await move(ctx, { from: HOLDS, to: WORLD, amount, source, memo: `settle ${transaction.kind}` })
   if (outgoing && to === 'failed')
-    move(ctx, { from: HOLDS, to: card, amount, source, memo: `release ${transaction.kind}` })
+    await move(ctx, { from: HOLDS, to: card, amount, source, memo: `release ${transaction.kind}` })
   if (transaction.kind === 'wallet_to_card' && to === 'success')
-    move(ctx, { from: INCOMING, to: card, amount, source, memo: 'credit wallet_to_card' })
+    await move(ctx, { from: INCOMING, to: card, amount, source, memo: 'credit wallet_to_card' })
   if (transaction.kind === 'wallet_to_card' && to === 'failed')
-    move(ctx, { from: INCOMING, to: WORLD, amount, source, memo: 'call off wallet_to_card' })
+    await move(ctx, { from: INCOMING, to: WORLD, amount, source, memo: 'call off wallet_to_card' })
 }
 
 type Movement = Pick<Transaction, 'cardReference' | 'receiverCardReference'>
@@ -150,16 +170,16 @@ type CardMovementKind = keyof typeof MOVED_TO
  * moved on success, given back on failure. Control-plane funding never settles (it is `success`
  * at once), so a recharge or withdraw that settles is always one of these. False for other kinds.
  */
-function settleCardMovement(
+async function settleCardMovement(
   ctx: DomainContext,
   transaction: Transaction,
   to: 'success' | 'failed',
-): boolean {
+): Promise<boolean> {
   if (!(transaction.kind in MOVED_TO)) return false
   const kind = transaction.kind as CardMovementKind
   const destination = to === 'success' ? MOVED_TO[kind](transaction) : MOVED_FROM[kind](transaction)
   const { amount, slug: source } = transaction
-  move(ctx, { from: HOLDS, to: destination, amount, source, memo: `${to} ${kind}` })
+  await move(ctx, { from: HOLDS, to: destination, amount, source, memo: `${to} ${kind}` })
   return true
 }
 
@@ -176,9 +196,12 @@ export type CardMovementInput = {
  * withdraw from the card to the float, a transfer from the card to another of the tenant's
  * cards; `pending`, held at once (422 when the float or the card is short), settled by the clock.
  */
-export function createCardMovement(ctx: DomainContext, input: CardMovementInput): Transaction {
-  return atomically(ctx, (ctx) => {
-    const card = usableCard(ctx, input.cardReference)
+export function createCardMovement(
+  ctx: DomainContext,
+  input: CardMovementInput,
+): Promise<Transaction> {
+  return atomically(ctx, async (ctx) => {
+    const card = await usableCard(ctx, input.cardReference)
     let receiver: Card | undefined
     if (input.action === 'transfer') {
       if (input.receiverCardReference === undefined)
@@ -188,20 +211,20 @@ export function createCardMovement(ctx: DomainContext, input: CardMovementInput)
         )
       if (input.receiverCardReference === card.reference)
         throw refused('receiver_card_reference', 'The receiver card must be another card.')
-      receiver = usableCard(ctx, input.receiverCardReference, 'receiver_card_reference')
+      receiver = await usableCard(ctx, input.receiverCardReference, 'receiver_card_reference')
     }
     const source = MOVED_FROM[input.action]({
       cardReference: card.reference,
       receiverCardReference: receiver?.reference ?? null,
     })
-    assertFunds(ctx, source, input.amount, 'amount')
-    const transaction = pendingTransfer(ctx, card, {
+    await assertFunds(ctx, source, input.amount, 'amount')
+    const transaction = await pendingTransfer(ctx, card, {
       kind: input.action,
       amount: input.amount,
       reference: input.reference,
       receiverCardReference: receiver?.reference,
     })
-    move(ctx, {
+    await move(ctx, {
       from: source,
       to: HOLDS,
       amount: input.amount,
@@ -216,29 +239,29 @@ export function createCardMovement(ctx: DomainContext, input: CardMovementInput)
 export function fundCard(
   ctx: DomainContext,
   input: { cardReference: string; amount: number; kind: 'recharge' | 'withdraw' },
-): Transaction {
-  return atomically(ctx, (ctx) => {
-    const card = findCard(ctx, input.cardReference, 'reference')
+): Promise<Transaction> {
+  return atomically(ctx, async (ctx) => {
+    const card = await findCard(ctx, input.cardReference, 'reference')
     if (card.status === 'failed')
       throw refused('reference', 'The card failed to issue and holds no money.')
     const account = cardAccount(card.reference)
-    if (input.kind === 'withdraw') assertFunds(ctx, account, input.amount, 'amount')
-    const transaction = insertTransaction(ctx, card, {
+    if (input.kind === 'withdraw') await assertFunds(ctx, account, input.amount, 'amount')
+    const transaction = await insertTransaction(ctx, card, {
       kind: input.kind,
       amount: input.amount,
       status: 'success',
     })
     const [from, to] = input.kind === 'recharge' ? [WORLD, account] : [account, WORLD]
-    move(ctx, { from, to, amount: input.amount, source: transaction.slug, memo: input.kind })
+    await move(ctx, { from, to, amount: input.amount, source: transaction.slug, memo: input.kind })
     return transaction
   })
 }
 
-export function cardToBank(ctx: DomainContext, input: CardToBankInput): Transaction {
-  return atomically(ctx, (ctx) => {
-    const card = usableCard(ctx, input.cardReference)
-    const holder = findCardUser(ctx, card.cardUserReference)
-    return holdingTransfer(ctx, card, {
+export function cardToBank(ctx: DomainContext, input: CardToBankInput): Promise<Transaction> {
+  return atomically(ctx, async (ctx) => {
+    const card = await usableCard(ctx, input.cardReference)
+    const holder = await findCardUser(ctx, card.cardUserReference)
+    return await holdingTransfer(ctx, card, {
       kind: 'card_to_bank',
       amount: input.amount,
       reference: input.reference,
@@ -253,10 +276,10 @@ export function cardToBank(ctx: DomainContext, input: CardToBankInput): Transact
   })
 }
 
-export function cardToWallet(ctx: DomainContext, input: CardToWalletInput): Transaction {
-  return atomically(ctx, (ctx) => {
-    const card = usableCard(ctx, input.cardReference)
-    return holdingTransfer(ctx, card, {
+export function cardToWallet(ctx: DomainContext, input: CardToWalletInput): Promise<Transaction> {
+  return atomically(ctx, async (ctx) => {
+    const card = await usableCard(ctx, input.cardReference)
+    return await holdingTransfer(ctx, card, {
       kind: 'card_to_wallet',
       amount: input.amount,
       reference: input.reference,
@@ -266,18 +289,18 @@ export function cardToWallet(ctx: DomainContext, input: CardToWalletInput): Tran
   })
 }
 
-export function walletToCard(ctx: DomainContext, input: WalletToCardInput): Transaction {
-  return atomically(ctx, (ctx) => {
-    const card = usableCard(ctx, input.cardReference)
-    useWalletCode(ctx, input)
-    const transaction = pendingTransfer(ctx, card, {
+export function walletToCard(ctx: DomainContext, input: WalletToCardInput): Promise<Transaction> {
+  return atomically(ctx, async (ctx) => {
+    const card = await usableCard(ctx, input.cardReference)
+    await useWalletCode(ctx, input)
+    const transaction = await pendingTransfer(ctx, card, {
       kind: 'wallet_to_card',
       amount: input.amount,
       reference: input.reference,
       phone: input.phone,
       network: input.network,
     })
-    move(ctx, {
+    await move(ctx, {
       from: WORLD,
       to: INCOMING,
       amount: input.amount,
@@ -288,12 +311,12 @@ export function walletToCard(ctx: DomainContext, input: WalletToCardInput): Tran
   })
 }
 
-export function findTransaction(
+export async function findTransaction(
   ctx: DomainContext,
   slug: string,
   field = 'transaction_slug',
-): Transaction {
-  const transaction = transactionBySlug(ctx.db, ctx.tenant.id, slug)
+): Promise<Transaction> {
+  const transaction = await transactionBySlug(ctx.db, ctx.tenant.id, slug)
   if (!transaction) throw notFound(field, 'transaction', slug)
   return transaction
 }
@@ -302,20 +325,24 @@ export function findTransaction(
  * Show transaction (docs "show transaction"): `x` is a slug, else a client reference, of which
  * the newest transaction is shown (a client reference is unique per card, not per tenant).
  */
-export function showTransaction(ctx: DomainContext, x: string, field = 'reference'): Transaction {
+export async function showTransaction(
+  ctx: DomainContext,
+  x: string,
+  field = 'reference',
+): Promise<Transaction> {
   const transaction =
-    transactionBySlug(ctx.db, ctx.tenant.id, x) ??
-    newestTransactionWithReference(ctx.db, ctx.tenant.id, x)
+    (await transactionBySlug(ctx.db, ctx.tenant.id, x)) ??
+    (await newestTransactionWithReference(ctx.db, ctx.tenant.id, x))
   if (!transaction) throw notFound(field, 'transaction', x)
   return transaction
 }
 
-export function listTransactions(
+export async function listTransactions(
   ctx: DomainContext,
   page: Page,
   cardReference?: string,
-): PageOf<Transaction> {
-  if (cardReference === undefined) return transactionPages(ctx.db, ctx.tenant.id, page)
-  findCard(ctx, cardReference)
-  return cardTransactionPages(ctx.db, ctx.tenant.id, page, cardReference)
+): Promise<PageOf<Transaction>> {
+  if (cardReference === undefined) return await transactionPages(ctx.db, ctx.tenant.id, page)
+  await findCard(ctx, cardReference)
+  return await cardTransactionPages(ctx.db, ctx.tenant.id, page, cardReference)
 }

@@ -33,49 +33,52 @@ export function transition(
   resource: TransitionResource,
   key: string,
   to: string,
-): TransitionResult {
-  return atomically(ctx, (ctx) => {
-    const from = MOVERS[resource](ctx, key, to)
+): Promise<TransitionResult> {
+  return atomically(ctx, async (ctx) => {
+    const from = await MOVERS[resource](ctx, key, to)
     // the moves scheduled from the old state have nothing left to do (details still arrive)
-    cancelMoves(ctx.db, ctx.tenant.id, resource, key)
+    await cancelMoves(ctx.db, ctx.tenant.id, resource, key)
     return { resource: TRANSITION_RESOURCES[resource], key, from, to }
   })
 }
 
-type Mover = (ctx: DomainContext, key: string, to: string) => string
+type Mover = (ctx: DomainContext, key: string, to: string) => Promise<string>
 
 const MOVERS: Record<TransitionResource, Mover> = {
-  'card-users'(ctx, reference, to) {
-    const user = findCardUser(ctx, reference, 'reference')
+  async 'card-users'(ctx, reference, to) {
+    const user = await findCardUser(ctx, reference, 'reference')
     assertMove('card_user', user.status, to)
     const identity = to === 'passed' ? generatedIdentity(ctx, user) : {}
-    updateCardUser(ctx.db, user.seq, {
+    await updateCardUser(ctx.db, user.seq, {
       ...identity,
       status: to as CardUser['status'],
       updatedAt: ctx.now,
     })
     if (to === 'passed' || to === 'failed') {
-      enqueueEvent(ctx, verificationEvent(findCardUser(ctx, reference, 'reference'), to))
+      await enqueueEvent(
+        ctx,
+        verificationEvent(await findCardUser(ctx, reference, 'reference'), to),
+      )
     }
     return user.status
   },
-  cards(ctx, reference, to) {
-    const card = findCard(ctx, reference, 'reference')
-    const moved = setCardStatus(ctx, card, to as typeof card.status)
+  async cards(ctx, reference, to) {
+    const card = await findCard(ctx, reference, 'reference')
+    const moved = await setCardStatus(ctx, card, to as typeof card.status)
     // a card leaving `issuing` has been created, or has failed to be
     if (card.status === 'issuing')
-      enqueueEvent(ctx, cardCreationEvent(moved, cardBalance(ctx, moved), ctx.quirks))
+      await enqueueEvent(ctx, cardCreationEvent(moved, await cardBalance(ctx, moved), ctx.quirks))
     return card.status
   },
-  transactions(ctx, slug, to) {
-    const transaction = findTransaction(ctx, slug, 'slug')
+  async transactions(ctx, slug, to) {
+    const transaction = await findTransaction(ctx, slug, 'slug')
     assertMove('transaction', transaction.status, to)
-    updateTransaction(ctx.db, transaction.seq, {
+    await updateTransaction(ctx.db, transaction.seq, {
       status: to as 'success' | 'failed',
       updatedAt: ctx.now,
     })
-    settleTransaction(ctx, transaction, to as 'success' | 'failed')
-    enqueueExtension(ctx, 'transaction', to, {
+    await settleTransaction(ctx, transaction, to as 'success' | 'failed')
+    await enqueueExtension(ctx, 'transaction', to, {
       slug: transaction.slug,
       reference: transaction.reference,
       card_reference: transaction.cardReference,
@@ -84,15 +87,15 @@ const MOVERS: Record<TransitionResource, Mover> = {
     })
     return transaction.status
   },
-  payments(ctx, reference, to) {
-    const payment = findPayment(ctx, reference)
+  async payments(ctx, reference, to) {
+    const payment = await findPayment(ctx, reference)
     assertMove('payment', payment.status, to)
-    updatePayment(ctx.db, payment.seq, {
+    await updatePayment(ctx.db, payment.seq, {
       status: to as 'success' | 'failed' | 'expired',
       updatedAt: ctx.now,
     })
-    settlePayment(ctx, payment, to as 'success' | 'failed' | 'expired')
-    enqueueExtension(ctx, 'payment', to, {
+    await settlePayment(ctx, payment, to as 'success' | 'failed' | 'expired')
+    await enqueueExtension(ctx, 'payment', to, {
       reference: payment.reference,
       partner_reference: payment.partnerReference,
       network: payment.network,
@@ -100,12 +103,15 @@ const MOVERS: Record<TransitionResource, Mover> = {
     })
     return payment.status
   },
-  disburses(ctx, reference, to) {
-    const disburse = findDisburse(ctx, reference)
+  async disburses(ctx, reference, to) {
+    const disburse = await findDisburse(ctx, reference)
     assertMove('disburse', disburse.status, to)
-    updateDisburse(ctx.db, disburse.seq, { status: to as 'success' | 'failed', updatedAt: ctx.now })
-    settleDisburse(ctx, disburse, to as 'success' | 'failed')
-    enqueueExtension(ctx, 'disburse', to, {
+    await updateDisburse(ctx.db, disburse.seq, {
+      status: to as 'success' | 'failed',
+      updatedAt: ctx.now,
+    })
+    await settleDisburse(ctx, disburse, to as 'success' | 'failed')
+    await enqueueExtension(ctx, 'disburse', to, {
       reference: disburse.reference,
       partner_reference: disburse.partnerReference,
       network: disburse.network,
@@ -113,21 +119,23 @@ const MOVERS: Record<TransitionResource, Mover> = {
     })
     return disburse.status
   },
-  disputes(ctx, reference, to) {
-    const dispute = findDispute(ctx, reference)
-    setDisputeStatus(ctx, dispute, to as typeof dispute.status)
+  async disputes(ctx, reference, to) {
+    const dispute = await findDispute(ctx, reference)
+    await setDisputeStatus(ctx, dispute, to as typeof dispute.status)
     return dispute.status
   },
 }
 
 /** An opt-in event the real service is not known to send: `<resource>.<status>` (PRODUCT §7). */
-function enqueueExtension(
+async function enqueueExtension(
   ctx: DomainContext,
   resource: string,
   status: string,
   data: Record<string, unknown>,
 ) {
-  enqueueEvent(ctx, extensionEvent(resource, status, { ...data, status }), { extension: true })
+  await enqueueEvent(ctx, extensionEvent(resource, status, { ...data, status }), {
+    extension: true,
+  })
 }
 
 /**

@@ -3,6 +3,7 @@
  * pulls need a one-time code from the payer, valid 15 min (sn) or 2 min (ci) on the sandbox
  * clock. The control plane issues them; a transfer uses one up. issued → used | expired.
  */
+import { atomically } from '../store/statements.js'
 import type { WalletCode } from '../db/schema.js'
 import {
   findWalletCode,
@@ -30,27 +31,32 @@ export function needsCode(network: string): network is CodeNetwork {
 export function issueWalletCode(
   ctx: DomainContext,
   input: { phone: string; network: CodeNetwork },
-): WalletCode {
-  const code = insertWalletCode(ctx.db, {
-    tenantId: ctx.tenant.id,
-    code: ctx.ids.digits(6),
-    phone: input.phone,
-    network: input.network,
-    expiresAt: ctx.now + CODE_VALIDITY_MS[input.network],
-    createdAt: ctx.now,
+): Promise<WalletCode> {
+  return atomically(ctx, async (ctx) => {
+    const code = await insertWalletCode(ctx.db, {
+      tenantId: ctx.tenant.id,
+      code: ctx.ids.digits(6),
+      phone: input.phone,
+      network: input.network,
+      expiresAt: ctx.now + CODE_VALIDITY_MS[input.network],
+      createdAt: ctx.now,
+    })
+    // nothing changes then (the status is read off the clock), but the console says so
+    await scheduleAt(ctx, code.expiresAt + 1, {
+      resource: 'wallet-codes',
+      key: String(code.seq),
+      action: 'expired',
+    })
+    return code
   })
-  // nothing changes then (the status is read off the clock), but the console says so
-  scheduleAt(ctx, code.expiresAt + 1, {
-    resource: 'wallet-codes',
-    key: String(code.seq),
-    action: 'expired',
-  })
-  return code
 }
 
 /** The code whose expiry job fired, if it expired unused (a used one has nothing to say). */
-export function expiredWalletCode(ctx: DomainContext, seq: string): WalletCode | undefined {
-  const code = findWalletCodeBySeq(ctx.db, ctx.tenant.id, Number(seq))
+export async function expiredWalletCode(
+  ctx: DomainContext,
+  seq: string,
+): Promise<WalletCode | undefined> {
+  const code = await findWalletCodeBySeq(ctx.db, ctx.tenant.id, Number(seq))
   return code && walletCodeStatus(code, ctx.now) === 'expired' ? code : undefined
 }
 
@@ -60,14 +66,14 @@ export function walletCodeStatus(code: WalletCode, now: number): 'issued' | 'use
 }
 
 /** Spends the payer's code; call inside the transaction that creates the transfer. */
-export function useWalletCode(
+export async function useWalletCode(
   ctx: DomainContext,
   input: { phone: string; network: string; code?: string },
-): void {
+): Promise<void> {
   if (!needsCode(input.network)) return
   if (input.code === undefined)
     throw refused('code', `The code field is required when network is ${input.network}.`)
-  const found = findWalletCode(ctx.db, ctx.tenant.id, {
+  const found = await findWalletCode(ctx.db, ctx.tenant.id, {
     network: input.network,
     phone: input.phone,
     code: input.code,
@@ -76,5 +82,5 @@ export function useWalletCode(
   const status = walletCodeStatus(found, ctx.now)
   if (status === 'used') throw refused('code', 'The code has already been used.')
   if (status === 'expired') throw refused('code', 'The code has expired.')
-  markWalletCodeUsed(ctx.db, found.seq, ctx.now)
+  await markWalletCodeUsed(ctx.db, found.seq, ctx.now)
 }

@@ -22,6 +22,7 @@ import type { Logger } from '../lib/logger.js'
 import {
   deleteJob,
   dueAt,
+  dueAtInMemory,
   dueInstants,
   dueJobs,
   forgetDueAt,
@@ -46,20 +47,21 @@ export type DueRun = { ran: number; fired: FiredJob[] }
 /** A job that did something: when (the tenant clock) and what, as the console's JSON line says. */
 export type FiredJob = { at: number } & Record<string, unknown>
 
-/** Runs the tenant's jobs due at or before `until`, each at its own due time. */
-export function runDue(deps: SchedulerDeps, tenant: Tenant, until: number): DueRun {
+/**
+ * Runs the tenant's jobs due at or before `until`, each at its own due time, a batch a
+ * transaction. Each batch is read inside the transaction that runs and deletes it: two runs of
+ * one tenant at once (two requests catching up) take turns, and the second finds only what the
+ * first left.
+ */
+export async function runDue(deps: SchedulerDeps, tenant: Tenant, until: number): Promise<DueRun> {
   let ran = 0
   const fired: FiredJob[] = []
   for (;;) {
-    const due = dueJobs(deps.db, tenant.id, until, BATCH)
-    if (due.length === 0) {
-      refreshDueAt(deps.db, tenant.id)
-      return { ran, fired }
-    }
-    atomically(deps, (deps) => {
+    const batch = await atomically(deps, async (deps) => {
+      const due = await dueJobs(deps.db, tenant.id, until, BATCH)
       for (const job of due) {
         const ctx = { db: deps.db, ids: deps.ids, tenant, now: job.dueAt }
-        const happened = runJob(
+        const happened = await runJob(
           {
             ...ctx,
             quirks: deps.options.quirks,
@@ -71,27 +73,32 @@ export function runDue(deps: SchedulerDeps, tenant: Tenant, until: number): DueR
         deps.logger.log({ ...happened, tenant: tenant.token, sandboxTime: job.dueAt })
         fired.push({ at: job.dueAt, ...happened.fields })
       }
+      return due.length
     })
-    ran += due.length
+    if (batch === 0) {
+      await refreshDueAt(deps.db, tenant.id)
+      return { ran, fired }
+    }
+    ran += batch
   }
 }
 
 type BackgroundEvent = { event: 'event'; text: string; fields: Record<string, unknown> }
 
 /** Runs one job; what it did, for the console, or nothing when it had nothing left to do. */
-function runJob(ctx: DomainContext, job: Job): BackgroundEvent | undefined {
-  deleteJob(ctx.db, job.seq)
+async function runJob(ctx: DomainContext, job: Job): Promise<BackgroundEvent | undefined> {
+  await deleteJob(ctx.db, job.seq)
   try {
-    return atomically(ctx, (ctx) => {
+    return await atomically(ctx, async (ctx) => {
       if (job.action === 'fill_details') {
-        fillLinkedCardDetails(ctx, job.key)
+        await fillLinkedCardDetails(ctx, job.key)
         return background('card', job.key, 'details filled (number, cvv2, expiry)')
       }
       if (job.resource === 'wallet-codes') {
-        const code = expiredWalletCode(ctx, job.key)
+        const code = await expiredWalletCode(ctx, job.key)
         return code && background('wallet_code', `${code.network} ${code.phone}`, 'expired unused')
       }
-      return moved(transition(ctx, job.resource as TransitionResource, job.key, job.action))
+      return moved(await transition(ctx, job.resource as TransitionResource, job.key, job.action))
     })
   } catch (error) {
     // moved or deleted meanwhile: the job has nothing left to do
@@ -146,21 +153,21 @@ export class RunawayJobs extends Error {}
  * retries are not jobs, and those due by the last instant are attempted as after an advance.
  * Throws RunawayJobs once more than MAX_IDLE_RUN_JOBS have run (the work done stays done).
  */
-export function runUntilIdle(
+export async function runUntilIdle(
   deps: SchedulerDeps & { tenants: TenantDirectory },
   token: string,
   until?: number,
   maxJobs = MAX_IDLE_RUN_JOBS,
-): { tenant: Tenant; ran: number; fired: FiredJob[] } {
-  let tenant = deps.tenants.forToken(token)!
+): Promise<{ tenant: Tenant; ran: number; fired: FiredJob[] }> {
+  let tenant = (await deps.tenants.forToken(token))!
   let ran = 0
   const fired: FiredJob[] = []
   for (;;) {
     const now = deps.tenants.now(tenant)
-    const next = nextDueAt(deps.db, tenant.id)
+    const next = await nextDueAt(deps.db, tenant.id)
     if (next === undefined || (until !== undefined && next > until)) break
-    if (next > now) tenant = deps.tenants.advance(token, next - now)
-    const run = runDue(deps, tenant, Math.max(next, now))
+    if (next > now) tenant = await deps.tenants.advance(token, next - now)
+    const run = await runDue(deps, tenant, Math.max(next, now))
     ran += run.ran
     fired.push(...run.fired)
     if (ran > maxJobs)
@@ -170,15 +177,23 @@ export function runUntilIdle(
       )
   }
   const now = deps.tenants.now(tenant)
-  if (until !== undefined && until > now) tenant = deps.tenants.advance(token, until - now)
+  if (until !== undefined && until > now) tenant = await deps.tenants.advance(token, until - now)
   return { tenant, ran, fired }
 }
 
-/** Before a request of a real-clock tenant: run what fell due since the last tick. */
-export function catchUp(deps: SchedulerDeps, tenant: Tenant, now: number): void {
-  if (tenant.clockMode !== 'real') return
-  const earliest = dueAt(deps.db, tenant.id)
-  if (earliest !== undefined && earliest <= now) runDue(deps, tenant, now)
+/**
+ * Before a request of a real-clock tenant: run what fell due since the last tick. Nothing to
+ * wait for (undefined) unless something fell due, or the due index is not loaded yet.
+ */
+export function catchUp(
+  deps: SchedulerDeps,
+  tenant: Tenant,
+  now: number,
+): Promise<unknown> | undefined {
+  if (tenant.clockMode !== 'real') return undefined
+  const earliest = dueAtInMemory(deps.db, tenant.id)
+  if (earliest === null) return dueAt(deps.db, tenant.id).then(() => catchUp(deps, tenant, now))
+  return earliest !== undefined && earliest <= now ? runDue(deps, tenant, now) : undefined
 }
 
 /**
@@ -186,15 +201,17 @@ export function catchUp(deps: SchedulerDeps, tenant: Tenant, now: number): void 
  * whose clock stands still, or a reset tenant's old id, is left out until a job is written for
  * it again (the tenant directory puts a clock that starts to run back in).
  */
-export function runDueOnRealClocks(deps: SchedulerDeps & { tenants: TenantDirectory }): void {
-  reloadDueAtIfOthersWrote(deps.db)
-  for (const [tenantId, earliest] of dueInstants(deps.db)) {
-    const tenant = deps.tenants.byId(tenantId)
+export async function runDueOnRealClocks(
+  deps: SchedulerDeps & { tenants: TenantDirectory },
+): Promise<void> {
+  await reloadDueAtIfOthersWrote(deps.db)
+  for (const [tenantId, earliest] of await dueInstants(deps.db)) {
+    const tenant = await deps.tenants.byId(tenantId)
     if (!tenant || tenant.clockMode !== 'real') {
-      forgetDueAt(deps.db, tenantId)
+      await forgetDueAt(deps.db, tenantId)
       continue
     }
     const now = deps.tenants.now(tenant)
-    if (earliest <= now) runDue(deps, tenant, now)
+    if (earliest <= now) await runDue(deps, tenant, now)
   }
 }

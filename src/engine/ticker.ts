@@ -1,25 +1,38 @@
 /**
  * The one ticker of a sandbox: everything periodic runs from it, every TICK_MS of wall time, in
  * the order given (the scheduler's due jobs, the sweep of reset tenants' rows, webhook
- * delivery: sandbox.ts). A task that throws is reported and the others still run; the timer
- * never keeps the process alive.
+ * delivery: sandbox.ts), each awaited before the next. A tick still running when the next is
+ * due makes that one skip. A task that throws is reported and the others still run; once
+ * stopped (the database closing under a task), nothing more is run or reported. The timer never
+ * keeps the process alive.
  */
 
 export const TICK_MS = 100
 
-export type Task = { name: string; run: () => void }
+export type Task = { name: string; run: () => Promise<unknown> }
 
 /** Starts ticking; returns what stops it. */
 export function startTicker(tasks: readonly Task[], everyMs = TICK_MS): () => void {
-  const timer = setInterval(() => {
+  let ticking = false
+  let stopped = false
+  async function tick(): Promise<void> {
     for (const task of tasks) {
+      if (stopped) return
       try {
-        task.run()
+        await task.run()
       } catch (error) {
-        console.error(`card-sandbox: ${task.name} tick failed`, error)
+        if (!stopped) console.error(`card-sandbox: ${task.name} tick failed`, error)
       }
     }
+  }
+  const timer = setInterval(() => {
+    if (ticking) return
+    ticking = true
+    void tick().finally(() => (ticking = false))
   }, everyMs)
   timer.unref()
-  return () => clearInterval(timer)
+  return () => {
+    stopped = true
+    clearInterval(timer)
+  }
 }

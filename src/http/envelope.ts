@@ -33,19 +33,19 @@ export function ok(c: Context, message: string, fields: Record<string, unknown>)
  * the page depends on besides the tenant and how answers are presented (the list, page,
  * per_page, a filter), its free-form part last.
  */
-export function okList(
+export async function okList(
   c: Context<AppEnv>,
   key: string,
   message: string,
-  fields: () => Record<string, unknown>,
-): Response {
+  fields: () => Promise<Record<string, unknown>> | Record<string, unknown>,
+): Promise<Response> {
   const p = presenting(c)
   // spaces part the key: no origin (an http URL), tenant id or page number holds one
-  const answer = readThrough(
+  const answer = await readThrough(
     c.get('ctx').db,
     `answer ${p.quirks} ${p.sdkCompat} ${p.origin} ${c.get('tenant').id} ${key}`,
-    () => {
-      const text = JSON.stringify({ message, statusCode: 200, ...fields() })
+    async () => {
+      const text = JSON.stringify({ message, statusCode: 200, ...(await fields()) })
       return { text, bytes: Buffer.from(text) }
     },
   )

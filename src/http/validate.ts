@@ -69,7 +69,7 @@ export function validate<T extends Target, Schema extends ZodType>(
   const validator: Validator<T, Schema> = async (c, next) => {
     await readJsonBody(c)
     // reading the body waits: the tenant is brought up to date before the handler runs
-    refreshTenant(c)
+    await refreshTenant(c)
     return (c.req.path.startsWith('/v1/') ? checkedApiBody : checked)(c, next)
   }
   validations.set(validator, { target, schema })

@@ -3,12 +3,12 @@ import { and, eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/open.js'
 import { businessOperations, type BusinessOperation } from '../db/schema.js'
 import { insertReturning, pagesOf } from './rows.js'
-import { statement } from './statements.js'
+import { statement, locked, unlocked } from './statements.js'
 
 export function insertOperation(
   db: Db,
   values: typeof businessOperations.$inferInsert,
-): BusinessOperation {
+): Promise<BusinessOperation> {
   return insertReturning(db, businessOperations, values)
 }
 
@@ -28,11 +28,12 @@ const settle = statement((db) =>
 )
 
 /** Moves the operations of `kind` made for `sourceReference` (a disburse's reference) to `status`. */
-export function setOperationStatus(
+export async function setOperationStatus(
   db: Db,
   operation: { sourceReference: string; kind: BusinessOperation['kind'] },
   status: BusinessOperation['status'],
   now: number,
-): void {
+): Promise<void> {
+  while (locked(db)) await unlocked(db)
   settle(db).run({ source: operation.sourceReference, kind: operation.kind, status, now })
 }

@@ -6,12 +6,12 @@ import { eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/open.js'
 import { cardRevealTokens, type CardRevealToken } from '../db/schema.js'
 import { insertReturning } from './rows.js'
-import { statement } from './statements.js'
+import { statement, locked, unlocked } from './statements.js'
 
 export function insertRevealToken(
   db: Db,
   values: typeof cardRevealTokens.$inferInsert,
-): CardRevealToken {
+): Promise<CardRevealToken> {
   return insertReturning(db, cardRevealTokens, values)
 }
 
@@ -23,6 +23,10 @@ const byToken = statement((db) =>
     .prepare(),
 )
 
-export function revealTokenByToken(db: Db, token: string): CardRevealToken | undefined {
+export async function revealTokenByToken(
+  db: Db,
+  token: string,
+): Promise<CardRevealToken | undefined> {
+  while (locked(db)) await unlocked(db)
   return byToken(db).get({ token })
 }

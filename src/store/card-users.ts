@@ -3,13 +3,13 @@ import { and, eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/open.js'
 import { cardUsers, type CardUser } from '../db/schema.js'
 import { insertReturning, ownedRowBy, pagesOf, updateReturning } from './rows.js'
-import { statement } from './statements.js'
+import { statement, locked, unlocked } from './statements.js'
 
-export function insertCardUser(db: Db, values: typeof cardUsers.$inferInsert): CardUser {
+export function insertCardUser(db: Db, values: typeof cardUsers.$inferInsert): Promise<CardUser> {
   return insertReturning(db, cardUsers, values)
 }
 
-export function updateCardUser(db: Db, seq: number, changes: Partial<CardUser>): CardUser {
+export function updateCardUser(db: Db, seq: number, changes: Partial<CardUser>): Promise<CardUser> {
   return updateReturning(db, cardUsers, seq, changes)
 }
 
@@ -30,10 +30,11 @@ const verification = statement((db) =>
 )
 
 /** A card user's status and phone: all a card's creation needs to know of its holder. */
-export function cardUserVerification(
+export async function cardUserVerification(
   db: Db,
   tenantId: string,
   reference: string,
-): Pick<CardUser, 'status' | 'phone'> | undefined {
+): Promise<Pick<CardUser, 'status' | 'phone'> | undefined> {
+  while (locked(db)) await unlocked(db)
   return verification(db).get({ tenant: tenantId, reference })
 }

@@ -3,13 +3,13 @@ import { and, eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/open.js'
 import { cards, type Card } from '../db/schema.js'
 import { insertReturning, ownedRowBy, pagesOf, updateReturning } from './rows.js'
-import { statement } from './statements.js'
+import { statement, locked, unlocked } from './statements.js'
 
-export function insertCard(db: Db, values: typeof cards.$inferInsert): Card {
+export function insertCard(db: Db, values: typeof cards.$inferInsert): Promise<Card> {
   return insertReturning(db, cards, values)
 }
 
-export function updateCard(db: Db, seq: number, changes: Partial<Card>): Card {
+export function updateCard(db: Db, seq: number, changes: Partial<Card>): Promise<Card> {
   return updateReturning(db, cards, seq, changes)
 }
 
@@ -30,7 +30,12 @@ const byIdentifier = statement((db) =>
 )
 
 /** Whether the tenant already linked a card with this identifier. */
-export function isIdentifierLinked(db: Db, tenantId: string, identifier: number): boolean {
+export async function isIdentifierLinked(
+  db: Db,
+  tenantId: string,
+  identifier: number,
+): Promise<boolean> {
+  while (locked(db)) await unlocked(db)
   return byIdentifier(db).get({ tenant: tenantId, identifier }) !== undefined
 }
 
@@ -43,6 +48,7 @@ const byReference = statement((db) =>
 )
 
 /** Whether any tenant's card has this reference (the column is unique across tenants). */
-export function isCardReferenceTaken(db: Db, reference: string): boolean {
+export async function isCardReferenceTaken(db: Db, reference: string): Promise<boolean> {
+  while (locked(db)) await unlocked(db)
   return byReference(db).get({ reference }) !== undefined
 }

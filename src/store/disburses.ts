@@ -3,11 +3,11 @@ import type { Db } from '../db/open.js'
 import { disburses, type Disburse } from '../db/schema.js'
 import { insertReturning, ownedRowBy, pagesOf, updateReturning } from './rows.js'
 
-export function insertDisburse(db: Db, values: typeof disburses.$inferInsert): Disburse {
+export function insertDisburse(db: Db, values: typeof disburses.$inferInsert): Promise<Disburse> {
   return insertReturning(db, disburses, values)
 }
 
-export function updateDisburse(db: Db, seq: number, changes: Partial<Disburse>): Disburse {
+export function updateDisburse(db: Db, seq: number, changes: Partial<Disburse>): Promise<Disburse> {
   return updateReturning(db, disburses, seq, changes)
 }
 

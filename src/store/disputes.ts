@@ -3,13 +3,13 @@ import { and, eq, inArray, sql } from 'drizzle-orm'
 import type { Db } from '../db/open.js'
 import { disputes, type Dispute } from '../db/schema.js'
 import { insertReturning, ownedRowBy, pagesOf, updateReturning } from './rows.js'
-import { statement } from './statements.js'
+import { statement, locked, unlocked } from './statements.js'
 
-export function insertDispute(db: Db, values: typeof disputes.$inferInsert): Dispute {
+export function insertDispute(db: Db, values: typeof disputes.$inferInsert): Promise<Dispute> {
   return insertReturning(db, disputes, values)
 }
 
-export function updateDispute(db: Db, seq: number, changes: Partial<Dispute>): Dispute {
+export function updateDispute(db: Db, seq: number, changes: Partial<Dispute>): Promise<Dispute> {
   return updateReturning(db, disputes, seq, changes)
 }
 
@@ -32,10 +32,11 @@ const unresolvedOn = statement((db) =>
 )
 
 /** The reference of a dispute on the transaction that is not resolved yet, if any. */
-export function unresolvedDisputeOn(
+export async function unresolvedDisputeOn(
   db: Db,
   tenantId: string,
   transactionSlug: string,
-): string | undefined {
+): Promise<string | undefined> {
+  while (locked(db)) await unlocked(db)
   return unresolvedOn(db).get({ tenant: tenantId, slug: transactionSlug })?.reference
 }

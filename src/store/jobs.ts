@@ -12,11 +12,18 @@ import { and, asc, eq, lte, min, ne, sql } from 'drizzle-orm'
 import type { Db } from '../db/open.js'
 import { jobs, type Job } from '../db/schema.js'
 import { insertRow } from './rows.js'
-import { commitsOfOthers, connectionOf, inTransaction, statement } from './statements.js'
+import {
+  commitsOfOthers,
+  connectionOf,
+  inTransaction,
+  statement,
+  locked,
+  unlocked,
+} from './statements.js'
 
-export function insertJob(db: Db, job: typeof jobs.$inferInsert): void {
-  insertRow(db, jobs, job)
-  const earliest = dueIndex(db).byTenant
+export async function insertJob(db: Db, job: typeof jobs.$inferInsert): Promise<void> {
+  await insertRow(db, jobs, job)
+  const earliest = (await dueIndex(db)).byTenant
   const current = earliest.get(job.tenantId)
   if (current === undefined || job.dueAt < current) earliest.set(job.tenantId, job.dueAt)
 }
@@ -41,57 +48,68 @@ const earliestOfTenant = statement((db) =>
     .prepare(),
 )
 
-function dueIndex(db: Db): DueIndex {
+/**
+ * The tenant's earliest due instant from memory, without waiting (the request path asks on every
+ * request): undefined, no job; null, the index is not loaded yet (dueAt loads it).
+ */
+export function dueAtInMemory(db: Db, tenantId: string): number | undefined | null {
+  const index = dueIndexes.get(connectionOf(db))
+  return index ? index.byTenant.get(tenantId) : null
+}
+
+async function dueIndex(db: Db): Promise<DueIndex> {
   const connection = connectionOf(db)
   let index = dueIndexes.get(connection)
-  if (!index) dueIndexes.set(connection, (index = loadDueIndex(db)))
+  if (!index) dueIndexes.set(connection, (index = await loadDueIndex(db)))
   return index
 }
 
-function loadDueIndex(db: Db): DueIndex {
-  const othersCommits = commitsOfOthers(db)
+async function loadDueIndex(db: Db): Promise<DueIndex> {
+  const othersCommits = await commitsOfOthers(db)
+  while (locked(db)) await unlocked(db)
   const byTenant = new Map<string, number>()
   for (const row of earliestPerTenant(db).all()) byTenant.set(row.tenantId, row.dueAt!)
   return { byTenant, othersCommits }
 }
 
 /** The tenant's earliest due instant on its sandbox clock, from memory; undefined: no job. */
-export function dueAt(db: Db, tenantId: string): number | undefined {
-  return dueIndex(db).byTenant.get(tenantId)
+export async function dueAt(db: Db, tenantId: string): Promise<number | undefined> {
+  return (await dueIndex(db)).byTenant.get(tenantId)
 }
 
 /** The tenant's earliest due instant, read from the table (run-until-idle walks it job by job). */
-export function nextDueAt(db: Db, tenantId: string): number | undefined {
+export async function nextDueAt(db: Db, tenantId: string): Promise<number | undefined> {
+  while (locked(db)) await unlocked(db)
   return earliestOfTenant(db).get({ tenant: tenantId })?.dueAt ?? undefined
 }
 
 /** Every tenant with a job, and its earliest due instant (a copy: the caller may run jobs). */
-export function dueInstants(db: Db): [tenantId: string, dueAt: number][] {
-  return [...dueIndex(db).byTenant]
+export async function dueInstants(db: Db): Promise<[tenantId: string, dueAt: number][]> {
+  return [...(await dueIndex(db)).byTenant]
 }
 
 /**
  * Reads the tenant's earliest due instant from the table again, after its due jobs ran (or its
  * clock started to run). Not inside a transaction, whose deletes may yet roll back.
  */
-export function refreshDueAt(db: Db, tenantId: string): void {
+export async function refreshDueAt(db: Db, tenantId: string): Promise<void> {
   if (inTransaction(db)) return
-  const earliest = nextDueAt(db, tenantId)
-  if (earliest === undefined) dueIndex(db).byTenant.delete(tenantId)
-  else dueIndex(db).byTenant.set(tenantId, earliest)
+  const earliest = await nextDueAt(db, tenantId)
+  if (earliest === undefined) (await dueIndex(db)).byTenant.delete(tenantId)
+  else (await dueIndex(db)).byTenant.set(tenantId, earliest)
 }
 
 /** Leaves a tenant out until a job is written for it again (or refreshDueAt): a retired id, a stopped clock. */
-export function forgetDueAt(db: Db, tenantId: string): void {
-  dueIndex(db).byTenant.delete(tenantId)
+export async function forgetDueAt(db: Db, tenantId: string): Promise<void> {
+  ;(await dueIndex(db)).byTenant.delete(tenantId)
 }
 
 /** Loads every tenant's earliest due instant again when another connection has committed since. */
-export function reloadDueAtIfOthersWrote(db: Db): void {
+export async function reloadDueAtIfOthersWrote(db: Db): Promise<void> {
   const connection = connectionOf(db)
   const index = dueIndexes.get(connection)
-  if (index && index.othersCommits !== commitsOfOthers(db))
-    dueIndexes.set(connection, loadDueIndex(db))
+  if (index && index.othersCommits !== (await commitsOfOthers(db)))
+    dueIndexes.set(connection, await loadDueIndex(db))
 }
 
 const due = statement((db) =>
@@ -107,7 +125,13 @@ const due = statement((db) =>
 )
 
 /** The tenant's first `limit` jobs due at or before `until`, in the order they run. */
-export function dueJobs(db: Db, tenantId: string, until: number, limit: number): Job[] {
+export async function dueJobs(
+  db: Db,
+  tenantId: string,
+  until: number,
+  limit: number,
+): Promise<Job[]> {
+  while (locked(db)) await unlocked(db)
   return due(db).all({ tenant: tenantId, until, limit })
 }
 
@@ -118,7 +142,8 @@ const remove = statement((db) =>
     .prepare(),
 )
 
-export function deleteJob(db: Db, seq: number): void {
+export async function deleteJob(db: Db, seq: number): Promise<void> {
+  while (locked(db)) await unlocked(db)
   remove(db).run({ seq })
 }
 
@@ -137,7 +162,13 @@ const cancel = statement((db) =>
 )
 
 /** Deletes a resource's pending moves (its details still arrive: `fill_details` stays). */
-export function cancelMoves(db: Db, tenantId: string, resource: string, key: string): void {
+export async function cancelMoves(
+  db: Db,
+  tenantId: string,
+  resource: string,
+  key: string,
+): Promise<void> {
+  while (locked(db)) await unlocked(db)
   cancel(db).run({ tenant: tenantId, resource, key })
 }
 
@@ -152,6 +183,7 @@ const scheduled = statement((db) =>
 )
 
 /** The tenant's first `limit` jobs, soonest first. */
-export function scheduledJobs(db: Db, tenantId: string, limit: number): Job[] {
+export async function scheduledJobs(db: Db, tenantId: string, limit: number): Promise<Job[]> {
+  while (locked(db)) await unlocked(db)
   return scheduled(db).all({ tenant: tenantId, limit })
 }

@@ -5,7 +5,7 @@
 import { and, eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/open.js'
 import { accounts, postings } from '../db/schema.js'
-import { statement } from './statements.js'
+import { statement, locked, unlocked } from './statements.js'
 
 const balanceQuery = statement((db) =>
   db
@@ -21,7 +21,8 @@ const balanceQuery = statement((db) =>
 )
 
 /** The balance of a tenant's account; an account never moved holds 0. */
-export function accountBalance(db: Db, tenantId: string, account: string): number {
+export async function accountBalance(db: Db, tenantId: string, account: string): Promise<number> {
+  while (locked(db)) await unlocked(db)
   return balanceQuery(db).get({ tenant: tenantId, account })?.balance ?? 0
 }
 
@@ -39,7 +40,12 @@ const balancesQuery = statement((db) =>
 )
 
 /** The balances of several accounts in one query; absent accounts hold 0. */
-export function accountBalances(db: Db, tenantId: string, names: string[]): Map<string, number> {
+export async function accountBalances(
+  db: Db,
+  tenantId: string,
+  names: string[],
+): Promise<Map<string, number>> {
+  while (locked(db)) await unlocked(db)
   const rows = balancesQuery(db).all({ tenant: tenantId, names: JSON.stringify(names) })
   const balances = new Map(names.map((name) => [name, 0]))
   for (const row of rows) balances.set(row.name, row.balance)
@@ -88,7 +94,8 @@ export type Movement = {
 }
 
 /** Writes a movement's two postings and both balances; the caller runs it in its transaction. */
-export function writeMovement(db: Db, movement: Movement): void {
+export async function writeMovement(db: Db, movement: Movement): Promise<void> {
+  while (locked(db)) await unlocked(db)
   const { tenantId: tenant, from, to, amount, source, memo, now } = movement
   post(db).run({ tenant, from, to, fromAmount: -amount, toAmount: amount, source, memo, now })
   const credits = credit(db)

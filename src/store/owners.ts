@@ -5,17 +5,19 @@
 import { eq } from 'drizzle-orm'
 import type { Db } from '../db/open.js'
 import { cardUsers, disburses, payments } from '../db/schema.js'
+import { locked, unlocked } from './statements.js'
 
 const TABLES = { 'card-users': cardUsers, payments, disburses }
 
 export type OwnedKind = keyof typeof TABLES
 
 /** What a reference names among `kinds` (the first that has it) and the tenant owning it. */
-export function ownerOf<K extends OwnedKind>(
+export async function ownerOf<K extends OwnedKind>(
   db: Db,
   kinds: readonly K[],
   reference: string,
-): { kind: K; tenantId: string } | undefined {
+): Promise<{ kind: K; tenantId: string } | undefined> {
+  while (locked(db)) await unlocked(db)
   for (const kind of kinds) {
     const table = TABLES[kind]
     const row = db

@@ -3,11 +3,11 @@ import type { Db } from '../db/open.js'
 import { payments, type Payment } from '../db/schema.js'
 import { insertReturning, ownedRowBy, pagesOf, updateReturning } from './rows.js'
 
-export function insertPayment(db: Db, values: typeof payments.$inferInsert): Payment {
+export function insertPayment(db: Db, values: typeof payments.$inferInsert): Promise<Payment> {
   return insertReturning(db, payments, values)
 }
 
-export function updatePayment(db: Db, seq: number, changes: Partial<Payment>): Payment {
+export function updatePayment(db: Db, seq: number, changes: Partial<Payment>): Promise<Payment> {
   return updateReturning(db, payments, seq, changes)
 }
 

@@ -4,7 +4,7 @@
  * balances, the JSON text sent) is the same until something is written.
  */
 import type { Db } from '../db/open.js'
-import { perConnection, statement } from './statements.js'
+import { perConnection, statement, locked, unlocked } from './statements.js'
 
 /** How many reads a database keeps between writes: a test suite's lists, not more. */
 const CACHED_READS = 256
@@ -19,14 +19,14 @@ const readCacheOf = perConnection(() => new Map<string, Cached>())
  * inside a transaction are never cached. `key` must name everything the read depends on (build
  * it by concatenation: it is made on every call); callers must not mutate the value.
  */
-export function readThrough<V>(db: Db, key: string, read: () => V): V {
+export async function readThrough<V>(db: Db, key: string, read: () => Promise<V> | V): Promise<V> {
   if (db.$client.inTransaction) return read()
-  const [ours, theirs] = writeCounts(db)
+  const [ours, theirs] = await writeCounts(db)
   const cache = readCacheOf(db)
   const cached = cache.get(key)
   if (cached !== undefined && cached.ours === ours && cached.theirs === theirs)
     return cached.value as V
-  const value = read()
+  const value = await read()
   cache.delete(key)
   if (cache.size >= CACHED_READS) cache.delete(cache.keys().next().value!)
   cache.set(key, { ours, theirs, value })
@@ -39,7 +39,8 @@ export function readThrough<V>(db: Db, key: string, read: () => V): V {
  * transaction neither moves without a write. An in-memory database has no other connection:
  * its count of theirs stays 0, without the pragma (a table-valued function, 1 µs a read).
  */
-function writeCounts(db: Db): [number, number] {
+async function writeCounts(db: Db): Promise<[number, number]> {
+  while (locked(db)) await unlocked(db)
   if (db.$client.memory) return [ourWrites(db).get() as number, 0]
   return bothWrites(db).get() as [number, number]
 }

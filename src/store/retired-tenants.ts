@@ -25,7 +25,7 @@ import {
   webhookAttempts,
   webhookEvents,
 } from '../db/schema.js'
-import { atomically, prepared, statement } from './statements.js'
+import { atomically, prepared, statement, locked, unlocked } from './statements.js'
 
 /** Every table whose rows belong to a tenant (by `tenant_id`): what a reset retires and a snapshot keeps. */
 export const TENANT_TABLES = [
@@ -65,16 +65,18 @@ const deleteRetired = statement((db) =>
     .prepare(),
 )
 
-export function retireTenantId(db: Db, id: string, at: number): void {
+export async function retireTenantId(db: Db, id: string, at: number): Promise<void> {
+  while (locked(db)) await unlocked(db)
   insertRetired(db).run({ id, at })
 }
 
 /** Deletes up to `budget` rows of retired tenants; returns how many rows it deleted. */
-export function sweepRetiredTenants(db: Db, budget = SWEEP_BATCH): number {
+export function sweepRetiredTenants(db: Db, budget = SWEEP_BATCH): Promise<number> {
   return atomically(db, (db) => sweep(db, budget))
 }
 
-function sweep(db: Db, budget: number): number {
+async function sweep(db: Db, budget: number): Promise<number> {
+  while (locked(db)) await unlocked(db)
   let deleted = 0
   const retired = retiredOldestFirst(db).all()
   for (const { id } of retired) {

@@ -7,7 +7,7 @@ import { and, count, desc, eq, getTableColumns, getTableName, sql } from 'drizzl
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core'
 import type { Db } from '../db/open.js'
 import { readThrough } from './read-cache.js'
-import { perConnection, statement } from './statements.js'
+import { perConnection, statement, locked, unlocked } from './statements.js'
 
 export type Page = { page: number; perPage: number }
 export type PageOf<T> = { rows: T[]; total: number; page: number; perPage: number }
@@ -54,14 +54,24 @@ export function pagesOf<T extends TenantTable>(table: T, by?: SQLiteColumn) {
       .prepare(),
   )
   const key = `list:${getTableName(table)}:${by?.name ?? ''}`
-  return (db: Db, tenantId: string, page: Page, value?: string): PageOf<T['$inferSelect']> => {
+  return async (
+    db: Db,
+    tenantId: string,
+    page: Page,
+    value?: string,
+  ): Promise<PageOf<T['$inferSelect']>> => {
     const params = { tenant: tenantId, value, ...pageWindow(page) }
     // the one free-form part (value) last, so that no two reads share a key
-    return readThrough(db, `${key}:${tenantId}:${page.page}:${page.perPage}:${value}`, () => {
-      const rows = rowsQuery(db).all(params) as T['$inferSelect'][]
-      const total = countQuery(db).get(params)?.n ?? 0
-      return { rows, total, ...page }
-    })
+    return await readThrough(
+      db,
+      `${key}:${tenantId}:${page.page}:${page.perPage}:${value}`,
+      async () => {
+        while (locked(db)) await unlocked(db)
+        const rows = rowsQuery(db).all(params) as T['$inferSelect'][]
+        const total = countQuery(db).get(params)?.n ?? 0
+        return { rows, total, ...page }
+      },
+    )
   }
 }
 
@@ -123,11 +133,12 @@ function insertStatement(db: Db, table: SQLiteTable, values: Values, returning: 
 }
 
 /** Inserts one row of `table` (a prepared statement per set of columns). */
-export function insertRow<T extends SQLiteTable>(
+export async function insertRow<T extends SQLiteTable>(
   db: Db,
   table: T,
   values: T['$inferInsert'],
-): void {
+): Promise<void> {
+  while (locked(db)) await unlocked(db)
   insertStatement(db, table, values as Values, false).run(values as Values)
 }
 
@@ -137,11 +148,12 @@ export function insertRow<T extends SQLiteTable>(
  * with RETURNING (which makes SQLite keep the row in a temporary table, and drizzle map it
  * again): the tables have no other defaults. A table that had some would be read back.
  */
-export function insertReturning<T extends SQLiteTable>(
+export async function insertReturning<T extends SQLiteTable>(
   db: Db,
   table: T,
   values: T['$inferInsert'],
-): T['$inferSelect'] {
+): Promise<T['$inferSelect']> {
+  while (locked(db)) await unlocked(db)
   const shape = rowShapeOf(table)
   if (!shape.built)
     return insertStatement(db, table, values as Values, true).get(
@@ -215,12 +227,13 @@ function updateStatement(
 }
 
 /** Updates the row `seq` of `table` (a prepared statement per set of changed columns); 0 or 1. */
-export function updateBySeq<T extends SeqTable>(
+export async function updateBySeq<T extends SeqTable>(
   db: Db,
   table: T,
   seq: number,
   changes: Partial<T['$inferSelect']>,
-): number {
+): Promise<number> {
+  while (locked(db)) await unlocked(db)
   const statement = updateStatement(db, table, table.seq, changes as Values, false)
   return statement.run({ ...changes, [WHERE_KEY]: seq }).changes
 }
@@ -231,18 +244,19 @@ export function updateReturning<T extends SeqTable>(
   table: T,
   seq: number,
   changes: Partial<T['$inferSelect']>,
-): T['$inferSelect'] {
+): Promise<T['$inferSelect']> {
   return updateReturningBy(db, table, table.seq, seq, changes)
 }
 
 /** Updates the row of `table` whose `by` column (its key) equals `value`; returns it as stored. */
-export function updateReturningBy<T extends SQLiteTable>(
+export async function updateReturningBy<T extends SQLiteTable>(
   db: Db,
   table: T,
   by: SQLiteColumn,
   value: unknown,
   changes: Partial<T['$inferSelect']>,
-): T['$inferSelect'] {
+): Promise<T['$inferSelect']> {
+  while (locked(db)) await unlocked(db)
   const statement = updateStatement(db, table, by, changes as Values, true)
   return statement.get({ ...changes, [WHERE_KEY]: value }) as T['$inferSelect']
 }
@@ -258,6 +272,12 @@ export function ownedRowBy<T extends TenantTable>(table: T, column: SQLiteColumn
       )
       .prepare(),
   )
-  return (db: Db, tenantId: string, value: string): T['$inferSelect'] | undefined =>
-    query(db).get({ tenant: tenantId, value }) as T['$inferSelect'] | undefined
+  return async (
+    db: Db,
+    tenantId: string,
+    value: string,
+  ): Promise<T['$inferSelect'] | undefined> => {
+    while (locked(db)) await unlocked(db)
+    return query(db).get({ tenant: tenantId, value }) as T['$inferSelect'] | undefined
+  }
 }

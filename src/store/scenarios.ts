@@ -2,7 +2,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/open.js'
 import { scenarios } from '../db/schema.js'
-import { atomically, statement } from './statements.js'
+import { atomically, statement, locked, unlocked } from './statements.js'
 
 const ofTenant = statement((db) =>
   db
@@ -14,15 +14,21 @@ const ofTenant = statement((db) =>
 )
 
 /** The definitions the tenant posted, oldest first. */
-export function postedScenarios(db: Db, tenantId: string): unknown[] {
+export async function postedScenarios(db: Db, tenantId: string): Promise<unknown[]> {
+  while (locked(db)) await unlocked(db)
   return ofTenant(db)
     .all({ tenant: tenantId })
     .map((row) => row.definition)
 }
 
 /** Saves a tenant's scenario, replacing the one of the same name. */
-export function saveScenario(db: Db, tenantId: string, name: string, definition: unknown): void {
-  atomically(db, (db) => {
+export async function saveScenario(
+  db: Db,
+  tenantId: string,
+  name: string,
+  definition: unknown,
+): Promise<void> {
+  await atomically(db, async (db) => {
     db.delete(scenarios)
       .where(and(eq(scenarios.tenantId, tenantId), eq(scenarios.name, name)))
       .run()
@@ -31,7 +37,8 @@ export function saveScenario(db: Db, tenantId: string, name: string, definition:
 }
 
 /** Deletes the tenant's scenario of that name; whether there was one. */
-export function deleteScenario(db: Db, tenantId: string, name: string): boolean {
+export async function deleteScenario(db: Db, tenantId: string, name: string): Promise<boolean> {
+  while (locked(db)) await unlocked(db)
   const { changes } = db
     .delete(scenarios)
     .where(and(eq(scenarios.tenantId, tenantId), eq(scenarios.name, name)))

@@ -15,7 +15,7 @@ import type { Statement } from 'better-sqlite3'
 import type { Db } from '../db/open.js'
 import { snapshots, type Snapshot } from '../db/schema.js'
 import { TENANT_TABLES } from './retired-tenants.js'
-import { atomically, perConnection, prepared, statement } from './statements.js'
+import { atomically, perConnection, prepared, statement, locked, unlocked } from './statements.js'
 
 /** A snapshot without its rows. */
 export type SnapshotHead = Omit<Snapshot, 'rows'>
@@ -24,7 +24,11 @@ export type SnapshotHead = Omit<Snapshot, 'rows'>
 export const INTERNAL_PREFIX = '#'
 
 /** Every tenant row of the tenant as JSON (`{"<table>": [{column: value}, …], …}`), and how many. */
-export function tenantRowsJson(db: Db, tenantId: string): { json: string; count: number } {
+export async function tenantRowsJson(
+  db: Db,
+  tenantId: string,
+): Promise<{ json: string; count: number }> {
+  while (locked(db)) await unlocked(db)
   const rows: Record<string, unknown[]> = {}
   let count = 0
   for (const table of TENANT_TABLES) {
@@ -38,8 +42,12 @@ export function tenantRowsJson(db: Db, tenantId: string): { json: string; count:
 }
 
 /** `warm`: stage it for restoring now, so that its first restore is as quick as the next ones. */
-export function saveSnapshot(db: Db, snapshot: Omit<Snapshot, 'seq'>, warm = true): void {
-  const { seq, replaced } = atomically(db, (db) => {
+export async function saveSnapshot(
+  db: Db,
+  snapshot: Omit<Snapshot, 'seq'>,
+  warm = true,
+): Promise<void> {
+  const { seq, replaced } = await atomically(db, async (db) => {
     const replaced = db
       .delete(snapshots)
       .where(and(eq(snapshots.token, snapshot.token), eq(snapshots.name, snapshot.name)))
@@ -48,17 +56,18 @@ export function saveSnapshot(db: Db, snapshot: Omit<Snapshot, 'seq'>, warm = tru
     const { seq } = db.insert(snapshots).values(snapshot).returning({ seq: snapshots.seq }).get()
     return { seq, replaced }
   })
-  for (const old of replaced) unstage(db, old.seq)
-  if (warm) stagedCopies(db, seq)
+  for (const old of replaced) await unstage(db, old.seq)
+  if (warm) await stagedCopies(db, seq)
 }
 
 /**
  * Replaces every row of the tenant lineage of `tenantId` (`ten_x`, `ten_x.1`, …) with the rows
  * of snapshot `seq`, under `tenantId`. Call inside the transaction that restores the rest.
  */
-export function restoreTenantRows(db: Db, tenantId: string, seq: number): void {
-  const lineage = lineageOf(db, tenantId)
-  const copies = stagedCopies(db, seq)
+export async function restoreTenantRows(db: Db, tenantId: string, seq: number): Promise<void> {
+  const lineage = await lineageOf(db, tenantId)
+  const copies = await stagedCopies(db, seq)
+  while (locked(db)) await unlocked(db)
   for (const table of TENANT_TABLES) {
     const clear = prepared(db, `snapshot-clear:${table}`, () =>
       db.$client.prepare(`DELETE FROM "${table}" WHERE tenant_id = ?`),
@@ -88,7 +97,8 @@ const stagedSnapshotsOf = perConnection(() => new Map<number, StagedCopy[]>())
  * place (taking it again makes a new row), so its seq is its key. A copy made inside a
  * transaction that rolled back is gone: checked by name, and made again.
  */
-function stagedCopies(db: Db, seq: number): StagedCopy[] {
+async function stagedCopies(db: Db, seq: number): Promise<StagedCopy[]> {
+  while (locked(db)) await unlocked(db)
   const cache = stagedSnapshotsOf(db)
   const cached = cache.get(seq)
   if (cached && cached.every((copy) => tempTableExists(db).get(copy.name) !== undefined)) {
@@ -96,14 +106,15 @@ function stagedCopies(db: Db, seq: number): StagedCopy[] {
     cache.set(seq, cached) // most recently used last
     return cached
   }
-  if (cached) unstage(db, seq)
-  const copies = stage(db, seq)
-  if (cache.size >= STAGED_SNAPSHOTS) unstage(db, cache.keys().next().value!)
+  if (cached) await unstage(db, seq)
+  const copies = await stage(db, seq)
+  if (cache.size >= STAGED_SNAPSHOTS) await unstage(db, cache.keys().next().value!)
   cache.set(seq, copies)
   return copies
 }
 
-function stage(db: Db, seq: number): StagedCopy[] {
+async function stage(db: Db, seq: number): Promise<StagedCopy[]> {
+  while (locked(db)) await unlocked(db)
   const rows = JSON.parse(rowsText(db).get(seq) as string) as Record<
     string,
     Record<string, unknown>[]
@@ -136,7 +147,8 @@ function stage(db: Db, seq: number): StagedCopy[] {
 }
 
 /** Drops the staged copies of snapshot `seq`, if any (it was replaced, deleted or evicted). */
-function unstage(db: Db, seq: number): void {
+async function unstage(db: Db, seq: number): Promise<void> {
+  while (locked(db)) await unlocked(db)
   const cache = stagedSnapshotsOf(db)
   const copies = cache.get(seq)
   if (!copies) return
@@ -171,7 +183,8 @@ const retiredOfLineage = statement((db) =>
  * retired that the sweep has not finished (`ten_x`, `ten_x.1`, …), each then cleared through the
  * tenant_id indexes.
  */
-function lineageOf(db: Db, tenantId: string): string[] {
+async function lineageOf(db: Db, tenantId: string): Promise<string[]> {
+  while (locked(db)) await unlocked(db)
   const first = tenantId.split('.')[0]
   const retired = retiredOfLineage(db).all(first, `${first}.*`) as string[]
   return [tenantId, ...retired.filter((id) => id !== tenantId)]
@@ -199,7 +212,12 @@ const byName = statement((db) =>
     .prepare(),
 )
 
-export function findSnapshot(db: Db, token: string, name: string): SnapshotHead | undefined {
+export async function findSnapshot(
+  db: Db,
+  token: string,
+  name: string,
+): Promise<SnapshotHead | undefined> {
+  while (locked(db)) await unlocked(db)
   return byName(db).get({ token, name })
 }
 
@@ -218,16 +236,18 @@ const ofToken = statement((db) =>
 )
 
 /** The token's snapshots (not the store's own), oldest first, without their rows. */
-export function listSnapshots(db: Db, token: string): SnapshotHead[] {
+export async function listSnapshots(db: Db, token: string): Promise<SnapshotHead[]> {
+  while (locked(db)) await unlocked(db)
   return ofToken(db).all({ token })
 }
 
-export function deleteSnapshot(db: Db, token: string, name: string): boolean {
+export async function deleteSnapshot(db: Db, token: string, name: string): Promise<boolean> {
+  while (locked(db)) await unlocked(db)
   const deleted = db
     .delete(snapshots)
     .where(and(eq(snapshots.token, token), eq(snapshots.name, name)))
     .returning({ seq: snapshots.seq })
     .all()
-  for (const { seq } of deleted) unstage(db, seq)
+  for (const { seq } of deleted) await unstage(db, seq)
   return deleted.length > 0
 }

@@ -8,14 +8,21 @@ import type { Db } from '../db/open.js'
 const CONNECTION = Symbol('connection')
 
 /**
- * The connection a database handle stands for, which every statement cache is keyed by: a
- * transaction's body gets a handle of its own (atomically), marked with its connection. A
- * statement run on the bare connection while a transaction is open on it is refused: it can
- * only come from a body that reached for the connection instead of its handle, which an
- * asynchronous store (ARCHITECTURE.md, "Toward PostgreSQL") could not tell from another
- * request's statement, which must wait for the transaction to end.
+ * The connection a database handle stands for, which every statement cache and per-connection
+ * value is keyed by: a transaction's body gets a handle of its own (atomically), marked with its
+ * connection.
  */
 export function connectionOf(db: Db): Db {
+  return (db as { [CONNECTION]?: Db })[CONNECTION] ?? db
+}
+
+/**
+ * The connection a statement about to run is prepared on. A statement on the bare connection
+ * while a transaction is open on it is refused: statements outside a transaction wait for it to
+ * end (`locked`), so it can only come from a body that reached for the connection instead of
+ * its handle (which would wait for its own transaction, for ever, had it waited).
+ */
+function statementConnection(db: Db): Db {
   const connection = (db as { [CONNECTION]?: Db })[CONNECTION]
   if (connection) return connection
   if (db.$client.inTransaction)
@@ -30,7 +37,7 @@ const statements = new WeakMap<object, Map<string, unknown>>()
  * better-sqlite3 prepares it on every plain query, which is most of a request's cost.
  */
 export function prepared<T>(db: Db, key: string, build: () => T): T {
-  return preparedOn(connectionOf(db), key, build)
+  return preparedOn(statementConnection(db), key, build)
 }
 
 function preparedOn<T>(connection: Db, key: string, build: () => T): T {
@@ -59,25 +66,123 @@ export function perConnection<T>(make: (connection: Db) => T): (db: Db) => T {
  * A statement prepared once per database for one call site, without a key to build per call:
  * `const byId = statement((db) => db.select()…prepare())`, then `byId(db).get(…)`.
  */
-export const statement = perConnection
+export function statement<T>(make: (connection: Db) => T): (db: Db) => T {
+  const onConnection = perConnection(make)
+  return (db) => onConnection(statementConnection(db))
+}
+
+/**
+ * Who holds a connection's transaction, and who waits: a transaction's body awaits (the store is
+ * asynchronous for PostgreSQL's sake), and on SQLite's one connection no other request's
+ * statement may run between its BEGIN and COMMIT. Transactions queue for the lock in order;
+ * a statement outside any transaction waits for the one open (`while (locked(db)) await
+ * unlocked(db)`, just before it runs: a check and the statement in one synchronous step).
+ */
+type Lock = { held: boolean; queue: (() => void)[]; released?: Promise<void>; release?: () => void }
+
+const locks = new WeakMap<Db, Lock>()
+
+function lockOf(connection: Db): Lock {
+  let lock = locks.get(connection)
+  if (!lock) locks.set(connection, (lock = { held: false, queue: [] }))
+  return lock
+}
+
+/** Whether a statement on `db` must wait: a transaction is open on its connection, not on this handle. */
+export function locked(db: Db): boolean {
+  return (db as { [CONNECTION]?: Db })[CONNECTION] === undefined && locks.get(db)?.held === true
+}
+
+/** Settles when the transaction open on `db`'s connection ends (check `locked` again then). */
+export function unlocked(db: Db): Promise<void> {
+  const lock = lockOf(db)
+  return (lock.released ??= new Promise((resolve) => (lock.release = resolve)))
+}
+
+function acquire(lock: Lock): Promise<void> | undefined {
+  if (!lock.held && lock.queue.length === 0) {
+    lock.held = true
+    return undefined
+  }
+  return new Promise((resolve) => lock.queue.push(resolve))
+}
+
+function releaseLock(lock: Lock): void {
+  lock.held = false
+  const waiting = lock.released
+  const next = () => {
+    const granted = lock.queue.shift()
+    if (!granted) return
+    lock.held = true
+    granted()
+  }
+  if (!waiting) return next()
+  // the statements that waited run first (their continuations were queued before this one)
+  const wake = lock.release!
+  lock.released = lock.release = undefined
+  wake()
+  void waiting.then(next)
+}
+
+const control = perConnection((connection) => ({
+  begin: connection.$client.prepare('BEGIN'),
+  commit: connection.$client.prepare('COMMIT'),
+  rollback: connection.$client.prepare('ROLLBACK'),
+}))
+let savepoints = 0
 
 /**
  * Runs `body` in one SQLite transaction (in a savepoint when already inside one, so that a
  * refusal undoes only its own writes), handing it the handle its statements must use: for a
  * database, a handle of the same connection; for a context (`{ db, … }`), the same context with
- * that handle. better-sqlite3's wrapper, made once per connection: drizzle's `db.transaction`
- * builds a new wrapper and a transaction object on every call.
+ * that handle. Transactions on one connection run one after the other (the lock above).
  */
-export function atomically<T>(db: Db, body: (db: Db) => T): T
-export function atomically<C extends { db: Db }, T>(ctx: C, body: (ctx: C) => T): T
-export function atomically<T>(on: Db | { db: Db }, body: (on: never) => T): T {
+export function atomically<T>(db: Db, body: (db: Db) => Promise<T> | T): Promise<T>
+export function atomically<C extends { db: Db }, T>(
+  ctx: C,
+  body: (ctx: C) => Promise<T> | T,
+): Promise<T>
+export async function atomically<T>(
+  on: Db | { db: Db },
+  body: (on: never) => Promise<T> | T,
+): Promise<T> {
   const isDb = '$client' in on
-  const connection = connectionOf(isDb ? on : on.db)
-  const run = preparedOn(connection, 'transaction', () =>
-    connection.$client.transaction((inside: () => unknown) => inside()),
-  )
-  const handle = Object.create(connection, { [CONNECTION]: { value: connection } }) as Db
-  return run(() => body((isDb ? handle : { ...on, db: handle }) as never)) as T
+  const db = isDb ? on : on.db
+  const owner = (db as { [CONNECTION]?: Db })[CONNECTION]
+  const connection = owner ?? db
+  const handle = owner
+    ? db
+    : (Object.create(connection, { [CONNECTION]: { value: connection } }) as Db)
+  const within = (isDb ? handle : { ...on, db: handle }) as never
+  const client = connection.$client
+  if (owner) {
+    const name = `s${++savepoints}`
+    client.exec(`SAVEPOINT ${name}`)
+    try {
+      const result = await body(within)
+      client.exec(`RELEASE ${name}`)
+      return result
+    } catch (error) {
+      client.exec(`ROLLBACK TO ${name}`)
+      client.exec(`RELEASE ${name}`)
+      throw error
+    }
+  }
+  const lock = lockOf(connection)
+  const turn = acquire(lock)
+  if (turn) await turn
+  const { begin, commit, rollback } = control(connection)
+  try {
+    begin.run()
+    const result = await body(within)
+    commit.run()
+    return result
+  } catch (error) {
+    if (client.inTransaction) rollback.run()
+    throw error
+  } finally {
+    releaseLock(lock)
+  }
 }
 
 /** Whether a transaction is open on this connection (its writes may yet roll back). */
@@ -91,6 +196,7 @@ const dataVersion = statement((db) => db.$client.prepare('PRAGMA data_version').
  * Changes whenever another connection commits to the database file (SQLite's data_version); an
  * in-memory database has no other connection.
  */
-export function commitsOfOthers(db: Db): number {
+export async function commitsOfOthers(db: Db): Promise<number> {
+  while (locked(db)) await unlocked(db)
   return db.$client.memory ? 0 : (dataVersion(db).get() as number)
 }

@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/open.js'
 import { tenants, type Tenant } from '../db/schema.js'
 import { insertReturning, updateReturningBy } from './rows.js'
-import { statement } from './statements.js'
+import { statement, locked, unlocked } from './statements.js'
 
 const byToken = statement((db) =>
   db
@@ -13,7 +13,8 @@ const byToken = statement((db) =>
     .prepare(),
 )
 
-export function tenantByToken(db: Db, token: string): Tenant | undefined {
+export async function tenantByToken(db: Db, token: string): Promise<Tenant | undefined> {
+  while (locked(db)) await unlocked(db)
   return byToken(db).get({ token })
 }
 
@@ -25,21 +26,23 @@ const byId = statement((db) =>
     .prepare(),
 )
 
-export function tenantById(db: Db, id: string): Tenant | undefined {
+export async function tenantById(db: Db, id: string): Promise<Tenant | undefined> {
+  while (locked(db)) await unlocked(db)
   return byId(db).get({ id })
 }
 
-export function insertTenant(db: Db, values: typeof tenants.$inferInsert): Tenant {
+export function insertTenant(db: Db, values: typeof tenants.$inferInsert): Promise<Tenant> {
   return insertReturning(db, tenants, values)
 }
 
 /** Updates the tenant row `id` (its id too, at a reset) and returns it as stored. */
-export function updateTenant(db: Db, id: string, changes: Partial<Tenant>): Tenant {
+export function updateTenant(db: Db, id: string, changes: Partial<Tenant>): Promise<Tenant> {
   return updateReturningBy(db, tenants, tenants.id, id, changes)
 }
 
 /** Every tenant's token and business name, oldest first. */
-export function tenantNames(db: Db): Pick<Tenant, 'token' | 'businessName'>[] {
+export async function tenantNames(db: Db): Promise<Pick<Tenant, 'token' | 'businessName'>[]> {
+  while (locked(db)) await unlocked(db)
   return db
     .select({ token: tenants.token, businessName: tenants.businessName })
     .from(tenants)

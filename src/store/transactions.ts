@@ -3,13 +3,20 @@ import { and, desc, eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/open.js'
 import { transactions, type Transaction } from '../db/schema.js'
 import { insertReturning, ownedRowBy, pagesOf, updateReturning } from './rows.js'
-import { statement } from './statements.js'
+import { statement, locked, unlocked } from './statements.js'
 
-export function insertTransaction(db: Db, values: typeof transactions.$inferInsert): Transaction {
+export function insertTransaction(
+  db: Db,
+  values: typeof transactions.$inferInsert,
+): Promise<Transaction> {
   return insertReturning(db, transactions, values)
 }
 
-export function updateTransaction(db: Db, seq: number, changes: Partial<Transaction>): Transaction {
+export function updateTransaction(
+  db: Db,
+  seq: number,
+  changes: Partial<Transaction>,
+): Promise<Transaction> {
   return updateReturning(db, transactions, seq, changes)
 }
 
@@ -33,12 +40,13 @@ const byClientReference = statement((db) =>
 )
 
 /** The slug of the card's transaction made with a client `reference`, if any. */
-export function slugOfReference(
+export async function slugOfReference(
   db: Db,
   tenantId: string,
   cardReference: string,
   reference: string,
-): string | undefined {
+): Promise<string | undefined> {
+  while (locked(db)) await unlocked(db)
   return byClientReference(db).get({ tenant: tenantId, card: cardReference, reference })?.slug
 }
 
@@ -58,10 +66,11 @@ const newestByClientReference = statement((db) =>
 )
 
 /** The tenant's newest transaction made with a client `reference` (unique per card only). */
-export function newestTransactionWithReference(
+export async function newestTransactionWithReference(
   db: Db,
   tenantId: string,
   reference: string,
-): Transaction | undefined {
+): Promise<Transaction | undefined> {
+  while (locked(db)) await unlocked(db)
   return newestByClientReference(db).get({ tenant: tenantId, reference })
 }

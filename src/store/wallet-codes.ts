@@ -3,9 +3,12 @@ import { and, eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/open.js'
 import { walletCodes, type WalletCode } from '../db/schema.js'
 import { insertReturning, updateBySeq } from './rows.js'
-import { statement } from './statements.js'
+import { statement, locked, unlocked } from './statements.js'
 
-export function insertWalletCode(db: Db, values: typeof walletCodes.$inferInsert): WalletCode {
+export function insertWalletCode(
+  db: Db,
+  values: typeof walletCodes.$inferInsert,
+): Promise<WalletCode> {
   return insertReturning(db, walletCodes, values)
 }
 
@@ -25,16 +28,17 @@ const findCode = statement((db) =>
 )
 
 /** The tenant's code issued for this phone and network, whatever its state. */
-export function findWalletCode(
+export async function findWalletCode(
   db: Db,
   tenantId: string,
   code: { network: string; phone: string; code: string },
-): WalletCode | undefined {
+): Promise<WalletCode | undefined> {
+  while (locked(db)) await unlocked(db)
   return findCode(db).get({ tenant: tenantId, ...code })
 }
 
-export function markWalletCodeUsed(db: Db, seq: number, at: number): void {
-  updateBySeq(db, walletCodes, seq, { usedAt: at })
+export async function markWalletCodeUsed(db: Db, seq: number, at: number): Promise<void> {
+  await updateBySeq(db, walletCodes, seq, { usedAt: at })
 }
 
 const codeBySeq = statement((db) =>
@@ -50,6 +54,11 @@ const codeBySeq = statement((db) =>
     .prepare(),
 )
 
-export function findWalletCodeBySeq(db: Db, tenantId: string, seq: number): WalletCode | undefined {
+export async function findWalletCodeBySeq(
+  db: Db,
+  tenantId: string,
+  seq: number,
+): Promise<WalletCode | undefined> {
+  while (locked(db)) await unlocked(db)
   return codeBySeq(db).get({ tenant: tenantId, seq })
 }

@@ -11,19 +11,25 @@ import {
   type WebhookEvent,
 } from '../db/schema.js'
 import { insertRow, pagesOf, updateBySeq } from './rows.js'
-import { statement } from './statements.js'
+import { statement, locked, unlocked } from './statements.js'
 
-export function insertEvent(db: Db, values: typeof webhookEvents.$inferInsert): void {
-  insertRow(db, webhookEvents, values)
+export async function insertEvent(
+  db: Db,
+  values: typeof webhookEvents.$inferInsert,
+): Promise<void> {
+  await insertRow(db, webhookEvents, values)
 }
 
 /** Updates the event `seq`; 0 when it is gone (its tenant was reset and swept). */
-export function updateEvent(db: Db, seq: number, changes: Partial<WebhookEvent>): number {
+export function updateEvent(db: Db, seq: number, changes: Partial<WebhookEvent>): Promise<number> {
   return updateBySeq(db, webhookEvents, seq, changes)
 }
 
-export function insertAttempt(db: Db, values: typeof webhookAttempts.$inferInsert): void {
-  insertRow(db, webhookAttempts, values)
+export async function insertAttempt(
+  db: Db,
+  values: typeof webhookAttempts.$inferInsert,
+): Promise<void> {
+  await insertRow(db, webhookAttempts, values)
 }
 
 const oldestKept = statement((db) =>
@@ -38,7 +44,8 @@ const oldestKept = statement((db) =>
 )
 
 /** Keeps the tenant's newest `keep` events (and their attempts); pending events are never dropped. */
-export function pruneEvents(db: Db, tenantId: string, keep: number): void {
+export async function pruneEvents(db: Db, tenantId: string, keep: number): Promise<void> {
+  while (locked(db)) await unlocked(db)
   const oldest = oldestKept(db).get({ tenant: tenantId, keep: keep - 1 })
   if (!oldest) return
   const old = and(
@@ -77,7 +84,11 @@ const nextPending = statement((db) =>
  * (status, tenant_id, next_attempt_at) index, so walking the tenants with pending events
  * costs one probe each, however many events each has.
  */
-export function nextTenantWithPendingEvents(db: Db, after: string): string | undefined {
+export async function nextTenantWithPendingEvents(
+  db: Db,
+  after: string,
+): Promise<string | undefined> {
+  while (locked(db)) await unlocked(db)
   return nextPending(db).get({ after })?.id
 }
 
@@ -98,7 +109,13 @@ const dueOf = statement((db) =>
 )
 
 /** A tenant's pending events due by `now` on its clock, oldest first (a range of that index). */
-export function dueEvents(db: Db, tenantId: string, now: number, limit: number): WebhookEvent[] {
+export async function dueEvents(
+  db: Db,
+  tenantId: string,
+  now: number,
+  limit: number,
+): Promise<WebhookEvent[]> {
+  while (locked(db)) await unlocked(db)
   return dueOf(db).all({ tenant: tenantId, now, limit })
 }
 
@@ -111,7 +128,8 @@ const countAttempts = statement((db) =>
 )
 
 /** How many attempts of the event were logged. */
-export function attemptCount(db: Db, eventId: string): number {
+export async function attemptCount(db: Db, eventId: string): Promise<number> {
+  while (locked(db)) await unlocked(db)
   return countAttempts(db).get({ eventId })?.n ?? 0
 }
 
@@ -130,12 +148,13 @@ const replay = statement((db) =>
 )
 
 /** Puts the tenant's event `id` back in the queue, due at `now`; undefined when it has none. */
-export function requeueEvent(
+export async function requeueEvent(
   db: Db,
   tenantId: string,
   id: string,
   now: number,
-): WebhookEvent | undefined {
+): Promise<WebhookEvent | undefined> {
+  while (locked(db)) await unlocked(db)
   return replay(db).get({ tenant: tenantId, id, now })
 }
 
@@ -143,7 +162,8 @@ export const eventPages = pagesOf(webhookEvents)
 export const eventPagesByStatus = pagesOf(webhookEvents, webhookEvents.status)
 
 /** The attempts of these events, in attempt order. */
-export function attemptsOf(db: Db, eventIds: string[]): WebhookAttempt[] {
+export async function attemptsOf(db: Db, eventIds: string[]): Promise<WebhookAttempt[]> {
+  while (locked(db)) await unlocked(db)
   if (eventIds.length === 0) return []
   return db
     .select()

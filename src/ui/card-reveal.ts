@@ -19,8 +19,8 @@ import { page, statusBadge, type Html } from './layout.js'
 export const cardRevealApi = new Hono<AppEnv>().get(
   '/card-reveal/:token',
   describeRoute({ auth: 'none', summary: 'Card reveal page (embedded_ui of a card access token)' }),
-  (c) => {
-    const reveal = revealOf(c, c.req.param('token'))
+  async (c) => {
+    const reveal = await revealOf(c, c.req.param('token'))
     // card details: never kept by a cache
     c.header('Cache-Control', 'no-store')
     if (!reveal) return c.html(messagePage('This card link is not valid.'), 404)
@@ -33,15 +33,15 @@ export const cardRevealApi = new Hono<AppEnv>().get(
 )
 
 /** The token's page, as its tenant (clock caught up, journal written), or nothing. */
-function revealOf(c: Context<AppEnv>, token: string): Reveal | undefined {
+async function revealOf(c: Context<AppEnv>, token: string): Promise<Reveal | undefined> {
   const deps = c.get('deps')
-  const row = findRevealToken(deps.db, token)
-  const tenant = row && deps.tenants.byId(row.tenantId)
+  const row = await findRevealToken(deps.db, token)
+  const tenant = row && (await deps.tenants.byId(row.tenantId))
   if (!row || !tenant) return undefined
-  const ctx = tenantContext(deps, tenant)
+  const ctx = await tenantContext(deps, tenant)
   c.set('tenant', tenant)
   c.set('ctx', ctx)
-  return openReveal(ctx, row)
+  return await openReveal(ctx, row)
 }
 
 function revealPage(card: Card, stylesheet: string | undefined) {

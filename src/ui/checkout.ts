@@ -28,30 +28,39 @@ type Checkout = { kind: CheckoutKind; ctx: DomainContext; item: Payment | Disbur
 
 const CHECKOUT_KINDS = ['payments', 'disburses'] as const
 
-function checkoutOf(c: Parameters<typeof actAsOwner>[0], reference: string): Checkout | undefined {
-  const owner = actAsOwner(c, CHECKOUT_KINDS, reference)
+async function checkoutOf(
+  c: Parameters<typeof actAsOwner>[0],
+  reference: string,
+): Promise<Checkout | undefined> {
+  const owner = await actAsOwner(c, CHECKOUT_KINDS, reference)
   if (!owner) return undefined
   const { kind, ctx } = owner
   const item =
-    kind === 'payments' ? findPayment(ctx, reference) : findDisburse(ctx, reference, 'reference')
+    kind === 'payments'
+      ? await findPayment(ctx, reference)
+      : await findDisburse(ctx, reference, 'reference')
   return { kind, ctx, item }
 }
 
 export const checkoutApi = new Hono<AppEnv>()
-  .get('/checkout/:reference', describeRoute({ auth: 'none', summary: 'Payment page' }), (c) => {
-    const checkout = checkoutOf(c, c.req.param('reference'))
-    return c.html(checkoutPage(checkout), checkout ? 200 : 404)
-  })
+  .get(
+    '/checkout/:reference',
+    describeRoute({ auth: 'none', summary: 'Payment page' }),
+    async (c) => {
+      const checkout = await checkoutOf(c, c.req.param('reference'))
+      return c.html(checkoutPage(checkout), checkout ? 200 : 404)
+    },
+  )
   .post(
     '/checkout/:reference',
     describeRoute({ auth: 'none', summary: 'Pay or decline on the checkout page' }),
     validate('param', referenceParam),
     validate('json', checkoutBody),
-    (c) => {
+    async (c) => {
       const { reference } = c.req.valid('param')
-      const checkout = checkoutOf(c, reference)
+      const checkout = await checkoutOf(c, reference)
       if (!checkout) throw notFound('reference', 'payment', reference)
-      const moved = answerCheckout(
+      const moved = await answerCheckout(
         checkout.ctx,
         checkout.kind,
         reference,

@@ -16,16 +16,16 @@ const isUuid = (value: string) => z.uuid().safeParse(value).success
  * The kind of resource `reference` names among `kinds`, and its owner's domain context, set on
  * the request as an authenticated one would be.
  */
-export function actAsOwner<K extends HostedKind>(
+export async function actAsOwner<K extends HostedKind>(
   c: Context<AppEnv>,
   kinds: readonly K[],
   reference: string,
-): { kind: K; ctx: DomainContext } | undefined {
+): Promise<{ kind: K; ctx: DomainContext } | undefined> {
   const deps = c.get('deps')
-  const owner = isUuid(reference) ? ownerOf(deps.db, kinds, reference) : undefined
-  const tenant = owner && deps.tenants.byId(owner.tenantId)
+  const owner = isUuid(reference) ? await ownerOf(deps.db, kinds, reference) : undefined
+  const tenant = owner && (await deps.tenants.byId(owner.tenantId))
   if (!owner || !tenant) return undefined
-  const ctx = tenantContext(deps, tenant)
+  const ctx = await tenantContext(deps, tenant)
   c.set('tenant', tenant)
   c.set('ctx', ctx)
   return { kind: owner.kind, ctx }

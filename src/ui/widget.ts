@@ -51,12 +51,12 @@ export const widgetApi = new Hono<AppEnv>()
   .get(
     '/verify/:reference',
     describeRoute({ auth: 'none', summary: 'Verification page the widget opens' }),
-    (c) => {
+    async (c) => {
       const colour = c.req.query('color') ?? ''
       const accent = HEX_COLOUR.test(colour) ? colour : DEFAULT_COLOUR
       const reference = c.req.param('reference')
-      const owner = actAsOwner(c, CARD_USERS, reference)
-      const user = owner && findCardUser(owner.ctx, reference, 'reference')
+      const owner = await actAsOwner(c, CARD_USERS, reference)
+      const user = owner && (await findCardUser(owner.ctx, reference, 'reference'))
       return c.html(verificationPage(reference, user, accent), user ? 200 : 404)
     },
   )
@@ -65,12 +65,12 @@ export const widgetApi = new Hono<AppEnv>()
     describeRoute({ auth: 'none', summary: 'Complete a widget verification (pass or fail)' }),
     validate('param', referenceParam),
     validate('json', verificationBody),
-    (c) => {
+    async (c) => {
       const { reference } = c.req.valid('param')
       const { outcome, ...identity } = c.req.valid('json')
-      const owner = actAsOwner(c, CARD_USERS, reference)
+      const owner = await actAsOwner(c, CARD_USERS, reference)
       if (!owner) throw notFound('reference', 'card user', reference)
-      const user = completeVerification(owner.ctx, reference, identity, outcome)
+      const user = await completeVerification(owner.ctx, reference, identity, outcome)
       c.get('deps').deliverer.kick()
       return ok(c, `Verification ${user.status}`, {
         data: { reference, status: user.status, userCard: cardUserJson(user) },

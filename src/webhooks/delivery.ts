@@ -79,14 +79,51 @@ export function createDeliverer(db: Db, tenants: TenantDirectory, options: Deliv
   /** Tokens whose events wait (a fixture being applied, which may yet be undone). */
   const held = new Set<string>()
 
-  function kick(): void {
+  let kicking: Promise<void> | undefined
+  let kickAgain = false
+
+  /**
+   * Starts what is due, one pass at a time: a kick while one runs makes it run once more (two
+   * passes at once would both count the same free slots).
+   */
+  function kick(): Promise<void> {
     kickScheduled = false
+    if (kicking) {
+      kickAgain = true
+      return kicking
+    }
+    kicking = (async () => {
+      do {
+        kickAgain = false
+        await startWhatIsDue()
+      } while (kickAgain && !closed)
+    })().finally(() => (kicking = undefined))
+    return kicking
+  }
+
+  /** Kicks on the next turn of the event loop; an error is logged, not thrown (none expected). */
+  function kickSoon(): void {
+    setImmediate(
+      () =>
+        void kick().catch((error: Error) => {
+          if (!closed)
+            options.logger.log({
+              event: 'webhook',
+              level: 'error',
+              text: `webhook delivery failed: ${error.stack ?? error}`,
+              fields: { error: String(error) },
+            })
+        }),
+    )
+  }
+
+  async function startWhatIsDue(): Promise<void> {
     if (closed) return
     backlog = false
     const pending: string[] = []
-    for (let next = nextTenantWithPendingEvents(db, ''); next !== undefined;) {
+    for (let next = await nextTenantWithPendingEvents(db, ''); next !== undefined;) {
       pending.push(next)
-      next = nextTenantWithPendingEvents(db, next)
+      next = await nextTenantWithPendingEvents(db, next)
     }
     const first = pending.findIndex((id) => id > lastServed)
     const order = first <= 0 ? pending : [...pending.slice(first), ...pending.slice(0, first)]
@@ -95,24 +132,24 @@ export function createDeliverer(db: Db, tenants: TenantDirectory, options: Deliv
         backlog = true
         return
       }
-      if (startDue(tenantId) > 0) lastServed = tenantId
+      if ((await startDue(tenantId)) > 0) lastServed = tenantId
     }
   }
 
   /** Starts the tenant's due events, as many as its free slots allow; returns how many. */
-  function startDue(tenantId: string): number {
+  async function startDue(tenantId: string): Promise<number> {
     const busy = inFlightByTenant.get(tenantId) ?? 0
     const free = Math.min(MAX_IN_FLIGHT_PER_TENANT - busy, MAX_IN_FLIGHT - inFlight.size)
     if (free <= 0) {
       backlog = true
       return 0
     }
-    const tenant = tenants.byId(tenantId)
+    const tenant = await tenants.byId(tenantId)
     if (!tenant) return 0 // a reset tenant's old id: its rows are swept in the background
     if (held.has(tenant.token)) return 0
     // its events in flight are still pending: read past them
     const limit = busy + free
-    const due = dueEvents(db, tenantId, tenants.now(tenant), limit)
+    const due = await dueEvents(db, tenantId, tenants.now(tenant), limit)
     if (due.length === limit) backlog = true
     let started = 0
     for (const event of due) {
@@ -148,13 +185,13 @@ export function createDeliverer(db: Db, tenants: TenantDirectory, options: Deliv
   function scheduleKick(): void {
     if (kickScheduled) return
     kickScheduled = true
-    setImmediate(kick)
+    kickSoon()
   }
 
   async function send(event: WebhookEvent, tenant: Tenant): Promise<void> {
     const { url, secret } = webhookTarget(tenant, options)
     if (!url) {
-      updateEvent(db, event.seq, { status: 'skipped' })
+      await updateEvent(db, event.seq, { status: 'skipped' })
       options.logger.log({
         event: 'webhook',
         tenant: tenant.token,
@@ -164,7 +201,7 @@ export function createDeliverer(db: Db, tenants: TenantDirectory, options: Deliv
       })
       return
     }
-    const number = attemptCount(db, event.id) + 1
+    const number = (await attemptCount(db, event.id)) + 1
     const at = tenants.now(tenant)
     const headers: Record<string, string> = {
       'content-type': 'application/json',
@@ -207,10 +244,10 @@ export function createDeliverer(db: Db, tenants: TenantDirectory, options: Deliv
     const retryIn = RETRY_DELAYS_MS[cycle - 1]
     const status = delivered ? 'delivered' : retryIn === undefined ? 'failed' : 'pending'
     const nextAttemptAt = status === 'pending' ? at + retryIn : event.nextAttemptAt
-    const logged = atomically(db, (db) => {
-      const changed = updateEvent(db, event.seq, { attempts: cycle, status, nextAttemptAt })
+    const logged = await atomically(db, async (db) => {
+      const changed = await updateEvent(db, event.seq, { attempts: cycle, status, nextAttemptAt })
       if (changed === 0) return false // the tenant was reset meanwhile
-      insertAttempt(db, {
+      await insertAttempt(db, {
         eventId: event.id,
         tenantId: event.tenantId,
         attempt: number,
@@ -240,7 +277,7 @@ export function createDeliverer(db: Db, tenants: TenantDirectory, options: Deliv
     /** The tick's part: starts the attempts now due (retries come due on the tenants' clocks). */
     deliverDue: kick,
     /** Sends what is due now, without waiting; call after anything that may have enqueued. */
-    kick: () => setImmediate(() => kick()),
+    kick: kickSoon,
     /**
      * Sends none of the tenant's events until the returned release is called (then at once): a
      * fixture's events wait until it has applied whole, and are never sent if it is undone.
@@ -249,7 +286,7 @@ export function createDeliverer(db: Db, tenants: TenantDirectory, options: Deliv
       held.add(token)
       return () => {
         held.delete(token)
-        setImmediate(() => kick())
+        kickSoon()
       }
     },
     /** Resolves when no attempt is in flight (tests, shutdown). */

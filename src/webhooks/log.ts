@@ -15,11 +15,14 @@ export type WebhookLogQuery = Page & { status?: (typeof WEBHOOK_EVENT_STATUSES)[
 /** One event as the log shows it: JSON-ready, in the control plane's snake_case. */
 export type WebhookLogEntry = ReturnType<typeof toLogEntry>
 
-export function webhookLog(ctx: DomainContext, query: WebhookLogQuery): PageOf<WebhookLogEntry> {
+export async function webhookLog(
+  ctx: DomainContext,
+  query: WebhookLogQuery,
+): Promise<PageOf<WebhookLogEntry>> {
   const page = query.status
-    ? eventPagesByStatus(ctx.db, ctx.tenant.id, query, query.status)
-    : eventPages(ctx.db, ctx.tenant.id, query)
-  const attempts = attemptsOf(
+    ? await eventPagesByStatus(ctx.db, ctx.tenant.id, query, query.status)
+    : await eventPages(ctx.db, ctx.tenant.id, query)
+  const attempts = await attemptsOf(
     ctx.db,
     page.rows.map((event) => event.id),
   )

@@ -19,7 +19,7 @@ import {
 import { TOKEN, fullIdentity, newSandbox } from '../helpers.js'
 
 /** Checks the invariants straight in SQLite, for every tenant. */
-function assertLedgerInvariants(db: Db) {
+async function assertLedgerInvariants(db: Db) {
   const client = db.$client
   const mismatched = client
     .prepare(
@@ -41,39 +41,39 @@ function assertLedgerInvariants(db: Db) {
   expect(overdrawn, 'negative balance').toEqual([])
 
   // Each balance again, derived only from the resources' statuses (no top-ups in these tests).
-  const balance = (name: string) =>
+  const balance = async (name: string) =>
     (
       client
         .prepare('SELECT COALESCE(SUM(balance), 0) AS b FROM accounts WHERE name = ?')
         .get(name) as { b: number }
     ).b
-  const sum = (query: string) => (client.prepare(query).get() as { s: number | null }).s ?? 0
+  const sum = async (query: string) => (client.prepare(query).get() as { s: number | null }).s ?? 0
   const cards = client.prepare('SELECT reference FROM cards').all() as { reference: string }[]
   for (const { reference } of cards) {
-    const expected = sum(`SELECT SUM(CASE
+    const expected = await sum(`SELECT SUM(CASE
         WHEN kind = 'recharge' THEN amount
         WHEN kind = 'withdraw' THEN -amount
         WHEN kind IN ('card_to_bank', 'card_to_wallet') AND status != 'failed' THEN -amount
         WHEN kind = 'wallet_to_card' AND status = 'success' THEN amount
         ELSE 0 END) AS s FROM transactions WHERE card_reference = '${reference}'`)
-    expect(balance(`card:${reference}`), `card ${reference}`).toBe(expected)
+    expect(await balance(`card:${reference}`), `card ${reference}`).toBe(expected)
   }
   const held =
-    sum(
+    (await sum(
       "SELECT SUM(amount) AS s FROM transactions WHERE kind IN ('card_to_bank', 'card_to_wallet') AND status = 'pending'",
-    ) + sum("SELECT SUM(amount) AS s FROM disburses WHERE status = 'processing'")
-  expect(balance('holds'), 'holds').toBe(held)
+    )) + (await sum("SELECT SUM(amount) AS s FROM disburses WHERE status = 'processing'"))
+  expect(await balance('holds'), 'holds').toBe(held)
   const incoming =
-    sum(
+    (await sum(
       "SELECT SUM(amount) AS s FROM transactions WHERE kind = 'wallet_to_card' AND status = 'pending'",
-    ) + sum("SELECT SUM(amount) AS s FROM payments WHERE status = 'pending'")
-  expect(balance('incoming'), 'incoming').toBe(incoming)
-  const tenants = sum('SELECT COUNT(*) AS s FROM tenants')
+    )) + (await sum("SELECT SUM(amount) AS s FROM payments WHERE status = 'pending'"))
+  expect(await balance('incoming'), 'incoming').toBe(incoming)
+  const tenants = await sum('SELECT COUNT(*) AS s FROM tenants')
   const float =
     tenants * OPENING_FLOAT -
-    sum("SELECT SUM(amount) AS s FROM disburses WHERE status != 'failed'") +
-    sum("SELECT SUM(amount) AS s FROM payments WHERE status = 'success'")
-  expect(balance('float'), 'float').toBe(float)
+    (await sum("SELECT SUM(amount) AS s FROM disburses WHERE status != 'failed'")) +
+    (await sum("SELECT SUM(amount) AS s FROM payments WHERE status = 'success'"))
+  expect(await balance('float'), 'float').toBe(float)
 }
 
 const operation = fc.oneof(
@@ -192,7 +192,7 @@ describe('ledger', () => {
           }
           // every answer is a success, a business refusal or a refused move: never a 5xx
           expect([200, 409, 422], JSON.stringify(res.body)).toContain(res.status)
-          assertLedgerInvariants(s.deps.db)
+          await assertLedgerInvariants(s.deps.db)
         }
         // the card balances shown by the API are the ledger's
         const shown = (await s.call('GET', '/v1/cards')).body.data as {
@@ -251,7 +251,7 @@ describe('concurrency', () => {
 
       const cards = (await (await fetch(`${sandbox.url}/v1/cards`, { headers })).json()) as any
       expect(cards.data[0].balance).toBe(100)
-      assertLedgerInvariants(sandbox.deps.db)
+      await assertLedgerInvariants(sandbox.deps.db)
     } finally {
       await sandbox.close()
     }
@@ -340,7 +340,7 @@ describe('concurrency', () => {
         )
         expect(disburses.meta.total).toBe(25)
       }
-      assertLedgerInvariants(sandbox.deps.db)
+      await assertLedgerInvariants(sandbox.deps.db)
     } finally {
       await sandbox.close()
     }
@@ -349,46 +349,48 @@ describe('concurrency', () => {
 
 describe('money past Number.MAX_SAFE_INTEGER', () => {
   /** Brings `amount` in from outside straight through the ledger, as 9,000 fundings would. */
-  function bringIn(s: ReturnType<typeof newSandbox>, amount: number) {
-    const ctx = { db: s.deps.db, tenant: s.deps.tenants.forToken(TOKEN)!, now: 0 }
-    move(ctx, { from: WORLD, to: FLOAT, amount, source: 'test', memo: 'test' })
+  async function bringIn(s: ReturnType<typeof newSandbox>, amount: number) {
+    const ctx = { db: s.deps.db, tenant: (await s.deps.tenants.forToken(TOKEN))!, now: 0 }
+    await move(ctx, { from: WORLD, to: FLOAT, amount, source: 'test', memo: 'test' })
     return ctx
   }
 
-  function refusal(run: () => void): SandboxError | undefined {
+  async function refusal(run: () => Promise<unknown>): Promise<SandboxError | undefined> {
     try {
-      run()
+      await run()
     } catch (error) {
       if (error instanceof SandboxError) return error
       throw error
     }
   }
 
-  it('lets money come in up to exactly Number.MAX_SAFE_INTEGER held, and refuses one more', () => {
+  it('lets money come in up to exactly Number.MAX_SAFE_INTEGER held, and refuses one more', async () => {
     const s = newSandbox()
-    const ctx = bringIn(s, MAX_HELD - OPENING_FLOAT - 1)
-    const fund = (amount: number) =>
-      move(ctx, { from: WORLD, to: FLOAT, amount, source: 'test', memo: 'test' })
-    fund(1)
-    expect(balanceOf(ctx, FLOAT)).toBe(Number.MAX_SAFE_INTEGER)
+    const ctx = await bringIn(s, MAX_HELD - OPENING_FLOAT - 1)
+    const fund = async (amount: number) =>
+      await move(ctx, { from: WORLD, to: FLOAT, amount, source: 'test', memo: 'test' })
+    await fund(1)
+    expect(await balanceOf(ctx, FLOAT)).toBe(Number.MAX_SAFE_INTEGER)
 
-    const refused = refusal(() => fund(1))
+    const refused = await refusal(() => fund(1))
     expect(refused?.details.errors?.amount?.[0]).toMatch(
       /^The amount would take the money this business holds past 9007199254740991 .*at most 0 more/,
     )
-    expect(balanceOf(ctx, FLOAT)).toBe(Number.MAX_SAFE_INTEGER)
-    expect(balanceOf(ctx, WORLD)).toBe(-Number.MAX_SAFE_INTEGER)
+    expect(await balanceOf(ctx, FLOAT)).toBe(Number.MAX_SAFE_INTEGER)
+    expect(await balanceOf(ctx, WORLD)).toBe(-Number.MAX_SAFE_INTEGER)
     // money moving inside the sandbox, or out of it, is never refused
-    move(ctx, { from: FLOAT, to: HOLDS, amount: MAX_HELD, source: 'test', memo: 'test' })
-    move(ctx, { from: HOLDS, to: WORLD, amount: 1, source: 'test', memo: 'test' })
-    fund(1)
-    expect(balanceOf(ctx, FLOAT) + balanceOf(ctx, HOLDS)).toBe(Number.MAX_SAFE_INTEGER)
+    await move(ctx, { from: FLOAT, to: HOLDS, amount: MAX_HELD, source: 'test', memo: 'test' })
+    await move(ctx, { from: HOLDS, to: WORLD, amount: 1, source: 'test', memo: 'test' })
+    await fund(1)
+    expect((await balanceOf(ctx, FLOAT)) + (await balanceOf(ctx, HOLDS))).toBe(
+      Number.MAX_SAFE_INTEGER,
+    )
   })
 
   it('refuses over HTTP, naming amount, a funding, payment or wallet-to-card that would pass it', async () => {
     const s = newSandbox()
     const card = (await s.issuedCard()).reference
-    bringIn(s, MAX_HELD - OPENING_FLOAT - 100)
+    await bringIn(s, MAX_HELD - OPENING_FLOAT - 100)
     const payment = await s.call('POST', '/v1/payments/create', {
       amount: 60,
       network: 'wave-sn',
@@ -432,7 +434,7 @@ describe('money past Number.MAX_SAFE_INTEGER', () => {
   it('frees the room a payment or a wallet-to-card promised once it fails or expires', async () => {
     const s = newSandbox()
     const card = (await s.issuedCard()).reference
-    bringIn(s, MAX_HELD - OPENING_FLOAT - 100)
+    await bringIn(s, MAX_HELD - OPENING_FLOAT - 100)
     const payment = await s.call('POST', '/v1/payments/create', {
       amount: 60,
       network: 'wave-sn',

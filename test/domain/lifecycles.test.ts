@@ -452,7 +452,7 @@ describe('delays and reset', () => {
     expect(before.business.float_balance).toBe(10_000_000 - 5)
 
     await s.call('POST', '/__sandbox/reset')
-    while (sweepRetiredTenants(s.deps.db) > 0); // what the tick does with the old rows
+    while ((await sweepRetiredTenants(s.deps.db)) > 0); // what the tick does with the old rows
 
     expect((await s.call('GET', '/__sandbox/clock')).body.data.now).toBe('2026-01-01T00:00:00.000Z')
     expect((await s.call('GET', '/__sandbox/jobs')).body.data).toEqual([])

@@ -8,11 +8,11 @@ describe('the webhook event log', () => {
   it('keeps the newest settled events only, and never drops a pending one', async () => {
     const s = newSandbox()
     await s.call('GET', '/v1/cards') // creates the tenant
-    const tenant = s.deps.tenants.forToken('test-token')!
+    const tenant = (await s.deps.tenants.forToken('test-token'))!
     const ctx = { db: s.deps.db, ids: s.deps.ids, tenant, now: 0 }
-    enqueueEvent(ctx, { event: 'first', data: {} }) // stays pending: no endpoint is ever tried here
+    await enqueueEvent(ctx, { event: 'first', data: {} }) // stays pending: no endpoint is ever tried here
     for (let i = 0; i < EVENT_LOG_LIMIT + 50; i++) {
-      enqueueEvent(ctx, { event: `e${i}`, data: {} })
+      await enqueueEvent(ctx, { event: `e${i}`, data: {} })
       s.deps.db
         .update(webhookEvents)
         .set({ status: 'delivered' })

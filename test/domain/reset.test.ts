@@ -35,23 +35,23 @@ describe('reset', () => {
       phone: '+221770000001',
       network: 'wave-sn',
     })
-    const before = s.deps.tenants.forToken('test-token')!
-    const other = s.deps.tenants.forToken('other')!
+    const before = (await s.deps.tenants.forToken('test-token'))!
+    const other = (await s.deps.tenants.forToken('other'))!
     const otherRows = rowsOf(s, other.id)
     const oldRows = rowsOf(s, before.id)
     expect(oldRows).toBeGreaterThan(5)
 
     // the reset itself deletes nothing (checked synchronously, before any tick can sweep)
-    const { tenant: fresh, retiredId } = s.deps.tenants.reset(before.token)
+    const { tenant: fresh, retiredId } = await s.deps.tenants.reset(before.token)
     expect(retiredId).toBe(before.id)
     expect(fresh.id).toBe(nextTenantId(before.id))
     expect(rowsOf(s, before.id)).toBe(oldRows)
     expect((await s.call('GET', '/v1/cards')).body.data).toEqual([])
 
     const left = rowsOf(s, before.id)
-    expect(sweepRetiredTenants(s.deps.db, 3)).toBe(Math.min(3, left))
+    expect(await sweepRetiredTenants(s.deps.db, 3)).toBe(Math.min(3, left))
     expect(rowsOf(s, before.id)).toBe(Math.max(0, left - 3))
-    while (sweepRetiredTenants(s.deps.db, 3) > 0);
+    while ((await sweepRetiredTenants(s.deps.db, 3)) > 0);
     expect(rowsOf(s, before.id)).toBe(0)
     expect(rowsOf(s, other.id)).toBe(otherRows)
     expect(s.deps.db.get<{ n: number }>(sql`SELECT COUNT(*) AS n FROM retired_tenants`).n).toBe(0)
@@ -178,7 +178,7 @@ describe("a reset racing the same tenant's requests", () => {
     const two = newSandbox({ db: file })
     try {
       await one.call('GET', '/__sandbox/clock')
-      const stale = one.deps.tenants.forToken(TOKEN)!
+      const stale = (await one.deps.tenants.forToken(TOKEN))!
       const reset = await two.call('POST', '/__sandbox/reset')
       expect(reset.body.data.tenant).toBe(nextTenantId(stale.id))
 

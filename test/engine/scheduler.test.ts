@@ -22,7 +22,7 @@ function tempDb() {
   return join(dir, 'sandbox.sqlite')
 }
 
-function statusOf(s: ReturnType<typeof newSandbox>, reference: string): string {
+async function statusOf(s: ReturnType<typeof newSandbox>, reference: string): Promise<string> {
   const row = s.deps.db.$client
     .prepare('SELECT status FROM card_users WHERE reference = ?')
     .get(reference) as { status: string }
@@ -218,14 +218,14 @@ describe('a real clock', () => {
     const s = newSandbox({ speed: 1000 }) // manual
     const ref = (await s.call('POST', '/v1/card-users/create', fullIdentity())).body.data.userCard
       .reference
-    runDueOnRealClocks(s.deps) // a tick: a clock that stands still is not the tick's
+    await runDueOnRealClocks(s.deps) // a tick: a clock that stands still is not the tick's
     await s.call('PUT', '/__sandbox/clock', { mode: 'real' })
     // the 3 s verification is 3 ms of wall time away at ×1000
-    const tenant = s.deps.tenants.forToken('test-token')!
+    const tenant = (await s.deps.tenants.forToken('test-token'))!
     const due = s.deps.tenants.now(tenant) + 3_000
     while (s.deps.tenants.now(tenant) < due) await new Promise((resolve) => setTimeout(resolve, 2))
-    runDueOnRealClocks(s.deps)
-    expect(statusOf(s, ref)).toBe('passed')
+    await runDueOnRealClocks(s.deps)
+    expect(await statusOf(s, ref)).toBe('passed')
     s.close()
   })
 
@@ -243,9 +243,9 @@ describe('a real clock', () => {
       )
       .run(ref)
     other.close()
-    expect(statusOf(s, ref)).toBe('pending')
-    runDueOnRealClocks(s.deps) // a tick
-    expect(statusOf(s, ref)).toBe('passed')
+    expect(await statusOf(s, ref)).toBe('pending')
+    await runDueOnRealClocks(s.deps) // a tick
+    expect(await statusOf(s, ref)).toBe('passed')
     s.close()
   })
 })
@@ -372,13 +372,13 @@ describe('run until idle', () => {
       if (phone !== '+221770000001') await s.call('POST', '/__sandbox/clock/advance', { by: '1s' })
       await s.call('POST', '/v1/card-users/create', fullIdentity({ phone }))
     }
-    expect(() => runUntilIdle(s.deps, 'test-token', undefined, 1)).toThrow(RunawayJobs)
+    await expect(runUntilIdle(s.deps, 'test-token', undefined, 1)).rejects.toThrow(RunawayJobs)
     const statuses = async () =>
       (await s.call('GET', '/v1/card-users')).body.data[0].data.map((u: any) => u.status)
     expect(await statuses()).toEqual(['pending', 'passed', 'passed'])
     expect((await s.call('GET', '/__sandbox/clock')).body.data.now).toBe('2026-01-01T00:00:04.000Z')
     // within its bound, the run goes on to idle
-    expect(runUntilIdle(s.deps, 'test-token', undefined, 1).ran).toBe(1)
+    expect((await runUntilIdle(s.deps, 'test-token', undefined, 1)).ran).toBe(1)
     expect(await statuses()).toEqual(['passed', 'passed', 'passed'])
   })
 })

@@ -102,7 +102,7 @@ describe('a foreign Host over a socket', () => {
       expectRefused(answer, 'evil.example', `${method} ${path}`)
     }
     // the refused POST /v1/card-users/create created no tenant and no card user
-    expect(sandbox.deps.tenants.all()).toEqual([])
+    expect(await sandbox.deps.tenants.all()).toEqual([])
     const own = await send(sandbox.port, 'GET', '/v1/card-users', `127.0.0.1:${sandbox.port}`)
     expect(own.status).toBe(200)
     expect(JSON.parse(own.body).data[0].data).toEqual([])
@@ -206,7 +206,7 @@ describe('in-process (app.request)', () => {
     expect(body.statusCode).toBe(403)
     expect(body.message).toContain('--allowed-host evil.example')
     // refused before auth: no tenant was made for the token
-    expect(s.deps.tenants.all()).toEqual([])
+    expect(await s.deps.tenants.all()).toEqual([])
   })
 })
 

@@ -55,7 +55,7 @@ function sendInTwoParts(
         ...(between && { Expect: '100-continue' }),
       },
     })
-    if (between) req.on('continue', () => between().then(() => req.end(payload), reject))
+    if (between) req.on('continue', () => void between().then(() => req.end(payload), reject))
     else {
       req.flushHeaders()
       setTimeout(() => req.end(payload), 2)

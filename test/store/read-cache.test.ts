@@ -58,12 +58,12 @@ describe('cached reads', () => {
     }
   })
 
-  it('are not kept from inside a transaction, whose writes may yet roll back', () => {
+  it('are not kept from inside a transaction, whose writes may yet roll back', async () => {
     const db = openDb()
     const page = { page: 1, perPage: 20 }
-    expect(() =>
-      atomically(db, (db) => {
-        insertCard(db, {
+    await expect(
+      atomically(db, async (db) => {
+        await insertCard(db, {
           reference: 'card-1',
           tenantId: 'ten_1',
           cardUserReference: 'user-1',
@@ -74,11 +74,11 @@ describe('cached reads', () => {
           createdAt: 0,
           updatedAt: 0,
         })
-        expect(cardPages(db, 'ten_1', page).total).toBe(1)
+        expect((await cardPages(db, 'ten_1', page)).total).toBe(1)
         throw new Error('refused')
       }),
-    ).toThrow('refused')
-    expect(cardPages(db, 'ten_1', page).total).toBe(0)
+    ).rejects.toThrow('refused')
+    expect((await cardPages(db, 'ten_1', page)).total).toBe(0)
     closeDb(db)
   })
 })

@@ -21,28 +21,28 @@ const CARD = {
 } as const
 
 describe('insertReturning', () => {
-  it('returns the row as a read gives it: nulls for what was left out, seq assigned', () => {
+  it('returns the row as a read gives it: nulls for what was left out, seq assigned', async () => {
     const db = openDb()
     const values = { ...CARD, reference: 'card-1' }
-    const first = insertCard(db, values)
-    const second = insertCard(db, { ...values, reference: 'card-2' })
-    expect(first).toEqual(cardByReference(db, 'ten_1', 'card-1'))
+    const first = await insertCard(db, values)
+    const second = await insertCard(db, { ...values, reference: 'card-2' })
+    expect(first).toEqual(await cardByReference(db, 'ten_1', 'card-1'))
     expect(first.cardNumber).toBeNull()
     expect(second.seq).toBe(first.seq + 1)
   })
 
-  it('writes each value given, whichever columns an earlier insert left out or set to null', () => {
+  it('writes each value given, whichever columns an earlier insert left out or set to null', async () => {
     const db = openDb()
-    insertCard(db, { ...CARD, reference: 'card-1' })
-    insertCard(db, { ...CARD, reference: 'card-2', identifier: null })
-    insertCard(db, { ...CARD, reference: 'card-3', identifier: 7 })
-    expect(cardByReference(db, 'ten_1', 'card-2')?.identifier).toBeNull()
-    expect(cardByReference(db, 'ten_1', 'card-3')?.identifier).toBe(7)
+    await insertCard(db, { ...CARD, reference: 'card-1' })
+    await insertCard(db, { ...CARD, reference: 'card-2', identifier: null })
+    await insertCard(db, { ...CARD, reference: 'card-3', identifier: 7 })
+    expect((await cardByReference(db, 'ten_1', 'card-2'))?.identifier).toBeNull()
+    expect((await cardByReference(db, 'ten_1', 'card-3'))?.identifier).toBe(7)
   })
 
-  it('keeps a table key given, and JSON columns as given', () => {
+  it('keeps a table key given, and JSON columns as given', async () => {
     const db = openDb()
-    const tenant = insertTenant(db, {
+    const tenant = await insertTenant(db, {
       id: 'ten_x',
       token: 'tok',
       businessName: 'Shop',
@@ -52,16 +52,16 @@ describe('insertReturning', () => {
       delays: { card_issuing: 10 },
       createdAt: 3,
     })
-    expect(tenant).toEqual(tenantByToken(db, 'tok'))
+    expect(tenant).toEqual(await tenantByToken(db, 'tok'))
   })
 
-  it('reads back a row whose table has a default', () => {
+  it('reads back a row whose table has a default', async () => {
     const db = openDb()
     db.$client.exec(`CREATE TABLE notes (seq INTEGER PRIMARY KEY, body TEXT DEFAULT 'empty')`)
     const notes = sqliteTable('notes', {
       seq: integer('seq').primaryKey(),
       body: text('body').default('empty'),
     })
-    expect(insertReturning(db, notes, {})).toEqual({ seq: 1, body: 'empty' })
+    expect(await insertReturning(db, notes, {})).toEqual({ seq: 1, body: 'empty' })
   })
 })

@@ -17,8 +17,8 @@ import { atomically } from '../../src/store/statements.js'
 
 const TENANT = 'ten_1'
 
-function addCard(db: Db, reference: string) {
-  insertCard(db, {
+async function addCard(db: Db, reference: string) {
+  await insertCard(db, {
     reference,
     tenantId: TENANT,
     cardUserReference: 'user-1',
@@ -31,77 +31,75 @@ function addCard(db: Db, reference: string) {
   })
 }
 
-function take(db: Db, name: string, warm = true) {
-  const rows = tenantRowsJson(db, TENANT)
+async function take(db: Db, name: string, warm = true) {
+  const rows = await tenantRowsJson(db, TENANT)
   const tenant = { clock: { mode: 'manual', now: 0 }, delays: null, webhook: {} }
-  saveSnapshot(
+  await saveSnapshot(
     db,
     { token: 't', name, takenAt: 0, rowCount: rows.count, tenant, rows: rows.json },
     warm,
   )
-  return findSnapshot(db, 't', name)!.seq
+  return (await findSnapshot(db, 't', name))!.seq
 }
 
-function restore(db: Db, seq: number) {
-  atomically(db, (db) => restoreTenantRows(db, TENANT, seq))
+async function restore(db: Db, seq: number) {
+  await atomically(db, async (db) => await restoreTenantRows(db, TENANT, seq))
 }
 
-const stagedTables = (db: Db) =>
+const stagedTables = async (db: Db) =>
   db.$client
     .prepare(`SELECT name FROM temp.sqlite_master WHERE type = 'table'`)
     .pluck()
     .all() as string[]
 
-const cardsOf = (db: Db) =>
-  cardPages(db, TENANT, { page: 1, perPage: 100 })
-    .rows.map((card) => card.reference)
-    .sort()
+const cardsOf = async (db: Db) =>
+  (await cardPages(db, TENANT, { page: 1, perPage: 100 })).rows.map((card) => card.reference).sort()
 
 describe('snapshot staging', () => {
-  it('restores each of more snapshots than are kept staged, in any order', () => {
+  it('restores each of more snapshots than are kept staged, in any order', async () => {
     const db = openDb()
     const seqs: number[] = []
     for (let n = 0; n < 12; n++) {
-      addCard(db, `card-${n}`)
-      seqs.push(take(db, `s${n}`))
+      await addCard(db, `card-${n}`)
+      seqs.push(await take(db, `s${n}`))
     }
     for (const n of [0, 11, 3, 0, 7, 11, 1]) {
-      restore(db, seqs[n])
-      expect(cardsOf(db)).toHaveLength(n + 1)
+      await restore(db, seqs[n])
+      expect(await cardsOf(db)).toHaveLength(n + 1)
     }
     // eight kept staged, one table each
-    expect(stagedTables(db)).toHaveLength(8)
+    expect(await stagedTables(db)).toHaveLength(8)
   })
 
-  it('restores the rows of a snapshot taken again under the same name, and keeps one copy', () => {
+  it('restores the rows of a snapshot taken again under the same name, and keeps one copy', async () => {
     const db = openDb()
-    addCard(db, 'card-a')
-    const first = take(db, 'base')
-    restore(db, first)
-    addCard(db, 'card-b')
-    const second = take(db, 'base')
-    addCard(db, 'card-c')
-    restore(db, second)
-    expect(cardsOf(db)).toEqual(['card-a', 'card-b'])
+    await addCard(db, 'card-a')
+    const first = await take(db, 'base')
+    await restore(db, first)
+    await addCard(db, 'card-b')
+    const second = await take(db, 'base')
+    await addCard(db, 'card-c')
+    await restore(db, second)
+    expect(await cardsOf(db)).toEqual(['card-a', 'card-b'])
     // the replaced snapshot's copy is dropped, and the deleted one's
-    expect(stagedTables(db)).toEqual([`snapshot_${second}_cards`])
-    deleteSnapshot(db, 't', 'base')
-    expect(stagedTables(db)).toEqual([])
+    expect(await stagedTables(db)).toEqual([`snapshot_${second}_cards`])
+    await deleteSnapshot(db, 't', 'base')
+    expect(await stagedTables(db)).toEqual([])
   })
 
-  it('stages again a snapshot whose staging a rolled-back restore undid', () => {
+  it('stages again a snapshot whose staging a rolled-back restore undid', async () => {
     const db = openDb()
-    addCard(db, 'card-a')
-    const seq = take(db, 'undo', false)
-    addCard(db, 'card-b')
-    expect(() =>
-      atomically(db, (db) => {
-        restoreTenantRows(db, TENANT, seq)
+    await addCard(db, 'card-a')
+    const seq = await take(db, 'undo', false)
+    await addCard(db, 'card-b')
+    await expect(
+      atomically(db, async (db) => {
+        await restoreTenantRows(db, TENANT, seq)
         throw new Error('a later step failed')
       }),
-    ).toThrow('a later step failed')
-    expect(cardsOf(db)).toEqual(['card-a', 'card-b'])
-    restore(db, seq)
-    expect(cardsOf(db)).toEqual(['card-a'])
+    ).rejects.toThrow('a later step failed')
+    expect(await cardsOf(db)).toEqual(['card-a', 'card-b'])
+    await restore(db, seq)
+    expect(await cardsOf(db)).toEqual(['card-a'])
   })
 })

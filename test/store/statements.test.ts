@@ -1,13 +1,15 @@
 /**
- * The store's transaction (store/statements.ts atomically): its body runs on a handle of its
- * own, sharing the connection's prepared statements, and a statement on the bare connection
- * inside it is refused, so that an asynchronous store can tell the body's statements from
- * another request's (ARCHITECTURE.md, "Toward PostgreSQL").
+ * The store's transaction (store/statements.ts atomically): its body awaits, runs on a handle of
+ * its own sharing the connection's prepared statements, and holds the connection: no statement
+ * of another request runs between its BEGIN and COMMIT (they wait for it, and transactions
+ * queue), and one prepared on the bare connection inside it is refused.
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { closeDb, openDb, type Db } from '../../src/db/open.js'
 import { cardByReference, insertCard } from '../../src/store/cards.js'
 import { atomically, connectionOf, statement } from '../../src/store/statements.js'
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 5))
 
 const opened: Db[] = []
 afterEach(() => {
@@ -33,22 +35,71 @@ const card = (reference: string) => ({
 })
 
 describe('a transaction', () => {
-  it("runs its body's statements on the handle it hands over, and refuses the bare connection inside it", () => {
+  it("runs its body's statements on the handle it hands over, and refuses a statement prepared on the bare connection inside it", async () => {
     const db = database()
-    atomically(db, (tx) => {
+    const count = statement((on) => on.$client.prepare('SELECT count(*) FROM cards').pluck())
+    await atomically(db, async (tx) => {
       expect(tx).not.toBe(db)
-      insertCard(tx, card('card-1'))
-      expect(() => cardByReference(db, 'ten_1', 'card-1')).toThrow("use the body's handle")
+      await insertCard(tx, card('card-1'))
+      expect((await cardByReference(tx, 'ten_1', 'card-1'))?.reference).toBe('card-1')
+      expect(() => count(db)).toThrow("use the body's handle")
     })
     // outside it the connection is the one to use again
-    expect(cardByReference(db, 'ten_1', 'card-1')?.reference).toBe('card-1')
+    expect((await cardByReference(db, 'ten_1', 'card-1'))?.reference).toBe('card-1')
   })
 
-  it('hands a context over with the handle in place of its database, the rest as it was', () => {
+  it('keeps every statement from outside it waiting until it has committed', async () => {
+    const db = database()
+    const seen: string[] = []
+    const writing = atomically(db, async (tx) => {
+      await insertCard(tx, card('first'))
+      await tick() // the other request's read is made meanwhile
+      await insertCard(tx, card('second'))
+      seen.push('committing')
+    })
+    const reading = cardByReference(db, 'ten_1', 'second').then((row) => {
+      seen.push(`read ${row?.reference}`)
+    })
+    await Promise.all([writing, reading])
+    expect(seen).toEqual(['committing', 'read second'])
+  })
+
+  it('runs one at a time, in the order they were asked for', async () => {
+    const db = database()
+    const steps: string[] = []
+    const body = (name: string) => async (tx: Db) => {
+      steps.push(`${name} begins`)
+      await insertCard(tx, card(name))
+      await tick()
+      steps.push(`${name} ends`)
+    }
+    await Promise.all([
+      atomically(db, body('a')),
+      atomically(db, body('b')),
+      atomically(db, body('c')),
+    ])
+    expect(steps).toEqual(['a begins', 'a ends', 'b begins', 'b ends', 'c begins', 'c ends'])
+  })
+
+  it('rolls its writes back when its body rejects after an await, and lets the next one run', async () => {
+    const db = database()
+    const failing = atomically(db, async (tx) => {
+      await insertCard(tx, card('undone'))
+      await tick()
+      throw new Error('refused')
+    })
+    const next = atomically(db, (tx) => insertCard(tx, card('kept')))
+    await expect(failing).rejects.toThrow('refused')
+    await next
+    expect(await cardByReference(db, 'ten_1', 'undone')).toBeUndefined()
+    expect(await cardByReference(db, 'ten_1', 'kept')).toBeDefined()
+  })
+
+  it('hands a context over with the handle in place of its database, the rest as it was', async () => {
     const db = database()
     const ctx = { db, tenant: 'ten_1', now: 5 }
-    const seen = atomically(ctx, (inside) => {
-      insertCard(inside.db, card('card-2'))
+    const seen = await atomically(ctx, async (inside) => {
+      await insertCard(inside.db, card('card-2'))
       return inside
     })
     expect(seen.db).not.toBe(db)
@@ -56,25 +107,25 @@ describe('a transaction', () => {
     expect({ ...seen, db }).toEqual(ctx)
   })
 
-  it("shares the connection's prepared statements with its handle", () => {
+  it("shares the connection's prepared statements with its handle", async () => {
     const db = database()
     const count = statement((on) => on.$client.prepare('SELECT count(*) FROM cards').pluck())
     const outside = count(db)
-    atomically(db, (tx) => expect(count(tx)).toBe(outside))
+    await atomically(db, (tx) => expect(count(tx)).toBe(outside))
   })
 
-  it('nested in another, undoes only its own writes when its body throws', () => {
+  it('nested in another, undoes only its own writes when its body throws', async () => {
     const db = database()
-    atomically(db, (tx) => {
-      insertCard(tx, card('kept'))
-      expect(() =>
-        atomically(tx, (inner) => {
-          insertCard(inner, card('undone'))
+    await atomically(db, async (tx) => {
+      await insertCard(tx, card('kept'))
+      await expect(
+        atomically(tx, async (inner) => {
+          await insertCard(inner, card('undone'))
           throw new Error('refused')
         }),
-      ).toThrow('refused')
+      ).rejects.toThrow('refused')
     })
-    expect(cardByReference(db, 'ten_1', 'kept')).toBeDefined()
-    expect(cardByReference(db, 'ten_1', 'undone')).toBeUndefined()
+    expect(await cardByReference(db, 'ten_1', 'kept')).toBeDefined()
+    expect(await cardByReference(db, 'ten_1', 'undone')).toBeUndefined()
   })
 })

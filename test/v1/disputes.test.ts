@@ -59,7 +59,7 @@ async function withOpenDispute(options: Parameters<typeof newSandbox>[0] = {}) {
   return { ...sandbox, slug, dispute }
 }
 
-function storedDispute(sandbox: Sandbox, reference: string) {
+async function storedDispute(sandbox: Sandbox, reference: string) {
   return sandbox.deps.db.select().from(disputes).where(eq(disputes.reference, reference)).get()
 }
 
@@ -119,7 +119,7 @@ describe('POST /v1/disputes/update/{reference}', () => {
       explanation: 'Charged twice.',
     })
     expect(res.status, JSON.stringify(res.body)).toBe(200)
-    expect(storedDispute(sandbox, sandbox.dispute)).toMatchObject({
+    expect(await storedDispute(sandbox, sandbox.dispute)).toMatchObject({
       status: 'submitted',
       explanation: 'Charged twice.',
       transactionSlug: sandbox.slug,
@@ -165,7 +165,9 @@ describe('POST /v1/disputes/update/{reference}', () => {
         explanation: 'With the receipt attached.',
       },
     ])
-    expect(storedDispute(sandbox, sandbox.dispute)?.explanation).toBe('With the receipt attached.')
+    expect((await storedDispute(sandbox, sandbox.dispute))?.explanation).toBe(
+      'With the receipt attached.',
+    )
   })
 
   it.each(['won', 'lost'])(
@@ -195,7 +197,7 @@ describe('POST /v1/disputes/update/{reference}', () => {
         to: 'submitted',
         allowed: [],
       })
-      expect(storedDispute(sandbox, sandbox.dispute)).toMatchObject({
+      expect(await storedDispute(sandbox, sandbox.dispute)).toMatchObject({
         status: outcome,
         explanation: 'Charged twice.',
       })
@@ -220,7 +222,10 @@ describe('POST /v1/disputes/update/{reference}', () => {
     const dispute = await openDispute(sandbox, slug, 'duplicate', 'other')
     const res = await update(sandbox, dispute, { transaction_slug: slug, explanation: 'Not mine.' })
     expect(res.status, JSON.stringify(res.body)).toBe(404)
-    expect(storedDispute(sandbox, dispute)).toMatchObject({ status: 'open', explanation: null })
+    expect(await storedDispute(sandbox, dispute)).toMatchObject({
+      status: 'open',
+      explanation: null,
+    })
   })
 
   it('answers 404 when the path reference is not a UUID', async () => {
@@ -246,7 +251,7 @@ describe('POST /v1/disputes/update/{reference}', () => {
       statusCode: 422,
       errors: { transaction_slug: [expect.any(String)] },
     })
-    expect(storedDispute(sandbox, sandbox.dispute)).toMatchObject({
+    expect(await storedDispute(sandbox, sandbox.dispute)).toMatchObject({
       status: 'open',
       explanation: null,
     })
@@ -272,7 +277,7 @@ describe('POST /v1/disputes/update/{reference}', () => {
       statusCode: 422,
       errors: { explanation: ['The explanation field is required.'] },
     })
-    expect(storedDispute(sandbox, sandbox.dispute)).toMatchObject({
+    expect(await storedDispute(sandbox, sandbox.dispute)).toMatchObject({
       status: 'open',
       explanation: null,
     })
@@ -390,7 +395,7 @@ describe('POST /__sandbox/disputes/{reference}/transition', () => {
       to,
       allowed: ['submitted'],
     })
-    expect(storedDispute(sandbox, sandbox.dispute)?.status).toBe('open')
+    expect((await storedDispute(sandbox, sandbox.dispute))?.status).toBe('open')
   })
 
   it('refuses submitted → open with 409 listing allowed [won, lost]', async () => {

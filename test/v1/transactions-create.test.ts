@@ -18,7 +18,7 @@ const balanceOf = async (sb: Sandbox, card: string) =>
 const settle = (sb: Sandbox) => sb.call('POST', '/__sandbox/clock/advance', { by: '5s' })
 
 /** Every posting of every tenant adds up to zero, and no account but the world's is negative. */
-function assertMoneyConserved(sb: Sandbox) {
+async function assertMoneyConserved(sb: Sandbox) {
   const client = sb.deps.db.$client
   expect(
     client
@@ -67,7 +67,7 @@ describe('POST /v1/transactions/create', () => {
     expect(await floatOf(sb)).toBe(float - 2000)
     const listed = await sb.call('GET', `/v1/transactions?card_reference=${card}`)
     expect(listed.body.data.transaction[0]).toMatchObject({ kind: 'recharge', status: 'success' })
-    assertMoneyConserved(sb)
+    await assertMoneyConserved(sb)
   })
 
   it('withdraw: holds the card balance, credits the float when it settles', async () => {
@@ -85,7 +85,7 @@ describe('POST /v1/transactions/create', () => {
     await settle(sb)
     expect(await floatOf(sb)).toBe(float + 3000)
     expect(await balanceOf(sb, card)).toBe(2000)
-    assertMoneyConserved(sb)
+    await assertMoneyConserved(sb)
   })
 
   it('transfer: moves money card to card when it settles, and gives it back when it fails', async () => {
@@ -112,7 +112,7 @@ describe('POST /v1/transactions/create', () => {
     expect(await balanceOf(sb, to)).toBe(3000)
     const shown = await sb.call('GET', `/v1/transactions/${failing.body.data.transaction.slug}`)
     expect(shown.body.transaction.status).toBe('failed')
-    assertMoneyConserved(sb)
+    await assertMoneyConserved(sb)
   })
 
   it("takes the older page's slug as the client reference", async () => {
@@ -164,7 +164,7 @@ describe('POST /v1/transactions/create', () => {
     expect(Object.keys(bad.body.errors).sort()).toEqual(['action', 'amount', 'card_reference'])
     expect(await balanceOf(sb, card)).toBe(1000)
     expect(await floatOf(sb)).toBe(float)
-    assertMoneyConserved(sb)
+    await assertMoneyConserved(sb)
   })
 
   it("answers 404 for an unknown card, another tenant's card, or another tenant's receiver", async () => {

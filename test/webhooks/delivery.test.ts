@@ -680,8 +680,10 @@ describe('hostile receivers', () => {
     for (const token of tokens) await s.call('GET', '/__sandbox/webhook', undefined, { token })
     // the tenant that comes last in id order: a pick that always started from the first id
     // would serve it only once every other tenant had nothing due
-    const idOf = (token: string) => s.deps.tenants.forToken(token)!.id
-    const last = tokens.reduce((a, b) => (idOf(a) > idOf(b) ? a : b))
+    const idOf = async (token: string) => (await s.deps.tenants.forToken(token))!.id
+    const ids = new Map<string, string>()
+    for (const token of tokens) ids.set(token, await idOf(token))
+    const last = tokens.reduce((a, b) => (ids.get(a)! > ids.get(b)! ? a : b))
     const dead = tokens.filter((token) => token !== last)
     const rounds = 3
     for (const token of dead) {

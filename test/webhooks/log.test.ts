@@ -7,11 +7,11 @@ import { newSandbox } from '../helpers.js'
 
 async function tenantContext(s: ReturnType<typeof newSandbox>, token: string, now: number) {
   await s.call('GET', '/v1/cards', undefined, { token }) // creates the tenant
-  const tenant = s.deps.tenants.forToken(token)!
+  const tenant = (await s.deps.tenants.forToken(token))!
   return { db: s.deps.db, ids: s.deps.ids, tenant, now }
 }
 
-function attempt(
+async function attempt(
   s: ReturnType<typeof newSandbox>,
   eventId: string,
   tenantId: string,
@@ -41,13 +41,13 @@ describe('the webhook log read side', () => {
     const other = await tenantContext(s, 'other-token', 1_000)
 
     // three events of this tenant, one of another
-    enqueueEvent(ctx, {
+    await enqueueEvent(ctx, {
       event: 'card_creation.successful',
       data: { card_number: '4111111111111111', cvv2: '123' },
     })
-    enqueueEvent({ ...ctx, now: 2_000 }, { event: 'second', data: {} })
-    enqueueEvent({ ...ctx, now: 3_000 }, { event: 'third', data: {} })
-    enqueueEvent(other, { event: 'not-ours', data: {} })
+    await enqueueEvent({ ...ctx, now: 2_000 }, { event: 'second', data: {} })
+    await enqueueEvent({ ...ctx, now: 3_000 }, { event: 'third', data: {} })
+    await enqueueEvent(other, { event: 'not-ours', data: {} })
     const [first, second] = s.deps.db
       .select()
       .from(webhookEvents)
@@ -56,16 +56,16 @@ describe('the webhook log read side', () => {
       .all()
 
     // the first event failed twice (attempts written out of order), the second once
-    attempt(s, first.id, ctx.tenant.id, 2, '{"cvv2":"999","echo":"ok"}')
-    attempt(s, first.id, ctx.tenant.id, 1, null)
-    attempt(s, second.id, ctx.tenant.id, 1, 'busy')
+    await attempt(s, first.id, ctx.tenant.id, 2, '{"cvv2":"999","echo":"ok"}')
+    await attempt(s, first.id, ctx.tenant.id, 1, null)
+    await attempt(s, second.id, ctx.tenant.id, 1, 'busy')
     s.deps.db
       .update(webhookEvents)
       .set({ status: 'failed' })
       .where(eq(webhookEvents.id, first.id))
       .run()
 
-    const newest = webhookLog(ctx, { page: 1, perPage: 2 })
+    const newest = await webhookLog(ctx, { page: 1, perPage: 2 })
     expect(newest.total).toBe(3)
     expect(newest.rows.map((e) => e.type)).toEqual(['third', 'second'])
     expect(newest.rows[0]).toMatchObject({
@@ -87,7 +87,7 @@ describe('the webhook log read side', () => {
       },
     ])
 
-    const [failed] = webhookLog(ctx, { page: 2, perPage: 2 }).rows
+    const [failed] = (await webhookLog(ctx, { page: 2, perPage: 2 })).rows
     expect(failed).toMatchObject({ id: first.id, status: 'failed', next_attempt_at: null })
     expect(JSON.parse(failed.body)).toEqual({
       event: 'card_creation.successful',
@@ -105,17 +105,17 @@ describe('the webhook log read side', () => {
   it('filters by status', async () => {
     const s = newSandbox()
     const ctx = await tenantContext(s, 'test-token', 0)
-    enqueueEvent(ctx, { event: 'kept', data: {} })
-    enqueueEvent(ctx, { event: 'delivered', data: {} })
+    await enqueueEvent(ctx, { event: 'kept', data: {} })
+    await enqueueEvent(ctx, { event: 'delivered', data: {} })
     s.deps.db
       .update(webhookEvents)
       .set({ status: 'delivered' })
       .where(eq(webhookEvents.type, 'delivered'))
       .run()
-    const delivered = webhookLog(ctx, { page: 1, perPage: 20, status: 'delivered' })
+    const delivered = await webhookLog(ctx, { page: 1, perPage: 20, status: 'delivered' })
     expect(delivered.rows.map((e) => e.type)).toEqual(['delivered'])
     expect(delivered.total).toBe(1)
-    expect(webhookLog(ctx, { page: 1, perPage: 20 }).total).toBe(2)
+    expect((await webhookLog(ctx, { page: 1, perPage: 20 })).total).toBe(2)
     s.close()
   })
 })

@@ -86,10 +86,10 @@ export function createScenarioRegistry(
     })
   }
 
-  function inForce(tenantId: string): InForce {
+  async function inForce(tenantId: string): Promise<InForce> {
     let cached = inForceByTenant.get(tenantId)
     if (!cached) {
-      const own = postedScenarios(db, tenantId).map((definition) => ({
+      const own = (await postedScenarios(db, tenantId)).map((definition) => ({
         source: 'tenant',
         scenario: validateScenario(definition),
       }))
@@ -111,20 +111,23 @@ export function createScenarioRegistry(
 
   return {
     inForce,
+    /** The scenarios in force for a tenant if this process knows them, without waiting. */
+    inForceKnown: (tenantId: string): InForce | undefined => inForceByTenant.get(tenantId),
     files,
 
     /** The scenarios in force for a tenant: files (everyone's) first, then its own. */
-    active: (tenantId: string): ActiveScenario[] => inForce(tenantId).scenarios,
+    active: async (tenantId: string): Promise<ActiveScenario[]> =>
+      (await inForce(tenantId)).scenarios,
 
-    evaluate(request: ScenarioRequest): Effects {
-      return matcher.evaluate(inForce(request.tenantId).scenarios, request)
+    async evaluate(request: ScenarioRequest): Promise<Effects> {
+      return matcher.evaluate((await inForce(request.tenantId)).scenarios, request)
     },
 
-    delays: (tenantId: string) => inForce(tenantId).delays,
+    delays: async (tenantId: string) => (await inForce(tenantId)).delays,
 
     /** Adds a tenant's scenario, replacing one of the same name. */
-    add(tenantId: string, scenario: Scenario, definition: unknown): void {
-      saveScenario(db, tenantId, scenario.name, definition)
+    async add(tenantId: string, scenario: Scenario, definition: unknown): Promise<void> {
+      await saveScenario(db, tenantId, scenario.name, definition)
       inForceByTenant.delete(tenantId)
     },
 
@@ -132,8 +135,8 @@ export function createScenarioRegistry(
      * Takes one of the tenant's own scenarios out of force: `removed`; `file` when the name is a
      * file's scenario (only its file can change that); `unknown` when nothing has that name.
      */
-    remove(tenantId: string, name: string): 'removed' | 'file' | 'unknown' {
-      if (deleteScenario(db, tenantId, name)) {
+    async remove(tenantId: string, name: string): Promise<'removed' | 'file' | 'unknown'> {
+      if (await deleteScenario(db, tenantId, name)) {
         inForceByTenant.delete(tenantId)
         return 'removed'
       }

@@ -52,11 +52,11 @@ export const clockApi = new Hono<AppEnv>()
     '/advance',
     describeRoute({ auth: 'bearer', summary: 'Advance the clock' }),
     validate('json', advanceClockBody),
-    (c) => {
+    async (c) => {
       const deps = c.get('deps')
-      const tenant = deps.tenants.advance(c.get('tenant').token, c.req.valid('json').by)
+      const tenant = await deps.tenants.advance(c.get('tenant').token, c.req.valid('json').by)
       // everything that fell due runs, in order, before the call returns
-      const { ran } = runDue(deps, tenant, deps.tenants.now(tenant))
+      const { ran } = await runDue(deps, tenant, deps.tenants.now(tenant))
       return ok(c, 'Sandbox clock advanced', {
         data: { ...clockJson(deps, tenant), transitions_run: ran },
       })
@@ -66,7 +66,7 @@ export const clockApi = new Hono<AppEnv>()
     '/run-due',
     describeRoute({ auth: 'bearer', summary: 'Run until idle' }),
     validate('json', runDueBody),
-    (c) => {
+    async (c) => {
       const deps = c.get('deps')
       const { until } = c.req.valid('json')
       const token = c.get('tenant').token
@@ -74,7 +74,7 @@ export const clockApi = new Hono<AppEnv>()
         throw refused('until', pastMessage('until', deps.tenants.now(c.get('tenant'))))
       let run
       try {
-        run = runUntilIdle(deps, token, until)
+        run = await runUntilIdle(deps, token, until)
       } catch (error) {
         if (error instanceof RunawayJobs) throw refused('until', error.message)
         throw error
@@ -92,7 +92,7 @@ export const clockApi = new Hono<AppEnv>()
     '/',
     describeRoute({ auth: 'bearer', summary: 'Set the clock: its mode, or a manual instant' }),
     validate('json', setClockBody),
-    (c) => {
+    async (c) => {
       const deps = c.get('deps')
       const { mode, now } = c.req.valid('json')
       const token = c.get('tenant').token
@@ -105,13 +105,13 @@ export const clockApi = new Hono<AppEnv>()
           )
         const current = deps.tenants.now(tenant)
         if (now < current) throw refused('now', pastMessage('now', current))
-        tenant = deps.tenants.setTo(token, now)
-        const { ran } = runDue(deps, tenant, now)
+        tenant = await deps.tenants.setTo(token, now)
+        const { ran } = await runDue(deps, tenant, now)
         return ok(c, 'Sandbox clock set', {
           data: { ...clockJson(deps, tenant), transitions_run: ran },
         })
       }
-      tenant = deps.tenants.setMode(token, mode!)
+      tenant = await deps.tenants.setMode(token, mode!)
       return ok(c, 'Sandbox clock updated', { data: clockJson(deps, tenant) })
     },
   )

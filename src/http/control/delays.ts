@@ -36,11 +36,11 @@ export const delaysBody = z.strictObject(
 const JOBS_LISTED = 1000
 
 export const delaysApi = new Hono<AppEnv>()
-  .get('/delays', describeRoute({ auth: 'bearer', summary: 'Read the delays' }), (c) =>
+  .get('/delays', describeRoute({ auth: 'bearer', summary: 'Read the delays' }), async (c) =>
     ok(c, 'Delays', {
       data: delaysOf({
         tenant: c.get('tenant'),
-        scenarioDelays: c.get('deps').scenarios.delays(c.get('tenant').id),
+        scenarioDelays: await c.get('deps').scenarios.delays(c.get('tenant').id),
       }),
     }),
   )
@@ -48,20 +48,20 @@ export const delaysApi = new Hono<AppEnv>()
     '/delays',
     describeRoute({ auth: 'bearer', summary: 'Override the delays' }),
     validate('json', delaysBody),
-    (c) => {
+    async (c) => {
       const overrides = Object.fromEntries(
         Object.entries(c.req.valid('json')).filter(([, ms]) => ms !== undefined),
       ) as Record<string, number>
-      const tenant = c
+      const tenant = await c
         .get('deps')
         .tenants.setDelays(c.get('tenant').token, Object.keys(overrides).length ? overrides : null)
       return ok(c, 'Delays updated', {
-        data: delaysOf({ tenant, scenarioDelays: c.get('deps').scenarios.delays(tenant.id) }),
+        data: delaysOf({ tenant, scenarioDelays: await c.get('deps').scenarios.delays(tenant.id) }),
       })
     },
   )
-  .get('/jobs', describeRoute({ auth: 'bearer', summary: 'List scheduled jobs' }), (c) => {
-    const pending = scheduledJobs(c.get('deps').db, c.get('tenant').id, JOBS_LISTED)
+  .get('/jobs', describeRoute({ auth: 'bearer', summary: 'List scheduled jobs' }), async (c) => {
+    const pending = await scheduledJobs(c.get('deps').db, c.get('tenant').id, JOBS_LISTED)
     return ok(c, 'Scheduled jobs', {
       data: pending.map((job) => ({
         resource: job.resource,

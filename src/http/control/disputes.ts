@@ -16,9 +16,9 @@ export const controlDisputesApi = new Hono<AppEnv>().post(
   '/',
   describeRoute({ auth: 'bearer', summary: 'Open a dispute' }),
   validate('json', openDisputeBody),
-  (c) => {
+  async (c) => {
     const body = c.req.valid('json')
-    const dispute = openDispute(c.get('ctx'), {
+    const dispute = await openDispute(c.get('ctx'), {
       transactionSlug: body.transaction_slug,
       reason: body.reason,
     })

@@ -55,7 +55,7 @@ export const fixturesApi = new Hono<AppEnv>()
         return ok(c, 'Fixture applied', { data: { name: fixture.name, steps } })
       } catch (error) {
         if (!(error instanceof FixtureError)) throw error
-        const tenant = deps.tenants.forToken(token)!
+        const tenant = (await deps.tenants.forToken(token))!
         deps.scenarios.forget(tenant.id)
         c.set('tenant', tenant)
         throw refused(field, `${error.message} — the tenant is as it was before the fixture`)

@@ -26,14 +26,14 @@ function cardFunding(kind: 'recharge' | 'withdraw') {
     }),
     validate('param', referenceParam),
     validate('json', amountBody),
-    (c) => {
+    async (c) => {
       const ctx = c.get('ctx')
-      const transaction = fundCard(ctx, {
+      const transaction = await fundCard(ctx, {
         cardReference: c.req.valid('param').reference,
         amount: c.req.valid('json').amount,
         kind,
       })
-      const balance = cardBalance(ctx, findCard(ctx, transaction.cardReference))
+      const balance = await cardBalance(ctx, await findCard(ctx, transaction.cardReference))
       return ok(c, kind === 'recharge' ? 'Card funded' : 'Card withdrawn', {
         data: { transaction: transactionJson(transaction, presenting(c), 'list'), balance },
       })
@@ -44,20 +44,23 @@ function cardFunding(kind: 'recharge' | 'withdraw') {
 export const fundingApi = new Hono<AppEnv>()
   .route('/cards/:reference/fund', cardFunding('recharge'))
   .route('/cards/:reference/withdraw', cardFunding('withdraw'))
-  .get('/business', describeRoute({ auth: 'bearer', summary: 'Read the business float' }), (c) =>
-    ok(c, 'Business account', {
-      data: {
-        business: c.get('tenant').businessName,
-        float_balance: balanceOf(c.get('ctx'), FLOAT),
-      },
-    }),
+  .get(
+    '/business',
+    describeRoute({ auth: 'bearer', summary: 'Read the business float' }),
+    async (c) =>
+      ok(c, 'Business account', {
+        data: {
+          business: c.get('tenant').businessName,
+          float_balance: await balanceOf(c.get('ctx'), FLOAT),
+        },
+      }),
   )
   .post(
     '/business/fund',
     describeRoute({ auth: 'bearer', summary: 'Fund the business float' }),
     validate('json', amountBody),
-    (c) => {
-      const floatBalance = fundFloat(c.get('ctx'), c.req.valid('json').amount)
+    async (c) => {
+      const floatBalance = await fundFloat(c.get('ctx'), c.req.valid('json').amount)
       return ok(c, 'Float funded', {
         data: { business: c.get('tenant').businessName, float_balance: floatBalance },
       })

@@ -34,9 +34,9 @@ export function createControlApi(
     .route('/', documentationApi(root))
     .route('/', pages)
     .use(...forTenant)
-    .post('/reset', describeRoute({ auth: 'bearer', summary: 'Reset the tenant' }), (c) => {
+    .post('/reset', describeRoute({ auth: 'bearer', summary: 'Reset the tenant' }), async (c) => {
       const { tenants, scenarios, journal } = c.get('deps')
-      const { tenant, retiredId } = tenants.reset(c.get('tenant').token)
+      const { tenant, retiredId } = await tenants.reset(c.get('tenant').token)
       scenarios.forget(retiredId)
       journal.clear(retiredId)
       c.set('tenant', tenant)

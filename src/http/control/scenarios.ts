@@ -13,40 +13,37 @@ import { ok } from '../envelope.js'
 import { describeRoute } from '../route-meta.js'
 import { validate } from '../validate.js'
 
-function activeJson(c: Context<AppEnv>) {
-  return c
-    .get('deps')
-    .scenarios.active(c.get('tenant').id)
-    .map(({ source, scenario }) => ({
-      name: scenario.name,
-      source,
-      description: scenario.description ?? null,
-      delays: scenario.delays ?? {},
-      rules: scenario.rules.length,
-    }))
+async function activeJson(c: Context<AppEnv>) {
+  return (await c.get('deps').scenarios.active(c.get('tenant').id)).map(({ source, scenario }) => ({
+    name: scenario.name,
+    source,
+    description: scenario.description ?? null,
+    delays: scenario.delays ?? {},
+    rules: scenario.rules.length,
+  }))
 }
 
 export const scenariosApi = new Hono<AppEnv>()
-  .get('/', describeRoute({ auth: 'bearer', summary: 'List scenarios in force' }), (c) =>
-    ok(c, 'Scenarios in force', { data: activeJson(c) }),
+  .get('/', describeRoute({ auth: 'bearer', summary: 'List scenarios in force' }), async (c) =>
+    ok(c, 'Scenarios in force', { data: await activeJson(c) }),
   )
   .post(
     '/',
     describeRoute({ auth: 'bearer', summary: 'Add a scenario' }),
     validate('json', scenarioSchema),
-    (c) => {
+    async (c) => {
       // the body as sent (validate keeps it): no await between the tenant's refresh and the write
-      c.get('deps').scenarios.add(c.get('tenant').id, c.req.valid('json'), c.get('jsonBody'))
-      return ok(c, 'Scenario added', { data: activeJson(c) })
+      await c.get('deps').scenarios.add(c.get('tenant').id, c.req.valid('json'), c.get('jsonBody'))
+      return ok(c, 'Scenario added', { data: await activeJson(c) })
     },
   )
   .delete(
     '/:name',
     describeRoute({ auth: 'bearer', summary: "Remove one of the tenant's scenarios" }),
     validate('param', z.object({ name: z.string().min(1).max(200) })),
-    (c) => {
+    async (c) => {
       const { name } = c.req.valid('param')
-      const outcome = c.get('deps').scenarios.remove(c.get('tenant').id, name)
+      const outcome = await c.get('deps').scenarios.remove(c.get('tenant').id, name)
       if (outcome === 'file')
         throw new SandboxError(
           'conflict',
@@ -54,13 +51,13 @@ export const scenariosApi = new Hono<AppEnv>()
             'remove the file (it is watched), or restart without it.',
         )
       if (outcome === 'unknown') {
-        const names = activeJson(c).map((scenario) => scenario.name)
+        const names = (await activeJson(c)).map((scenario) => scenario.name)
         throw new SandboxError(
           'not_found',
           `No scenario named ${name} is in force for this tenant` +
             (names.length ? ` (in force: ${names.join(', ')}).` : ' (none is).'),
         )
       }
-      return ok(c, 'Scenario removed', { data: activeJson(c) })
+      return ok(c, 'Scenario removed', { data: await activeJson(c) })
     },
   )

@@ -24,8 +24,8 @@ const nameParam = z.object({ name })
 
 const iso = (ms: number) => new Date(ms).toISOString()
 
-function listJson(c: Context<AppEnv>) {
-  return snapshotsOf(c.get('deps'), c.get('tenant').token).map((s) => ({
+async function listJson(c: Context<AppEnv>) {
+  return (await snapshotsOf(c.get('deps'), c.get('tenant').token)).map((s) => ({
     name: s.name,
     taken_at: iso(s.takenAt),
     rows: s.rowCount,
@@ -33,15 +33,15 @@ function listJson(c: Context<AppEnv>) {
 }
 
 export const snapshotsApi = new Hono<AppEnv>()
-  .get('/', describeRoute({ auth: 'bearer', summary: 'List snapshots' }), (c) =>
-    ok(c, 'Snapshots', { data: listJson(c) }),
+  .get('/', describeRoute({ auth: 'bearer', summary: 'List snapshots' }), async (c) =>
+    ok(c, 'Snapshots', { data: await listJson(c) }),
   )
   .post(
     '/',
     describeRoute({ auth: 'bearer', summary: "Take a snapshot of the tenant's state" }),
     validate('json', snapshotBody),
-    (c) => {
-      const taken = takeSnapshot(c.get('deps'), c.get('tenant'), c.req.valid('json').name)
+    async (c) => {
+      const taken = await takeSnapshot(c.get('deps'), c.get('tenant'), c.req.valid('json').name)
       return ok(c, 'Snapshot taken', {
         data: { name: taken.name, taken_at: iso(taken.takenAt), rows: taken.rowCount },
       })
@@ -51,9 +51,9 @@ export const snapshotsApi = new Hono<AppEnv>()
     '/:name/restore',
     describeRoute({ auth: 'bearer', summary: 'Restore a snapshot' }),
     validate('param', nameParam),
-    (c) => {
+    async (c) => {
       const deps = c.get('deps')
-      const tenant = restoreSnapshot(deps, c.get('tenant').token, c.req.valid('param').name)
+      const tenant = await restoreSnapshot(deps, c.get('tenant').token, c.req.valid('param').name)
       deps.scenarios.forget(tenant.id)
       c.set('tenant', tenant)
       const clock = deps.tenants.clock(tenant)
@@ -66,8 +66,8 @@ export const snapshotsApi = new Hono<AppEnv>()
     '/:name',
     describeRoute({ auth: 'bearer', summary: 'Delete a snapshot' }),
     validate('param', nameParam),
-    (c) => {
-      removeSnapshot(c.get('deps'), c.get('tenant').token, c.req.valid('param').name)
-      return ok(c, 'Snapshot deleted', { data: listJson(c) })
+    async (c) => {
+      await removeSnapshot(c.get('deps'), c.get('tenant').token, c.req.valid('param').name)
+      return ok(c, 'Snapshot deleted', { data: await listJson(c) })
     },
   )

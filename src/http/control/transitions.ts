@@ -28,9 +28,9 @@ for (const resource of resources) {
     describeRoute({ auth: 'bearer', summary: `Move one of the ${resource} to another state` }),
     validate('param', transitionParam),
     validate('json', transitionBody),
-    (c) => {
+    async (c) => {
       const { reference } = c.req.valid('param')
-      const result = transition(c.get('ctx'), resource, reference, c.req.valid('json').to)
+      const result = await transition(c.get('ctx'), resource, reference, c.req.valid('json').to)
       return ok(c, `Moved ${result.resource.replace('_', ' ')} to ${result.to}`, {
         data: { resource: result.resource, reference, from: result.from, to: result.to },
       })

@@ -20,8 +20,8 @@ export const walletCodesApi = new Hono<AppEnv>().post(
   '/',
   describeRoute({ auth: 'bearer', summary: 'Issue a wallet code' }),
   validate('json', walletCodeBody),
-  (c) => {
-    const code = issueWalletCode(c.get('ctx'), c.req.valid('json'))
+  async (c) => {
+    const code = await issueWalletCode(c.get('ctx'), c.req.valid('json'))
     return ok(c, 'Wallet code issued', {
       data: {
         code: code.code,

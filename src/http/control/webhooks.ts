@@ -33,9 +33,9 @@ export const webhooksApi = new Hono<AppEnv>()
     '/webhook',
     describeRoute({ auth: 'bearer', summary: 'Set the webhook endpoint' }),
     validate('json', webhookBody),
-    (c) => {
+    async (c) => {
       const body = c.req.valid('json')
-      const tenant = c.get('deps').tenants.setWebhook(c.get('tenant').token, {
+      const tenant = await c.get('deps').tenants.setWebhook(c.get('tenant').token, {
         url: body.url,
         secret: body.secret ?? null,
       })
@@ -48,9 +48,9 @@ export const webhooksApi = new Hono<AppEnv>()
     '/webhooks',
     describeRoute({ auth: 'bearer', summary: 'List webhook deliveries' }),
     validate('query', webhooksQuery),
-    (c) => {
+    async (c) => {
       const query = c.req.valid('query')
-      const log = webhookLog(c.get('ctx'), { ...toPage(query), status: query.status })
+      const log = await webhookLog(c.get('ctx'), { ...toPage(query), status: query.status })
       return ok(c, 'Webhook events', { data: log.rows, meta: pageMeta(log) })
     },
   )
@@ -58,10 +58,10 @@ export const webhooksApi = new Hono<AppEnv>()
     '/webhooks/:id/replay',
     describeRoute({ auth: 'bearer', summary: 'Replay a webhook event' }),
     validate('param', eventParam),
-    (c) => {
+    async (c) => {
       const { id } = c.req.valid('param')
       const ctx = c.get('ctx')
-      const replayed = requeueEvent(ctx.db, ctx.tenant.id, id, ctx.now)
+      const replayed = await requeueEvent(ctx.db, ctx.tenant.id, id, ctx.now)
       if (!replayed) throw notFound('id', 'webhook event', id)
       c.get('deps').deliverer.kick()
       return ok(c, 'Webhook event queued again', { data: { id, status: replayed.status } })

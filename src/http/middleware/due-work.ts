@@ -11,7 +11,7 @@ import { catchUp } from '../../engine/scheduler.js'
 export function dueWork(): MiddlewareHandler<AppEnv> {
   return function dueWork(c, next) {
     const ctx = c.get('ctx')
-    catchUp(c.get('deps'), ctx.tenant, ctx.now)
-    return next()
+    const running = catchUp(c.get('deps'), ctx.tenant, ctx.now)
+    return running ? running.then(next) : next()
   }
 }

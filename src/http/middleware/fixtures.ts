@@ -13,7 +13,7 @@ export function fixtures(): MiddlewareHandler<AppEnv> {
     if (deps.seedTenant && deps.tenants.takeUnseeded(tenant.id)) {
       await deps.seedTenant(tenant.token)
       // the request's "now" comes after what the seeding made
-      const seeded = deps.tenants.forToken(tenant.token)!
+      const seeded = (await deps.tenants.forToken(tenant.token))!
       c.set('tenant', seeded)
       c.set('ctx', contextAt(deps, seeded))
     }

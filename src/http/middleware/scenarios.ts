@@ -14,7 +14,7 @@ import { refreshTenant } from './tenant.js'
 import { readJsonBody } from './json-body.js'
 
 /** The scenarios in force for a tenant, as the registry keeps them. */
-type InForce = ReturnType<ScenarioRegistry['inForce']>
+type InForce = Awaited<ReturnType<ScenarioRegistry['inForce']>>
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
@@ -22,14 +22,18 @@ export const SCENARIO_HEADER = 'x-card-sandbox-scenario'
 
 export function scenarios(): MiddlewareHandler<AppEnv> {
   return function scenarios(c, next) {
-    const inForce = c.get('deps').scenarios.inForce(c.get('tenant').id)
-    return inForce.scenarios.length === 0 ? next() : apply(c, next, inForce)
+    const registry = c.get('deps').scenarios
+    const tenantId = c.get('tenant').id
+    const decide = (inForce: InForce) =>
+      inForce.scenarios.length === 0 ? next() : apply(c, next, inForce)
+    const known = registry.inForceKnown(tenantId)
+    return known ? decide(known) : registry.inForce(tenantId).then(decide)
   }
 }
 
 async function apply(c: Context<AppEnv>, next: Next, inForce: InForce): Promise<Response | void> {
   const tenant = c.get('tenant')
-  const effects = c.get('deps').scenarios.evaluate({
+  const effects = await c.get('deps').scenarios.evaluate({
     method: c.req.method,
     path: c.req.path,
     // read only when a rule looks at bodies, with the same checks the validator makes
@@ -47,7 +51,7 @@ async function apply(c: Context<AppEnv>, next: Next, inForce: InForce): Promise<
 
   if (effects.latencyMs > 0) {
     await new Promise((resolve) => setTimeout(resolve, effects.latencyMs))
-    refreshTenant(c)
+    await refreshTenant(c)
   }
   if (effects.drop) {
     const incoming = (c.env as HttpBindings | undefined)?.incoming

@@ -17,10 +17,12 @@ const BEARER = /^Bearer[ \t]+([!-~]{1,512})[ \t]*$/i
 export const UNAUTHENTICATED = 'Unauthenticated.'
 
 export function tenant(): MiddlewareHandler<AppEnv> {
-  return function tenant(c, next) {
+  return async function tenant(c, next) {
     const deps = c.get('deps')
     const match = BEARER.exec(requestHeader(c, 'authorization') ?? '')
-    const tenant = match ? deps.tenants.forToken(match[1]) : null
+    const tenant = match
+      ? (deps.tenants.known(match[1]) ?? (await deps.tenants.forToken(match[1])))
+      : null
     if (!tenant) throw new SandboxError('unauthenticated', UNAUTHENTICATED)
     c.set('tenant', tenant)
     c.set('ctx', contextAt(deps, tenant))
@@ -41,9 +43,9 @@ export function contextAt(deps: SandboxDeps, tenant: Tenant): DomainContext {
 }
 
 /** The same, once what fell due on its clock has run: for a request outside the stages. */
-export function tenantContext(deps: SandboxDeps, tenant: Tenant): DomainContext {
+export async function tenantContext(deps: SandboxDeps, tenant: Tenant): Promise<DomainContext> {
   const ctx = contextAt(deps, tenant)
-  catchUp(deps, tenant, ctx.now)
+  await catchUp(deps, tenant, ctx.now)
   return ctx
 }
 
@@ -53,13 +55,13 @@ export function tenantContext(deps: SandboxDeps, tenant: Tenant): DomainContext 
  * id: what this request then writes goes to the fresh tenant, as its client expects, not to
  * the retired id whose rows are being swept. The rule a scenario applied to the request stays.
  */
-export function refreshTenant(c: Context<AppEnv>): void {
+export async function refreshTenant(c: Context<AppEnv>): Promise<void> {
   const tenant = c.get('tenant')
   if (!tenant) return
   const deps = c.get('deps')
-  const current = deps.tenants.forToken(tenant.token)
+  const current = deps.tenants.known(tenant.token) ?? (await deps.tenants.forToken(tenant.token))
   if (!current || current === tenant) return
   const { scenarioDelays, outcome } = c.get('ctx')
   c.set('tenant', current)
-  c.set('ctx', { ...tenantContext(deps, current), scenarioDelays, outcome })
+  c.set('ctx', { ...(await tenantContext(deps, current)), scenarioDelays, outcome })
 }

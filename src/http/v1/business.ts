@@ -44,9 +44,9 @@ export const businessApi = new Hono<AppEnv>()
       summary: 'Business balances (shape guessed: no docs page)',
       answer: businessBalancesAnswer,
     }),
-    (c) =>
+    async (c) =>
       ok(c, 'Business balances fetched successfully', {
-        data: { balance: balanceOf(c.get('ctx'), FLOAT) },
+        data: { balance: await balanceOf(c.get('ctx'), FLOAT) },
       }),
   )
   .get(
@@ -57,12 +57,12 @@ export const businessApi = new Hono<AppEnv>()
       answer: listBusinessOperationsAnswer,
     }),
     validate('query', pageQuery),
-    (c) => {
+    async (c) => {
       const asked = toPage(c.req.valid('query'))
       const key = `operations ${asked.page} ${asked.perPage}`
-      return okList(c, key, 'Business operations fetched successfully', () => {
+      return await okList(c, key, 'Business operations fetched successfully', async () => {
         const p = presenting(c)
-        const page = listOperations(c.get('ctx'), asked)
+        const page = await listOperations(c.get('ctx'), asked)
         return {
           data: page.rows.map((operation) => operationJson(operation, p)),
           meta: pageMeta(page),

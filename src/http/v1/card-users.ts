@@ -96,8 +96,8 @@ export const cardUsersApi = new Hono<AppEnv>()
     '/create',
     describeRoute({ auth: 'bearer', summary: 'Create card user', answer: createCardUserAnswer }),
     validate('json', createCardUserBody),
-    (c) => {
-      const user = registerCardUser(c.get('ctx'), c.req.valid('json'))
+    async (c) => {
+      const user = await registerCardUser(c.get('ctx'), c.req.valid('json'))
       return ok(c, VERIFICATION_IN_PROGRESS, verificationResponse(user, presenting(c)))
     },
   )
@@ -105,9 +105,9 @@ export const cardUsersApi = new Hono<AppEnv>()
     '/resubmit',
     describeRoute({ auth: 'bearer', summary: 'Resubmit card user', answer: createCardUserAnswer }),
     validate('json', resubmitCardUserBody),
-    (c) => {
+    async (c) => {
       const { card_user_reference, ...input } = c.req.valid('json')
-      const user = resubmitCardUser(c.get('ctx'), card_user_reference, input)
+      const user = await resubmitCardUser(c.get('ctx'), card_user_reference, input)
       return ok(c, VERIFICATION_IN_PROGRESS, verificationResponse(user, presenting(c)))
     },
   )
@@ -115,14 +115,14 @@ export const cardUsersApi = new Hono<AppEnv>()
     '/',
     describeRoute({ auth: 'bearer', summary: 'List card users', answer: listCardUsersAnswer }),
     validate('query', pageQuery),
-    (c) => {
+    async (c) => {
       const asked = toPage(c.req.valid('query'))
       // the paginator's links name the route asked: /v1/card-users or its /v1/v1 twin
       const route = c.req.routePath
       const key = `card-users ${asked.page} ${asked.perPage} ${route}`
-      return okList(c, key, 'Card users fetched successfully', () => {
+      return await okList(c, key, 'Card users fetched successfully', async () => {
         const p = presenting(c)
-        const page = listCardUsers(c.get('ctx'), asked)
+        const page = await listCardUsers(c.get('ctx'), asked)
         const users = page.rows.map((user) => ({
           ...cardUserJson(user),
           ...sdkCardUserKeys(user, p),
@@ -136,8 +136,8 @@ export const cardUsersApi = new Hono<AppEnv>()
     '/:reference',
     describeRoute({ auth: 'bearer', summary: 'Show card user', answer: showCardUserAnswer }),
     validate('param', referenceParam),
-    (c) => {
-      const user = findCardUser(c.get('ctx'), c.req.valid('param').reference, 'reference')
+    async (c) => {
+      const user = await findCardUser(c.get('ctx'), c.req.valid('param').reference, 'reference')
       return ok(c, 'OK', { data: { cardUser: shownCardUserJson(user, presenting(c)) } })
     },
   )

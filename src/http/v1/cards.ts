@@ -41,7 +41,7 @@ export function cardRevealUrl(p: Presenting, token: string): string {
   return `${p.origin}${CARD_REVEAL_PATH}${token}`
 }
 
-export function cardJson(ctx: DomainContext, card: Card, p: Presenting) {
+export async function cardJson(ctx: DomainContext, card: Card, p: Presenting) {
   return {
     ...(card.identifier !== null && { identifier: card.identifier }),
     reference: card.reference,
@@ -50,7 +50,7 @@ export function cardJson(ctx: DomainContext, card: Card, p: Presenting) {
     card_type: card.type,
     cvv2: card.cvv2,
     expiry: card.expiry,
-    balance: cardBalance(ctx, card),
+    balance: await cardBalance(ctx, card),
     status: card.status,
     ...sdkCardKeys(card, p),
   }
@@ -71,8 +71,8 @@ function cardListJson(card: Card, balance: number, p: Presenting) {
 }
 
 /** Quirks on: `data.card` as the examples; off: `card` beside `message` as the schema. */
-function cardResponse(ctx: DomainContext, card: Card, p: Presenting) {
-  const json = cardJson(ctx, card, p)
+async function cardResponse(ctx: DomainContext, card: Card, p: Presenting) {
+  const json = await cardJson(ctx, card, p)
   return p.quirks ? { data: { card: json } } : { card: json }
 }
 
@@ -81,46 +81,54 @@ export const cardsApi = new Hono<AppEnv>()
     '/create',
     describeRoute({ auth: 'bearer', summary: 'Create card', answer: oneCardAnswer }),
     validate('json', createCardBody),
-    (c) => {
+    async (c) => {
       const body = c.req.valid('json')
-      const card = createCard(c.get('ctx'), {
+      const card = await createCard(c.get('ctx'), {
         cardUserReference: body.card_user_reference,
         brand: body.card_brand,
         type: body.card_type,
       })
-      return ok(c, 'Card is being generated', cardResponse(c.get('ctx'), card, presenting(c)))
+      return ok(c, 'Card is being generated', await cardResponse(c.get('ctx'), card, presenting(c)))
     },
   )
   .post(
     '/link',
     describeRoute({ auth: 'bearer', summary: 'Link card', answer: oneCardAnswer }),
     validate('json', linkCardBody),
-    (c) => {
+    async (c) => {
       const body = c.req.valid('json')
-      const card = linkCard(c.get('ctx'), {
+      const card = await linkCard(c.get('ctx'), {
         identifier: body.identifier,
         reference: body.reference,
         cardUserReference: body.card_user_reference,
       })
-      return ok(c, 'Card is being generated', cardResponse(c.get('ctx'), card, presenting(c)))
+      return ok(c, 'Card is being generated', await cardResponse(c.get('ctx'), card, presenting(c)))
     },
   )
   .post(
     '/freeze',
     describeRoute({ auth: 'bearer', summary: 'Freeze card', answer: oneCardAnswer }),
     validate('json', cardReferenceBody),
-    (c) => {
-      const card = freezeCard(c.get('ctx'), c.req.valid('json').reference)
-      return ok(c, 'Card frozen successfully', cardResponse(c.get('ctx'), card, presenting(c)))
+    async (c) => {
+      const card = await freezeCard(c.get('ctx'), c.req.valid('json').reference)
+      return ok(
+        c,
+        'Card frozen successfully',
+        await cardResponse(c.get('ctx'), card, presenting(c)),
+      )
     },
   )
   .post(
     '/unfreeze',
     describeRoute({ auth: 'bearer', summary: 'Unfreeze card', answer: oneCardAnswer }),
     validate('json', cardReferenceBody),
-    (c) => {
-      const card = unfreezeCard(c.get('ctx'), c.req.valid('json').reference)
-      return ok(c, 'Card unfrozen successfully', cardResponse(c.get('ctx'), card, presenting(c)))
+    async (c) => {
+      const card = await unfreezeCard(c.get('ctx'), c.req.valid('json').reference)
+      return ok(
+        c,
+        'Card unfrozen successfully',
+        await cardResponse(c.get('ctx'), card, presenting(c)),
+      )
     },
   )
   .post(
@@ -131,9 +139,9 @@ export const cardsApi = new Hono<AppEnv>()
       answer: cardAccessTokenAnswer,
     }),
     validate('json', cardAccessTokenBody),
-    (c) => {
+    async (c) => {
       const body = c.req.valid('json')
-      const issued = issueRevealToken(c.get('ctx'), {
+      const issued = await issueRevealToken(c.get('ctx'), {
         cardReference: body.reference,
         cssUrl: body.css_url || undefined,
       })
@@ -149,25 +157,30 @@ export const cardsApi = new Hono<AppEnv>()
     '/',
     describeRoute({ auth: 'bearer', summary: 'List cards', answer: listCardsAnswer }),
     validate('query', pageQuery),
-    (c) => {
+    async (c) => {
       const asked = toPage(c.req.valid('query'))
-      return okList(c, `cards ${asked.page} ${asked.perPage}`, 'Cards fetched successfully', () => {
-        const p = presenting(c)
-        const page = listCards(c.get('ctx'), asked)
-        const balances = cardBalances(c.get('ctx'), page.rows)
-        return {
-          data: page.rows.map((card) => cardListJson(card, balances.get(card.reference)!, p)),
-          meta: pageMeta(page),
-        }
-      })
+      return await okList(
+        c,
+        `cards ${asked.page} ${asked.perPage}`,
+        'Cards fetched successfully',
+        async () => {
+          const p = presenting(c)
+          const page = await listCards(c.get('ctx'), asked)
+          const balances = await cardBalances(c.get('ctx'), page.rows)
+          return {
+            data: page.rows.map((card) => cardListJson(card, balances.get(card.reference)!, p)),
+            meta: pageMeta(page),
+          }
+        },
+      )
     },
   )
   .get(
     '/:reference',
     describeRoute({ auth: 'bearer', summary: 'Show card', answer: oneCardAnswer }),
     validate('param', referenceParam),
-    (c) => {
-      const card = findCard(c.get('ctx'), c.req.valid('param').reference, 'reference')
-      return ok(c, 'OK', cardResponse(c.get('ctx'), card, presenting(c)))
+    async (c) => {
+      const card = await findCard(c.get('ctx'), c.req.valid('param').reference, 'reference')
+      return ok(c, 'OK', await cardResponse(c.get('ctx'), card, presenting(c)))
     },
   )

@@ -56,9 +56,9 @@ export const disbursesApi = new Hono<AppEnv>()
     '/create',
     describeRoute({ auth: 'bearer', summary: 'Create a disburse', answer: createDisburseAnswer }),
     validate('json', createDisburseBody),
-    (c) => {
+    async (c) => {
       const body = c.req.valid('json')
-      const disburse = createDisburse(c.get('ctx'), {
+      const disburse = await createDisburse(c.get('ctx'), {
         amount: body.amount,
         network: body.network,
         partnerReference: body.partner_reference,
@@ -73,12 +73,12 @@ export const disbursesApi = new Hono<AppEnv>()
     '/',
     describeRoute({ auth: 'bearer', summary: 'List of disburses', answer: listDisbursesAnswer }),
     validate('query', pageQuery),
-    (c) => {
+    async (c) => {
       const asked = toPage(c.req.valid('query'))
       const key = `disburses ${asked.page} ${asked.perPage}`
-      return okList(c, key, 'Disburses fetched successfully', () => {
+      return await okList(c, key, 'Disburses fetched successfully', async () => {
         const p = presenting(c)
-        const page = listDisburses(c.get('ctx'), asked)
+        const page = await listDisburses(c.get('ctx'), asked)
         return {
           data: page.rows.map((disburse) => disburseJson(disburse, c.get('tenant'), p, 'read')),
           meta: pageMeta(page),
@@ -90,8 +90,8 @@ export const disbursesApi = new Hono<AppEnv>()
     '/:reference',
     describeRoute({ auth: 'bearer', summary: 'Show disburse', answer: showDisburseAnswer }),
     validate('param', referenceParam),
-    (c) => {
-      const disburse = findDisburse(c.get('ctx'), c.req.valid('param').reference)
+    async (c) => {
+      const disburse = await findDisburse(c.get('ctx'), c.req.valid('param').reference)
       return ok(c, 'Disburse fetched successfully', {
         data: disburseJson(disburse, c.get('tenant'), presenting(c), 'read'),
       })

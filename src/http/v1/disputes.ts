@@ -28,16 +28,16 @@ import { referenceParam } from './schemas.js'
 import { disputeChangeAnswer, listDisputesAnswer, showDisputeAnswer } from './answers.js'
 
 /** The transaction a body names, and the field that named it (for a 404 or 409 naming it). */
-function namedTransaction(
+async function namedTransaction(
   ctx: DomainContext,
   body: { transaction_slug?: string; transaction_reference?: string },
 ) {
   if (body.transaction_slug !== undefined) {
     const field = 'transaction_slug'
-    return { field, transaction: findTransaction(ctx, body.transaction_slug, field) }
+    return { field, transaction: await findTransaction(ctx, body.transaction_slug, field) }
   }
   const field = 'transaction_reference'
-  return { field, transaction: showTransaction(ctx, body.transaction_reference ?? '', field) }
+  return { field, transaction: await showTransaction(ctx, body.transaction_reference ?? '', field) }
 }
 
 export function disputeJson(dispute: Dispute, p: Presenting) {
@@ -61,11 +61,11 @@ export const disputesApi = new Hono<AppEnv>()
     '/create',
     describeRoute({ auth: 'bearer', summary: 'Create dispute', answer: disputeChangeAnswer }),
     validate('json', createDisputeBody),
-    (c) => {
+    async (c) => {
       const body = c.req.valid('json')
       const ctx = c.get('ctx')
-      const { field, transaction } = namedTransaction(ctx, body)
-      const dispute = openDispute(
+      const { field, transaction } = await namedTransaction(ctx, body)
+      const dispute = await openDispute(
         ctx,
         { transactionSlug: transaction.slug, reason: body.reason, explanation: body.explanation },
         field,
@@ -80,11 +80,11 @@ export const disputesApi = new Hono<AppEnv>()
     describeRoute({ auth: 'bearer', summary: 'Update dispute', answer: disputeChangeAnswer }),
     validate('param', referenceParam),
     validate('json', updateDisputeBody),
-    (c) => {
+    async (c) => {
       const body = c.req.valid('json')
       const ctx = c.get('ctx')
-      const { field, transaction } = namedTransaction(ctx, body)
-      const dispute = updateDispute(
+      const { field, transaction } = await namedTransaction(ctx, body)
+      const dispute = await updateDispute(
         ctx,
         c.req.valid('param').reference,
         { transactionSlug: transaction.slug, explanation: body.explanation, reason: body.reason },
@@ -97,15 +97,15 @@ export const disputesApi = new Hono<AppEnv>()
     '/',
     describeRoute({ auth: 'bearer', summary: 'List disputes', answer: listDisputesAnswer }),
     validate('query', pageQuery),
-    (c) => {
+    async (c) => {
       const asked = toPage(c.req.valid('query'))
-      return okList(
+      return await okList(
         c,
         `disputes ${asked.page} ${asked.perPage}`,
         'Disputes fetched successfully',
-        () => {
+        async () => {
           const p = presenting(c)
-          const page = listDisputes(c.get('ctx'), asked)
+          const page = await listDisputes(c.get('ctx'), asked)
           return { data: page.rows.map((d) => disputeJson(d, p)), meta: pageMeta(page) }
         },
       )
@@ -115,12 +115,12 @@ export const disputesApi = new Hono<AppEnv>()
     '/:reference',
     describeRoute({ auth: 'bearer', summary: 'Show dispute', answer: showDisputeAnswer }),
     validate('param', referenceParam),
-    (c) => {
+    async (c) => {
       const ctx = c.get('ctx')
       const p = presenting(c)
-      const dispute = findDispute(ctx, c.req.valid('param').reference)
+      const dispute = await findDispute(ctx, c.req.valid('param').reference)
       const transactionReference = p.sdkCompat
-        ? findTransaction(ctx, dispute.transactionSlug).reference
+        ? (await findTransaction(ctx, dispute.transactionSlug)).reference
         : null
       return ok(c, 'OK', {
         data: {

@@ -55,9 +55,9 @@ export const paymentsApi = new Hono<AppEnv>()
     '/create',
     describeRoute({ auth: 'bearer', summary: 'Create a payment', answer: createPaymentAnswer }),
     validate('json', createPaymentBody),
-    (c) => {
+    async (c) => {
       const body = c.req.valid('json')
-      const payment = createPayment(c.get('ctx'), {
+      const payment = await createPayment(c.get('ctx'), {
         amount: body.amount,
         network: body.network,
         partnerReference: body.partner_reference,
@@ -77,12 +77,12 @@ export const paymentsApi = new Hono<AppEnv>()
     '/',
     describeRoute({ auth: 'bearer', summary: 'List payments', answer: listPaymentsAnswer }),
     validate('query', pageQuery),
-    (c) => {
+    async (c) => {
       const asked = toPage(c.req.valid('query'))
       const key = `payments ${asked.page} ${asked.perPage}`
-      return okList(c, key, 'Payments fetched successfully', () => {
+      return await okList(c, key, 'Payments fetched successfully', async () => {
         const p = presenting(c)
-        const page = listPayments(c.get('ctx'), asked)
+        const page = await listPayments(c.get('ctx'), asked)
         return {
           data: page.rows.map((payment) => paymentJson(payment, c.get('tenant'), p, 'read')),
           meta: pageMeta(page),
@@ -94,8 +94,8 @@ export const paymentsApi = new Hono<AppEnv>()
     '/:reference',
     describeRoute({ auth: 'bearer', summary: 'Show payment', answer: showPaymentAnswer }),
     validate('param', referenceParam),
-    (c) => {
-      const payment = findPayment(c.get('ctx'), c.req.valid('param').reference)
+    async (c) => {
+      const payment = await findPayment(c.get('ctx'), c.req.valid('param').reference)
       return ok(c, 'Payment fetched successfully', {
         data: paymentJson(payment, c.get('tenant'), presenting(c), 'read'),
       })

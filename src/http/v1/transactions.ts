@@ -78,9 +78,9 @@ export const transactionsApi = new Hono<AppEnv>()
       answer: oneTransactionAnswer,
     }),
     validate('json', cardMovementBody),
-    (c) => {
+    async (c) => {
       const body = c.req.valid('json')
-      const transaction = createCardMovement(c.get('ctx'), {
+      const transaction = await createCardMovement(c.get('ctx'), {
         action: body.action,
         amount: body.amount,
         cardReference: body.card_reference,
@@ -100,9 +100,9 @@ export const transactionsApi = new Hono<AppEnv>()
       answer: oneTransactionAnswer,
     }),
     validate('json', cardToBankBody),
-    (c) => {
+    async (c) => {
       const body = c.req.valid('json')
-      const transaction = cardToBank(c.get('ctx'), {
+      const transaction = await cardToBank(c.get('ctx'), {
         amount: body.amount,
         cardReference: body.card_reference,
         reference: body.reference,
@@ -120,9 +120,9 @@ export const transactionsApi = new Hono<AppEnv>()
     '/create/card-to-wallet',
     describeRoute({ auth: 'bearer', summary: 'Card to wallet', answer: oneTransactionAnswer }),
     validate('json', cardToWalletBody),
-    (c) => {
+    async (c) => {
       const body = c.req.valid('json')
-      const transaction = cardToWallet(c.get('ctx'), {
+      const transaction = await cardToWallet(c.get('ctx'), {
         amount: body.amount,
         cardReference: body.card_reference,
         reference: body.reference,
@@ -138,9 +138,9 @@ export const transactionsApi = new Hono<AppEnv>()
     '/create/wallet-to-card',
     describeRoute({ auth: 'bearer', summary: 'Wallet to card', answer: oneTransactionAnswer }),
     validate('json', walletToCardBody),
-    (c) => {
+    async (c) => {
       const body = c.req.valid('json')
-      const transaction = walletToCard(c.get('ctx'), {
+      const transaction = await walletToCard(c.get('ctx'), {
         amount: body.amount,
         cardReference: body.card_reference,
         reference: body.reference,
@@ -164,13 +164,13 @@ export const transactionsApi = new Hono<AppEnv>()
       answer: listTransactionsAnswer,
     }),
     validate('query', transactionsQuery),
-    (c) => {
+    async (c) => {
       const query = c.req.valid('query')
       const asked = toPage(query)
       const key = `transactions ${asked.page} ${asked.perPage} ${query.card_reference ?? ''}`
-      return okList(c, key, 'Transactions fetched successfully', () => {
+      return await okList(c, key, 'Transactions fetched successfully', async () => {
         const p = presenting(c)
-        const page = listTransactions(c.get('ctx'), asked, query.card_reference)
+        const page = await listTransactions(c.get('ctx'), asked, query.card_reference)
         return {
           data: { transaction: page.rows.map((t) => transactionJson(t, p, 'list')) },
           meta: pageMeta(page),
@@ -186,8 +186,8 @@ export const transactionsApi = new Hono<AppEnv>()
       answer: showTransactionAnswer,
     }),
     validate('param', transactionParam),
-    (c) => {
-      const transaction = showTransaction(c.get('ctx'), c.req.valid('param').reference)
+    async (c) => {
+      const transaction = await showTransaction(c.get('ctx'), c.req.valid('param').reference)
       const p = presenting(c)
       const json = transactionJson(transaction, p, 'create')
       // docs "show transaction": `transaction` beside `message`, outside SPEC's `data` envelope

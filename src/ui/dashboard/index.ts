@@ -22,19 +22,19 @@ import { ROWS } from './table.js'
 /** `forTenant`: the app's tenant stages (app.ts), run before the panel. */
 export const createDashboardApi = (forTenant: MiddlewareHandler<AppEnv>[]) =>
   new Hono<AppEnv>()
-    .get('/ui', describeRoute({ auth: 'none', summary: 'Dashboard' }), (c) => {
+    .get('/ui', describeRoute({ auth: 'none', summary: 'Dashboard' }), async (c) => {
       const { options, tenants } = c.get('deps')
       // reachable from the network: nobody sees which tenants exist without a token
-      return c.html(shell(isLoopback(options.host) ? tenants.all() : null))
+      return c.html(shell(isLoopback(options.host) ? await tenants.all() : null))
     })
     .get(
       '/ui/panel',
       describeRoute({ auth: 'bearer', summary: "Dashboard panel of the token's tenant (HTML)" }),
       ...forTenant,
-      (c) => {
+      async (c) => {
         const { journal, options } = c.get('deps')
         const ctx = c.get('ctx')
         const requests = options.journal ? journal.find(ctx.tenant.id).slice(0, ROWS) : null
-        return c.html(panel(ctx, requests))
+        return c.html(await panel(ctx, requests))
       },
     )

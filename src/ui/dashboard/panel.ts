@@ -23,14 +23,14 @@ import { ROWS, ref, row, section } from './table.js'
 import { webhooksSection } from './webhooks.js'
 
 /** `journal`: the tenant's newest requests; null when the sandbox keeps no journal. */
-export function panel(ctx: DomainContext, journal: JournalRecord[] | null) {
+export async function panel(ctx: DomainContext, journal: JournalRecord[] | null) {
   const first = { page: 1, perPage: ROWS }
-  return html`${tenantHeader(ctx)}
+  return html`${await tenantHeader(ctx)}
     <div class="grid">
       ${section(
         'Card users',
         ['reference', 'name', 'phone', 'flow', 'status', ''],
-        listCardUsers(ctx, first).rows.map((u) =>
+        (await listCardUsers(ctx, first)).rows.map((u) =>
           row('card-users', u.reference, u.status, [
             ref(u.reference),
             [u.firstName, u.lastName].filter(Boolean).join(' ') ||
@@ -43,7 +43,7 @@ export function panel(ctx: DomainContext, journal: JournalRecord[] | null) {
       ${section(
         'Cards',
         ['reference', 'card', 'number', 'balance', 'status', ''],
-        cardsWithBalances(ctx, first).map(({ card, balance }) =>
+        (await cardsWithBalances(ctx, first)).map(({ card, balance }) =>
           row(
             'cards',
             card.reference,
@@ -71,7 +71,7 @@ export function panel(ctx: DomainContext, journal: JournalRecord[] | null) {
       ${section(
         'Transactions',
         ['slug', 'kind', 'card', 'amount', 'status', ''],
-        listTransactions(ctx, first).rows.map((t) =>
+        (await listTransactions(ctx, first)).rows.map((t) =>
           row('transactions', t.slug, t.status, [
             ref(t.slug),
             t.kind,
@@ -83,7 +83,7 @@ export function panel(ctx: DomainContext, journal: JournalRecord[] | null) {
       ${section(
         'Payments',
         ['reference', 'partner reference', 'network', 'amount', 'status', ''],
-        listPayments(ctx, first).rows.map((p) =>
+        (await listPayments(ctx, first)).rows.map((p) =>
           row(
             'payments',
             p.reference,
@@ -96,7 +96,7 @@ export function panel(ctx: DomainContext, journal: JournalRecord[] | null) {
       ${section(
         'Disburses',
         ['reference', 'partner reference', 'network', 'amount', 'status', ''],
-        listDisburses(ctx, first).rows.map((d) =>
+        (await listDisburses(ctx, first)).rows.map((d) =>
           row('disburses', d.reference, d.status, [
             ref(d.reference),
             d.partnerReference,
@@ -108,7 +108,7 @@ export function panel(ctx: DomainContext, journal: JournalRecord[] | null) {
       ${section(
         'Disputes',
         ['reference', 'transaction', 'reason', 'status', ''],
-        listDisputes(ctx, first).rows.map((d) =>
+        (await listDisputes(ctx, first)).rows.map((d) =>
           row('disputes', d.reference, d.status, [
             ref(d.reference),
             ref(d.transactionSlug),
@@ -119,7 +119,7 @@ export function panel(ctx: DomainContext, journal: JournalRecord[] | null) {
       ${section(
         'Business operations',
         ['reference', 'kind', 'amount', 'fees', 'status', ''],
-        listOperations(ctx, first).rows.map(
+        (await listOperations(ctx, first)).rows.map(
           (o) =>
             html`<tr data-reference="${o.reference}">
               <td>${ref(o.reference)}</td>
@@ -132,23 +132,23 @@ export function panel(ctx: DomainContext, journal: JournalRecord[] | null) {
         ),
       )}
     </div>
-    ${webhooksSection(ctx)} ${journalSection(journal)}`
+    ${await webhooksSection(ctx)} ${journalSection(journal)}`
 }
 
-function cardsWithBalances(ctx: DomainContext, page: Page) {
-  const cards = listCards(ctx, page).rows
-  const balances = cardBalances(ctx, cards)
+async function cardsWithBalances(ctx: DomainContext, page: Page) {
+  const cards = (await listCards(ctx, page)).rows
+  const balances = await cardBalances(ctx, cards)
   return cards.map((card) => ({ card, balance: balances.get(card.reference)! }))
 }
 
-function tenantHeader(ctx: DomainContext) {
+async function tenantHeader(ctx: DomainContext) {
   const { tenant, now } = ctx
   return html`<section class="tenant">
     <div>
       <h2>${tenant.businessName}</h2>
       <p class="muted">
-        token <code>${maskToken(tenant.token)}</code> · float ${money(balanceOf(ctx, FLOAT))} ·
-        webhooks →
+        token <code>${maskToken(tenant.token)}</code> · float ${money(await balanceOf(ctx, FLOAT))}
+        · webhooks →
         <code>${tenant.webhookUrl ?? 'sandbox default'}</code>
       </p>
     </div>

@@ -9,8 +9,8 @@ import { statusBadge } from '../layout.js'
 import { call } from './actions.js'
 import { ROWS, pretty } from './table.js'
 
-export function webhooksSection(ctx: DomainContext) {
-  const log = webhookLog(ctx, { page: 1, perPage: ROWS })
+export async function webhooksSection(ctx: DomainContext) {
+  const log = await webhookLog(ctx, { page: 1, perPage: ROWS })
   return html`<section class="table" data-section="Webhooks">
     <h2>Webhooks <span class="muted">${log.total}</span></h2>
     ${
