@@ -10,16 +10,18 @@ import { drizzle } from 'drizzle-orm/node-postgres'
 import { migrate } from 'drizzle-orm/node-postgres/migrator'
 import pg from 'pg'
 import { packageFile } from '../lib/package-files.js'
+import * as pgSchema from './pg-schema.js'
 import { pgTables } from './pg-schema.js'
+import type * as schema from './schema.js'
 
 /** The advisory lock the migrations run under: "card" in ASCII. */
 export const MIGRATION_LOCK = 0x63617264
 
 const MIGRATIONS_FOLDER = packageFile('drizzle-pg')
 
-export type PgStore = { db: ReturnType<typeof drizzle<typeof pgTables>>; pool: pg.Pool }
+export type PgPool = { db: ReturnType<typeof drizzle<typeof pgTables>>; pool: pg.Pool }
 
-export async function openPgDb(url: string): Promise<PgStore> {
+export async function openPgDb(url: string): Promise<PgPool> {
   const pool = new pg.Pool({ connectionString: url })
   try {
     await migratePg(pool)
@@ -49,6 +51,89 @@ export async function migratePg(pool: pg.Pool): Promise<void> {
   }
 }
 
-export async function closePgDb(store: PgStore): Promise<void> {
+export async function closePgDb(store: PgPool): Promise<void> {
   await store.pool.end()
+}
+
+/** What a PostgreSQL store needs of node-postgres: a pool, or a client inside a transaction. */
+export type PgQueryable = {
+  query(text: string, values?: unknown[]): Promise<{ rows: unknown[]; rowCount: number | null }>
+}
+
+export type PgStore = {
+  /** drizzle on the pool, or on the client of the transaction this handle runs in. */
+  drizzle: unknown
+  /** The pool, or the transaction's client. */
+  queryable: PgQueryable
+  /** The tables of db/pg-schema.ts under schema.ts's names. */
+  tables: typeof schema
+  /** Whether this handle runs in a transaction (a nested one is then a savepoint). */
+  inTransaction: boolean
+  /** Settles once the schema is migrated; every statement waits for it. */
+  ready: Promise<void>
+  /** Opens a transaction on a client of its own: a handle on it, and what ends it (once). */
+  begin(): Promise<{ store: PgStore; end(commit: boolean): Promise<void> }>
+  close(): Promise<void>
+}
+
+/**
+ * The sandbox's store on the database `url` names, at once: the pool connects, and the schema is
+ * migrated (the schema of the URL's search_path made first if missing), before the first
+ * statement runs (`ready`); a failure there fails every statement with it.
+ */
+export function openPgStore(url: string): PgStore {
+  const pool = new pg.Pool({ connectionString: url })
+  // a ready that fails is reported by the statements that wait for it, not as unhandled
+  const ready = prepareSchema(pool)
+  ready.catch(() => {})
+  const tables = pgSchema as unknown as PgStore['tables']
+  const on = (queryable: pg.Pool | pg.PoolClient, inTransaction: boolean): PgStore => ({
+    drizzle: drizzle(queryable as pg.Pool, { schema: pgTables }),
+    queryable: queryable as PgStore['queryable'],
+    tables,
+    inTransaction,
+    ready,
+    begin: async () => {
+      await ready
+      const client = await pool.connect()
+      let ended = false
+      try {
+        await client.query('BEGIN')
+      } catch (error) {
+        client.release(error as Error)
+        throw error
+      }
+      return {
+        store: on(client, true),
+        async end(commit) {
+          if (ended) return
+          ended = true
+          try {
+            await client.query(commit ? 'COMMIT' : 'ROLLBACK')
+            client.release()
+          } catch (error) {
+            client.release(error as Error)
+            throw error
+          }
+        },
+      }
+    },
+    close: () => pool.end(),
+  })
+  return on(pool, false)
+}
+
+async function prepareSchema(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect()
+  try {
+    const { rows } = await client.query<{ path: string }>(
+      "SELECT current_setting('search_path') AS path",
+    )
+    const first = rows[0].path.split(',')[0].trim()
+    if (first && !first.startsWith('"$user"') && first !== 'public')
+      await client.query(`CREATE SCHEMA IF NOT EXISTS ${first}`)
+  } finally {
+    client.release()
+  }
+  await migratePg(pool)
 }

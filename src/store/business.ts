@@ -14,14 +14,14 @@ export function insertOperation(
 
 export const operationPages = pagesOf(businessOperations)
 
-const settle = statement((db) =>
+const settle = statement((db, t) =>
   db
-    .update(businessOperations)
+    .update(t.businessOperations)
     .set({ status: sql`${sql.placeholder('status')}`, updatedAt: sql`${sql.placeholder('now')}` })
     .where(
       and(
-        eq(businessOperations.sourceReference, sql.placeholder('source')),
-        eq(businessOperations.kind, sql.placeholder('kind')),
+        eq(t.businessOperations.sourceReference, sql.placeholder('source')),
+        eq(t.businessOperations.kind, sql.placeholder('kind')),
       ),
     )
     .prepare(),
@@ -35,5 +35,5 @@ export async function setOperationStatus(
   now: number,
 ): Promise<void> {
   while (locked(db)) await unlocked(db)
-  settle(db).run({ source: operation.sourceReference, kind: operation.kind, status, now })
+  await settle(db).run({ source: operation.sourceReference, kind: operation.kind, status, now })
 }

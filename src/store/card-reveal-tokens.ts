@@ -15,11 +15,11 @@ export function insertRevealToken(
   return insertReturning(db, cardRevealTokens, values)
 }
 
-const byToken = statement((db) =>
+const byToken = statement((db, t) =>
   db
     .select()
-    .from(cardRevealTokens)
-    .where(eq(cardRevealTokens.token, sql.placeholder('token')))
+    .from(t.cardRevealTokens)
+    .where(eq(t.cardRevealTokens.token, sql.placeholder('token')))
     .prepare(),
 )
 
@@ -28,5 +28,5 @@ export async function revealTokenByToken(
   token: string,
 ): Promise<CardRevealToken | undefined> {
   while (locked(db)) await unlocked(db)
-  return byToken(db).get({ token })
+  return await byToken(db).get({ token })
 }

@@ -16,14 +16,14 @@ export function updateCardUser(db: Db, seq: number, changes: Partial<CardUser>):
 export const cardUserByReference = ownedRowBy(cardUsers, cardUsers.reference)
 export const cardUserPages = pagesOf(cardUsers)
 
-const verification = statement((db) =>
+const verification = statement((db, t) =>
   db
-    .select({ status: cardUsers.status, phone: cardUsers.phone })
-    .from(cardUsers)
+    .select({ status: t.cardUsers.status, phone: t.cardUsers.phone })
+    .from(t.cardUsers)
     .where(
       and(
-        eq(cardUsers.tenantId, sql.placeholder('tenant')),
-        eq(cardUsers.reference, sql.placeholder('reference')),
+        eq(t.cardUsers.tenantId, sql.placeholder('tenant')),
+        eq(t.cardUsers.reference, sql.placeholder('reference')),
       ),
     )
     .prepare(),
@@ -36,5 +36,5 @@ export async function cardUserVerification(
   reference: string,
 ): Promise<Pick<CardUser, 'status' | 'phone'> | undefined> {
   while (locked(db)) await unlocked(db)
-  return verification(db).get({ tenant: tenantId, reference })
+  return await verification(db).get({ tenant: tenantId, reference })
 }

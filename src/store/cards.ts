@@ -16,14 +16,14 @@ export function updateCard(db: Db, seq: number, changes: Partial<Card>): Promise
 export const cardByReference = ownedRowBy(cards, cards.reference)
 export const cardPages = pagesOf(cards)
 
-const byIdentifier = statement((db) =>
+const byIdentifier = statement((db, t) =>
   db
-    .select({ seq: cards.seq })
-    .from(cards)
+    .select({ seq: t.cards.seq })
+    .from(t.cards)
     .where(
       and(
-        eq(cards.tenantId, sql.placeholder('tenant')),
-        eq(cards.identifier, sql.placeholder('identifier')),
+        eq(t.cards.tenantId, sql.placeholder('tenant')),
+        eq(t.cards.identifier, sql.placeholder('identifier')),
       ),
     )
     .prepare(),
@@ -36,19 +36,19 @@ export async function isIdentifierLinked(
   identifier: number,
 ): Promise<boolean> {
   while (locked(db)) await unlocked(db)
-  return byIdentifier(db).get({ tenant: tenantId, identifier }) !== undefined
+  return (await byIdentifier(db).get({ tenant: tenantId, identifier })) !== undefined
 }
 
-const byReference = statement((db) =>
+const byReference = statement((db, t) =>
   db
-    .select({ seq: cards.seq })
-    .from(cards)
-    .where(eq(cards.reference, sql.placeholder('reference')))
+    .select({ seq: t.cards.seq })
+    .from(t.cards)
+    .where(eq(t.cards.reference, sql.placeholder('reference')))
     .prepare(),
 )
 
 /** Whether any tenant's card has this reference (the column is unique across tenants). */
 export async function isCardReferenceTaken(db: Db, reference: string): Promise<boolean> {
   while (locked(db)) await unlocked(db)
-  return byReference(db).get({ reference }) !== undefined
+  return (await byReference(db).get({ reference })) !== undefined
 }

@@ -16,15 +16,15 @@ export function updateDispute(db: Db, seq: number, changes: Partial<Dispute>): P
 export const disputeByReference = ownedRowBy(disputes, disputes.reference)
 export const disputePages = pagesOf(disputes)
 
-const unresolvedOn = statement((db) =>
+const unresolvedOn = statement((db, t) =>
   db
-    .select({ reference: disputes.reference })
-    .from(disputes)
+    .select({ reference: t.disputes.reference })
+    .from(t.disputes)
     .where(
       and(
-        eq(disputes.tenantId, sql.placeholder('tenant')),
-        eq(disputes.transactionSlug, sql.placeholder('slug')),
-        inArray(disputes.status, ['open', 'submitted']),
+        eq(t.disputes.tenantId, sql.placeholder('tenant')),
+        eq(t.disputes.transactionSlug, sql.placeholder('slug')),
+        inArray(t.disputes.status, ['open', 'submitted']),
       ),
     )
     .limit(1)
@@ -38,5 +38,5 @@ export async function unresolvedDisputeOn(
   transactionSlug: string,
 ): Promise<string | undefined> {
   while (locked(db)) await unlocked(db)
-  return unresolvedOn(db).get({ tenant: tenantId, slug: transactionSlug })?.reference
+  return (await unresolvedOn(db).get({ tenant: tenantId, slug: transactionSlug }))?.reference
 }

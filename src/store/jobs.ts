@@ -32,19 +32,19 @@ type DueIndex = { byTenant: Map<string, number>; othersCommits: number }
 
 const dueIndexes = new WeakMap<Db, DueIndex>()
 
-const earliestPerTenant = statement((db) =>
+const earliestPerTenant = statement((db, t) =>
   db
-    .select({ tenantId: jobs.tenantId, dueAt: min(jobs.dueAt) })
-    .from(jobs)
-    .groupBy(jobs.tenantId)
+    .select({ tenantId: t.jobs.tenantId, dueAt: min(t.jobs.dueAt) })
+    .from(t.jobs)
+    .groupBy(t.jobs.tenantId)
     .prepare(),
 )
 
-const earliestOfTenant = statement((db) =>
+const earliestOfTenant = statement((db, t) =>
   db
-    .select({ dueAt: min(jobs.dueAt) })
-    .from(jobs)
-    .where(eq(jobs.tenantId, sql.placeholder('tenant')))
+    .select({ dueAt: min(t.jobs.dueAt) })
+    .from(t.jobs)
+    .where(eq(t.jobs.tenantId, sql.placeholder('tenant')))
     .prepare(),
 )
 
@@ -68,7 +68,7 @@ async function loadDueIndex(db: Db): Promise<DueIndex> {
   const othersCommits = await commitsOfOthers(db)
   while (locked(db)) await unlocked(db)
   const byTenant = new Map<string, number>()
-  for (const row of earliestPerTenant(db).all()) byTenant.set(row.tenantId, row.dueAt!)
+  for (const row of await earliestPerTenant(db).all()) byTenant.set(row.tenantId, row.dueAt!)
   return { byTenant, othersCommits }
 }
 
@@ -80,7 +80,7 @@ export async function dueAt(db: Db, tenantId: string): Promise<number | undefine
 /** The tenant's earliest due instant, read from the table (run-until-idle walks it job by job). */
 export async function nextDueAt(db: Db, tenantId: string): Promise<number | undefined> {
   while (locked(db)) await unlocked(db)
-  return earliestOfTenant(db).get({ tenant: tenantId })?.dueAt ?? undefined
+  return (await earliestOfTenant(db).get({ tenant: tenantId }))?.dueAt ?? undefined
 }
 
 /** Every tenant with a job, and its earliest due instant (a copy: the caller may run jobs). */
@@ -112,14 +112,17 @@ export async function reloadDueAtIfOthersWrote(db: Db): Promise<void> {
     dueIndexes.set(connection, await loadDueIndex(db))
 }
 
-const due = statement((db) =>
+const due = statement((db, t) =>
   db
     .select()
-    .from(jobs)
+    .from(t.jobs)
     .where(
-      and(eq(jobs.tenantId, sql.placeholder('tenant')), lte(jobs.dueAt, sql.placeholder('until'))),
+      and(
+        eq(t.jobs.tenantId, sql.placeholder('tenant')),
+        lte(t.jobs.dueAt, sql.placeholder('until')),
+      ),
     )
-    .orderBy(asc(jobs.dueAt), asc(jobs.seq))
+    .orderBy(asc(t.jobs.dueAt), asc(t.jobs.seq))
     .limit(sql.placeholder('limit'))
     .prepare(),
 )
@@ -132,30 +135,30 @@ export async function dueJobs(
   limit: number,
 ): Promise<Job[]> {
   while (locked(db)) await unlocked(db)
-  return due(db).all({ tenant: tenantId, until, limit })
+  return await due(db).all({ tenant: tenantId, until, limit })
 }
 
-const remove = statement((db) =>
+const remove = statement((db, t) =>
   db
-    .delete(jobs)
-    .where(eq(jobs.seq, sql.placeholder('seq')))
+    .delete(t.jobs)
+    .where(eq(t.jobs.seq, sql.placeholder('seq')))
     .prepare(),
 )
 
 export async function deleteJob(db: Db, seq: number): Promise<void> {
   while (locked(db)) await unlocked(db)
-  remove(db).run({ seq })
+  await remove(db).run({ seq })
 }
 
-const cancel = statement((db) =>
+const cancel = statement((db, t) =>
   db
-    .delete(jobs)
+    .delete(t.jobs)
     .where(
       and(
-        eq(jobs.tenantId, sql.placeholder('tenant')),
-        eq(jobs.resource, sql.placeholder('resource')),
-        eq(jobs.key, sql.placeholder('key')),
-        ne(jobs.action, 'fill_details'),
+        eq(t.jobs.tenantId, sql.placeholder('tenant')),
+        eq(t.jobs.resource, sql.placeholder('resource')),
+        eq(t.jobs.key, sql.placeholder('key')),
+        ne(t.jobs.action, 'fill_details'),
       ),
     )
     .prepare(),
@@ -169,15 +172,15 @@ export async function cancelMoves(
   key: string,
 ): Promise<void> {
   while (locked(db)) await unlocked(db)
-  cancel(db).run({ tenant: tenantId, resource, key })
+  await cancel(db).run({ tenant: tenantId, resource, key })
 }
 
-const scheduled = statement((db) =>
+const scheduled = statement((db, t) =>
   db
     .select()
-    .from(jobs)
-    .where(eq(jobs.tenantId, sql.placeholder('tenant')))
-    .orderBy(asc(jobs.dueAt), asc(jobs.seq))
+    .from(t.jobs)
+    .where(eq(t.jobs.tenantId, sql.placeholder('tenant')))
+    .orderBy(asc(t.jobs.dueAt), asc(t.jobs.seq))
     .limit(sql.placeholder('limit'))
     .prepare(),
 )
@@ -185,5 +188,5 @@ const scheduled = statement((db) =>
 /** The tenant's first `limit` jobs, soonest first. */
 export async function scheduledJobs(db: Db, tenantId: string, limit: number): Promise<Job[]> {
   while (locked(db)) await unlocked(db)
-  return scheduled(db).all({ tenant: tenantId, limit })
+  return await scheduled(db).all({ tenant: tenantId, limit })
 }

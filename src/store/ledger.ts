@@ -4,17 +4,16 @@
  */
 import { and, eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/open.js'
-import { accounts, postings } from '../db/schema.js'
-import { statement, locked, unlocked } from './statements.js'
+import { statement, locked, unlocked, onPostgres } from './statements.js'
 
-const balanceQuery = statement((db) =>
+const balanceQuery = statement((db, t) =>
   db
-    .select({ balance: accounts.balance })
-    .from(accounts)
+    .select({ balance: t.accounts.balance })
+    .from(t.accounts)
     .where(
       and(
-        eq(accounts.tenantId, sql.placeholder('tenant')),
-        eq(accounts.name, sql.placeholder('account')),
+        eq(t.accounts.tenantId, sql.placeholder('tenant')),
+        eq(t.accounts.name, sql.placeholder('account')),
       ),
     )
     .prepare(),
@@ -23,17 +22,19 @@ const balanceQuery = statement((db) =>
 /** The balance of a tenant's account; an account never moved holds 0. */
 export async function accountBalance(db: Db, tenantId: string, account: string): Promise<number> {
   while (locked(db)) await unlocked(db)
-  return balanceQuery(db).get({ tenant: tenantId, account })?.balance ?? 0
+  return (await balanceQuery(db).get({ tenant: tenantId, account }))?.balance ?? 0
 }
 
-const balancesQuery = statement((db) =>
+const balancesQuery = statement((db, t) =>
   db
-    .select({ name: accounts.name, balance: accounts.balance })
-    .from(accounts)
+    .select({ name: t.accounts.name, balance: t.accounts.balance })
+    .from(t.accounts)
     .where(
       and(
-        eq(accounts.tenantId, sql.placeholder('tenant')),
-        sql`${accounts.name} IN (SELECT value FROM json_each(${sql.placeholder('names')}))`,
+        eq(t.accounts.tenantId, sql.placeholder('tenant')),
+        onPostgres(t)
+          ? sql`${t.accounts.name} IN (SELECT json_array_elements_text(${sql.placeholder('names')}::json))`
+          : sql`${t.accounts.name} IN (SELECT value FROM json_each(${sql.placeholder('names')}))`,
       ),
     )
     .prepare(),
@@ -46,15 +47,15 @@ export async function accountBalances(
   names: string[],
 ): Promise<Map<string, number>> {
   while (locked(db)) await unlocked(db)
-  const rows = balancesQuery(db).all({ tenant: tenantId, names: JSON.stringify(names) })
+  const rows = await balancesQuery(db).all({ tenant: tenantId, names: JSON.stringify(names) })
   const balances = new Map(names.map((name) => [name, 0]))
   for (const row of rows) balances.set(row.name, row.balance)
   return balances
 }
 
-const post = statement((db) =>
+const post = statement((db, t) =>
   db
-    .insert(postings)
+    .insert(t.postings)
     .values(
       (['from', 'to'] as const).map((side) => ({
         tenantId: sql.placeholder('tenant'),
@@ -68,17 +69,17 @@ const post = statement((db) =>
     .prepare(),
 )
 
-const credit = statement((db) =>
+const credit = statement((db, t) =>
   db
-    .insert(accounts)
+    .insert(t.accounts)
     .values({
       tenantId: sql.placeholder('tenant'),
       name: sql.placeholder('account'),
       balance: sql.placeholder('delta'),
     })
     .onConflictDoUpdate({
-      target: [accounts.tenantId, accounts.name],
-      set: { balance: sql`${accounts.balance} + ${sql.placeholder('delta')}` },
+      target: [t.accounts.tenantId, t.accounts.name],
+      set: { balance: sql`${t.accounts.balance} + ${sql.placeholder('delta')}` },
     })
     .prepare(),
 )
@@ -97,8 +98,8 @@ export type Movement = {
 export async function writeMovement(db: Db, movement: Movement): Promise<void> {
   while (locked(db)) await unlocked(db)
   const { tenantId: tenant, from, to, amount, source, memo, now } = movement
-  post(db).run({ tenant, from, to, fromAmount: -amount, toAmount: amount, source, memo, now })
+  await post(db).run({ tenant, from, to, fromAmount: -amount, toAmount: amount, source, memo, now })
   const credits = credit(db)
-  credits.run({ tenant, account: from, delta: -amount })
-  credits.run({ tenant, account: to, delta: amount })
+  await credits.run({ tenant, account: from, delta: -amount })
+  await credits.run({ tenant, account: to, delta: amount })
 }

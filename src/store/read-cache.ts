@@ -5,6 +5,7 @@
  */
 import type { Db } from '../db/open.js'
 import { perConnection, statement, locked, unlocked } from './statements.js'
+import { pgOf } from './postgres.js'
 
 /** How many reads a database keeps between writes: a test suite's lists, not more. */
 const CACHED_READS = 256
@@ -20,7 +21,8 @@ const readCacheOf = perConnection(() => new Map<string, Cached>())
  * it by concatenation: it is made on every call); callers must not mutate the value.
  */
 export async function readThrough<V>(db: Db, key: string, read: () => Promise<V> | V): Promise<V> {
-  if (db.$client.inTransaction) return read()
+  // on PostgreSQL another replica may write: nothing is cached there (ARCHITECTURE.md)
+  if (pgOf(db) || db.$client.inTransaction) return read()
   const [ours, theirs] = await writeCounts(db)
   const cache = readCacheOf(db)
   const cached = cache.get(key)
@@ -41,8 +43,8 @@ export async function readThrough<V>(db: Db, key: string, read: () => Promise<V>
  */
 async function writeCounts(db: Db): Promise<[number, number]> {
   while (locked(db)) await unlocked(db)
-  if (db.$client.memory) return [ourWrites(db).get() as number, 0]
-  return bothWrites(db).get() as [number, number]
+  if (db.$client.memory) return [(await ourWrites(db).get()) as number, 0]
+  return (await bothWrites(db).get()) as [number, number]
 }
 
 const ourWrites = statement((db) => db.$client.prepare('SELECT total_changes()').pluck())

@@ -18,7 +18,6 @@ import {
   jobs,
   payments,
   postings,
-  retiredTenants,
   scenarios,
   transactions,
   walletCodes,
@@ -49,25 +48,25 @@ export const TENANT_TABLES = [
 /** Rows one sweep deletes at most: a couple of milliseconds, so requests hardly wait for it. */
 export const SWEEP_BATCH = 1_000
 
-const insertRetired = statement((db) =>
+const insertRetired = statement((db, t) =>
   db
-    .insert(retiredTenants)
+    .insert(t.retiredTenants)
     .values({ id: sql.placeholder('id'), retiredAt: sql.placeholder('at') })
     .prepare(),
 )
-const retiredOldestFirst = statement((db) =>
-  db.select().from(retiredTenants).orderBy(asc(retiredTenants.retiredAt)).prepare(),
+const retiredOldestFirst = statement((db, t) =>
+  db.select().from(t.retiredTenants).orderBy(asc(t.retiredTenants.retiredAt)).prepare(),
 )
-const deleteRetired = statement((db) =>
+const deleteRetired = statement((db, t) =>
   db
-    .delete(retiredTenants)
-    .where(eq(retiredTenants.id, sql.placeholder('id')))
+    .delete(t.retiredTenants)
+    .where(eq(t.retiredTenants.id, sql.placeholder('id')))
     .prepare(),
 )
 
 export async function retireTenantId(db: Db, id: string, at: number): Promise<void> {
   while (locked(db)) await unlocked(db)
-  insertRetired(db).run({ id, at })
+  await insertRetired(db).run({ id, at })
 }
 
 /** Deletes up to `budget` rows of retired tenants; returns how many rows it deleted. */
@@ -78,14 +77,14 @@ export function sweepRetiredTenants(db: Db, budget = SWEEP_BATCH): Promise<numbe
 async function sweep(db: Db, budget: number): Promise<number> {
   while (locked(db)) await unlocked(db)
   let deleted = 0
-  const retired = retiredOldestFirst(db).all()
+  const retired = await retiredOldestFirst(db).all()
   for (const { id } of retired) {
     for (const table of TENANT_TABLES) {
       const left = budget - deleted
       if (left <= 0) return deleted
       deleted += deleteBatch(db, table).run(id, left).changes
     }
-    if (deleted < budget) deleteRetired(db).run({ id })
+    if (deleted < budget) await deleteRetired(db).run({ id })
   }
   return deleted
 }

@@ -7,7 +7,16 @@ import { and, count, desc, eq, getTableColumns, getTableName, sql } from 'drizzl
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core'
 import type { Db } from '../db/open.js'
 import { readThrough } from './read-cache.js'
-import { perConnection, statement, locked, unlocked } from './statements.js'
+import { pgOf, type PgStore } from './postgres.js'
+import {
+  columnIn,
+  perConnection,
+  statement,
+  locked,
+  tableIn,
+  unlocked,
+  type Tables,
+} from './statements.js'
 
 export type Page = { page: number; perPage: number }
 export type PageOf<T> = { rows: T[]; total: number; page: number; perPage: number }
@@ -31,26 +40,26 @@ type TenantTable = SQLiteTable & {
  * come from the read cache (read-cache.ts).
  */
 export function pagesOf<T extends TenantTable>(table: T, by?: SQLiteColumn) {
-  const where = () =>
+  const where = (t: Tables) =>
     and(
-      eq(table.tenantId, sql.placeholder('tenant')),
-      by ? eq(by, sql.placeholder('value')) : undefined,
+      eq(columnIn(t, table, table.tenantId), sql.placeholder('tenant')),
+      by ? eq(columnIn(t, table, by), sql.placeholder('value')) : undefined,
     )
-  const rowsQuery = statement((db) =>
+  const rowsQuery = statement((db, t) =>
     db
       .select()
-      .from(table as SQLiteTable)
-      .where(where())
-      .orderBy(desc(table.seq))
+      .from(tableIn(t, table as SQLiteTable))
+      .where(where(t))
+      .orderBy(desc(columnIn(t, table, table.seq)))
       .limit(sql.placeholder('limit'))
       .offset(sql.placeholder('offset'))
       .prepare(),
   )
-  const countQuery = statement((db) =>
+  const countQuery = statement((db, t) =>
     db
       .select({ n: count() })
-      .from(table as SQLiteTable)
-      .where(where())
+      .from(tableIn(t, table as SQLiteTable))
+      .where(where(t))
       .prepare(),
   )
   const key = `list:${getTableName(table)}:${by?.name ?? ''}`
@@ -67,8 +76,8 @@ export function pagesOf<T extends TenantTable>(table: T, by?: SQLiteColumn) {
       `${key}:${tenantId}:${page.page}:${page.perPage}:${value}`,
       async () => {
         while (locked(db)) await unlocked(db)
-        const rows = rowsQuery(db).all(params) as T['$inferSelect'][]
-        const total = countQuery(db).get(params)?.n ?? 0
+        const rows = (await rowsQuery(db).all(params)) as T['$inferSelect'][]
+        const total = (await countQuery(db).get(params))?.n ?? 0
         return { rows, total, ...page }
       },
     )
@@ -76,6 +85,15 @@ export function pagesOf<T extends TenantTable>(table: T, by?: SQLiteColumn) {
 }
 
 type Values = Record<string, unknown>
+
+/**
+ * A statement built per call on PostgreSQL, by drizzle's SQLite builder types over PostgreSQL's
+ * tables (the builders' methods are the same), once the schema is migrated.
+ */
+async function onPg(pg: PgStore, build: (db: Db, t: Tables) => PromiseLike<unknown>) {
+  await pg.ready
+  return await build(pg.drizzle as Db, pg.tables)
+}
 
 /** The keys whose value is given: an undefined value leaves the column to its default. */
 const givenKeys = (values: Values) => Object.keys(values).filter((k) => values[k] !== undefined)
@@ -138,6 +156,8 @@ export async function insertRow<T extends SQLiteTable>(
   table: T,
   values: T['$inferInsert'],
 ): Promise<void> {
+  const pg = pgOf(db)
+  if (pg) return void (await onPg(pg, (d, t) => d.insert(tableIn(t, table)).values(values)))
   while (locked(db)) await unlocked(db)
   insertStatement(db, table, values as Values, false).run(values as Values)
 }
@@ -153,6 +173,11 @@ export async function insertReturning<T extends SQLiteTable>(
   table: T,
   values: T['$inferInsert'],
 ): Promise<T['$inferSelect']> {
+  const pg = pgOf(db)
+  if (pg)
+    return (
+      (await onPg(pg, (d, t) => d.insert(tableIn(t, table)).values(values).returning())) as T[]
+    )[0] as T['$inferSelect']
   while (locked(db)) await unlocked(db)
   const shape = rowShapeOf(table)
   if (!shape.built)
@@ -233,6 +258,17 @@ export async function updateBySeq<T extends SeqTable>(
   seq: number,
   changes: Partial<T['$inferSelect']>,
 ): Promise<number> {
+  const pg = pgOf(db)
+  if (pg) {
+    const changed = await onPg(pg, (d, t) =>
+      d
+        .update(tableIn(t, table))
+        .set(changes)
+        .where(eq(columnIn(t, table, table.seq), seq))
+        .returning({ seq: columnIn(t, table, table.seq) }),
+    )
+    return (changed as unknown[]).length
+  }
   while (locked(db)) await unlocked(db)
   const statement = updateStatement(db, table, table.seq, changes as Values, false)
   return statement.run({ ...changes, [WHERE_KEY]: seq }).changes
@@ -256,6 +292,17 @@ export async function updateReturningBy<T extends SQLiteTable>(
   value: unknown,
   changes: Partial<T['$inferSelect']>,
 ): Promise<T['$inferSelect']> {
+  const pg = pgOf(db)
+  if (pg) {
+    const rows = await onPg(pg, (d, t) =>
+      d
+        .update(tableIn(t, table))
+        .set(changes)
+        .where(eq(columnIn(t, table, by), value))
+        .returning(),
+    )
+    return (rows as unknown[])[0] as T['$inferSelect']
+  }
   while (locked(db)) await unlocked(db)
   const statement = updateStatement(db, table, by, changes as Values, true)
   return statement.get({ ...changes, [WHERE_KEY]: value }) as T['$inferSelect']
@@ -263,12 +310,15 @@ export async function updateReturningBy<T extends SQLiteTable>(
 
 /** The tenant's row of `table` whose `column` equals a value (a reference lookup). */
 export function ownedRowBy<T extends TenantTable>(table: T, column: SQLiteColumn) {
-  const query = statement((db) =>
+  const query = statement((db, t) =>
     db
       .select()
-      .from(table as SQLiteTable)
+      .from(tableIn(t, table as SQLiteTable))
       .where(
-        and(eq(table.tenantId, sql.placeholder('tenant')), eq(column, sql.placeholder('value'))),
+        and(
+          eq(columnIn(t, table, table.tenantId), sql.placeholder('tenant')),
+          eq(columnIn(t, table, column), sql.placeholder('value')),
+        ),
       )
       .prepare(),
   )
@@ -278,6 +328,6 @@ export function ownedRowBy<T extends TenantTable>(table: T, column: SQLiteColumn
     value: string,
   ): Promise<T['$inferSelect'] | undefined> => {
     while (locked(db)) await unlocked(db)
-    return query(db).get({ tenant: tenantId, value }) as T['$inferSelect'] | undefined
+    return (await query(db).get({ tenant: tenantId, value })) as T['$inferSelect'] | undefined
   }
 }

@@ -4,21 +4,19 @@ import type { Db } from '../db/open.js'
 import { scenarios } from '../db/schema.js'
 import { atomically, statement, locked, unlocked } from './statements.js'
 
-const ofTenant = statement((db) =>
+const ofTenant = statement((db, t) =>
   db
     .select()
-    .from(scenarios)
-    .where(eq(scenarios.tenantId, sql.placeholder('tenant')))
-    .orderBy(asc(scenarios.seq))
+    .from(t.scenarios)
+    .where(eq(t.scenarios.tenantId, sql.placeholder('tenant')))
+    .orderBy(asc(t.scenarios.seq))
     .prepare(),
 )
 
 /** The definitions the tenant posted, oldest first. */
 export async function postedScenarios(db: Db, tenantId: string): Promise<unknown[]> {
   while (locked(db)) await unlocked(db)
-  return ofTenant(db)
-    .all({ tenant: tenantId })
-    .map((row) => row.definition)
+  return (await ofTenant(db).all({ tenant: tenantId })).map((row) => row.definition)
 }
 
 /** Saves a tenant's scenario, replacing the one of the same name. */

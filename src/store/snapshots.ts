@@ -101,7 +101,7 @@ async function stagedCopies(db: Db, seq: number): Promise<StagedCopy[]> {
   while (locked(db)) await unlocked(db)
   const cache = stagedSnapshotsOf(db)
   const cached = cache.get(seq)
-  if (cached && cached.every((copy) => tempTableExists(db).get(copy.name) !== undefined)) {
+  if (cached && (await allStaged(db, cached))) {
     cache.delete(seq)
     cache.set(seq, cached) // most recently used last
     return cached
@@ -113,9 +113,15 @@ async function stagedCopies(db: Db, seq: number): Promise<StagedCopy[]> {
   return copies
 }
 
+async function allStaged(db: Db, copies: StagedCopy[]): Promise<boolean> {
+  for (const copy of copies)
+    if ((await tempTableExists(db).get(copy.name)) === undefined) return false
+  return true
+}
+
 async function stage(db: Db, seq: number): Promise<StagedCopy[]> {
   while (locked(db)) await unlocked(db)
-  const rows = JSON.parse(rowsText(db).get(seq) as string) as Record<
+  const rows = JSON.parse((await rowsText(db).get(seq)) as string) as Record<
     string,
     Record<string, unknown>[]
   >
@@ -186,7 +192,7 @@ const retiredOfLineage = statement((db) =>
 async function lineageOf(db: Db, tenantId: string): Promise<string[]> {
   while (locked(db)) await unlocked(db)
   const first = tenantId.split('.')[0]
-  const retired = retiredOfLineage(db).all(first, `${first}.*`) as string[]
+  const retired = (await retiredOfLineage(db).all(first, `${first}.*`)) as string[]
   return [tenantId, ...retired.filter((id) => id !== tenantId)]
 }
 
@@ -199,14 +205,14 @@ const head = {
   tenant: snapshots.tenant,
 }
 
-const byName = statement((db) =>
+const byName = statement((db, t) =>
   db
     .select(head)
-    .from(snapshots)
+    .from(t.snapshots)
     .where(
       and(
-        eq(snapshots.token, sql.placeholder('token')),
-        eq(snapshots.name, sql.placeholder('name')),
+        eq(t.snapshots.token, sql.placeholder('token')),
+        eq(t.snapshots.name, sql.placeholder('name')),
       ),
     )
     .prepare(),
@@ -218,27 +224,27 @@ export async function findSnapshot(
   name: string,
 ): Promise<SnapshotHead | undefined> {
   while (locked(db)) await unlocked(db)
-  return byName(db).get({ token, name })
+  return await byName(db).get({ token, name })
 }
 
-const ofToken = statement((db) =>
+const ofToken = statement((db, t) =>
   db
     .select(head)
-    .from(snapshots)
+    .from(t.snapshots)
     .where(
       and(
-        eq(snapshots.token, sql.placeholder('token')),
-        not(sql`${snapshots.name} GLOB ${INTERNAL_PREFIX + '*'}`),
+        eq(t.snapshots.token, sql.placeholder('token')),
+        not(sql`${t.snapshots.name} GLOB ${INTERNAL_PREFIX + '*'}`),
       ),
     )
-    .orderBy(asc(snapshots.seq))
+    .orderBy(asc(t.snapshots.seq))
     .prepare(),
 )
 
 /** The token's snapshots (not the store's own), oldest first, without their rows. */
 export async function listSnapshots(db: Db, token: string): Promise<SnapshotHead[]> {
   while (locked(db)) await unlocked(db)
-  return ofToken(db).all({ token })
+  return await ofToken(db).all({ token })
 }
 
 export async function deleteSnapshot(db: Db, token: string, name: string): Promise<boolean> {

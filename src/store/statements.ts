@@ -3,7 +3,14 @@
  * Every SQL statement of the sandbox lives under src/store (ARCHITECTURE.md), so that a second
  * dialect can stand behind the same functions.
  */
+import { getTableColumns, getTableName, is, Table } from 'drizzle-orm'
+import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core'
 import type { Db } from '../db/open.js'
+import * as sqliteTables from '../db/schema.js'
+import { pgDb, pgOf, pgStatement, type PgStore } from './postgres.js'
+
+/** The tables a statement's builder is given: SQLite's, or PostgreSQL's under the same names. */
+export type Tables = typeof sqliteTables
 
 const CONNECTION = Symbol('connection')
 
@@ -62,13 +69,76 @@ export function perConnection<T>(make: (connection: Db) => T): (db: Db) => T {
   }
 }
 
+const tablesByName = new WeakMap<Tables, Map<string, SQLiteTable>>()
+
 /**
- * A statement prepared once per database for one call site, without a key to build per call:
- * `const byId = statement((db) => db.select()…prepare())`, then `byId(db).get(…)`.
+ * The table of the builder's tables `t` that has `table`'s name (itself on SQLite; PostgreSQL's
+ * there), for a builder given a table rather than naming one (rows.ts).
  */
-export function statement<T>(make: (connection: Db) => T): (db: Db) => T {
-  const onConnection = perConnection(make)
-  return (db) => onConnection(statementConnection(db))
+export function tableIn<T extends SQLiteTable>(t: Tables, table: T): T {
+  if (t === sqliteTables) return table
+  let byName = tablesByName.get(t)
+  if (!byName) {
+    byName = new Map()
+    for (const value of Object.values(t))
+      if (is(value, Table)) byName.set(getTableName(value), value as SQLiteTable)
+    tablesByName.set(t, byName)
+  }
+  return byName.get(getTableName(table)) as T
+}
+
+/** Whether a builder was given PostgreSQL's tables (for the few fragments the dialects spell apart). */
+export function onPostgres(t: Tables): boolean {
+  return t !== sqliteTables
+}
+
+/** The column of `tableIn(t, table)` that has `column`'s key in `table`. */
+export function columnIn(t: Tables, table: SQLiteTable, column: SQLiteColumn): SQLiteColumn {
+  if (t === sqliteTables) return column
+  const key = Object.entries(getTableColumns(table)).find(([, c]) => c === column)![0]
+  return getTableColumns(tableIn(t, table))[key]
+}
+
+/** A statement's methods as callers see them: run now (SQLite) or later (PostgreSQL), awaited. */
+export type EitherStatement<T> = {
+  [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (...args: A) => R | Promise<R> : T[K]
+}
+
+/**
+ * A statement for one call site, written once for both stores: `const byId = statement((db, t)
+ * => db.select().from(t.cards)…prepare())`, then `await byId(db).get(…)`. On SQLite it is
+ * prepared once per connection and runs at once; on PostgreSQL the same builder is given
+ * PostgreSQL's tables and drizzle, and the statement runs async.
+ */
+export function statement<T extends object>(
+  make: (connection: Db, t: Tables) => T,
+): (db: Db) => EitherStatement<T> {
+  const onConnection = perConnection((connection) => make(connection, sqliteTables))
+  return (db) => {
+    const pg = pgOf(db)
+    if (pg) return pgStatement(pg, make(pg.drizzle as Db, pg.tables)) as EitherStatement<T>
+    const prepared = onConnection(db)
+    return (locked(db) ? afterTransaction(db, prepared) : prepared) as EitherStatement<T>
+  }
+}
+
+/**
+ * A statement on the bare connection while another request's transaction is open on it: each
+ * method waits for the transaction to end, then runs (the check and the statement in one step).
+ * A store function that awaited one statement finds the next one here when a transaction began
+ * in between.
+ */
+function afterTransaction<T extends object>(db: Db, prepared: T): T {
+  const waiting: Record<string, unknown> = {}
+  for (const method of ['get', 'all', 'run', 'values'] as const) {
+    const run = (prepared as Record<string, (...args: unknown[]) => unknown>)[method]
+    if (!run) continue
+    waiting[method] = async (...args: unknown[]) => {
+      while (locked(db)) await unlocked(db)
+      return run.apply(prepared, args)
+    }
+  }
+  return waiting as T
 }
 
 /**
@@ -146,8 +216,14 @@ export async function atomically<T>(
   on: Db | { db: Db },
   body: (on: never) => Promise<T> | T,
 ): Promise<T> {
-  const isDb = '$client' in on
-  const db = isDb ? on : on.db
+  // a context has a db and is not one (a PostgreSQL store's Db has no $client either)
+  const isDb = '$client' in on || !('db' in on)
+  const db = isDb ? (on as Db) : (on as { db: Db }).db
+  const pg = pgOf(db)
+  if (pg)
+    return await atomicallyOnPg(pg, (handle) =>
+      body((isDb ? handle : { ...on, db: handle }) as never),
+    )
   const owner = (db as { [CONNECTION]?: Db })[CONNECTION]
   const connection = owner ?? db
   const handle = owner
@@ -185,6 +261,36 @@ export async function atomically<T>(
   }
 }
 
+/**
+ * A transaction on PostgreSQL: a client of the pool of its own, BEGIN … COMMIT, the body's
+ * statements on it; nested, a savepoint. Other requests run on other clients meanwhile: what
+ * must not interleave takes row locks (SELECT … FOR UPDATE), not a lock of this process.
+ */
+async function atomicallyOnPg<T>(pg: PgStore, body: (handle: Db) => Promise<T> | T): Promise<T> {
+  if (pg.inTransaction) {
+    const name = `s${++savepoints}`
+    await pg.queryable.query(`SAVEPOINT ${name}`)
+    try {
+      const result = await body(pgDb(pg))
+      await pg.queryable.query(`RELEASE SAVEPOINT ${name}`)
+      return result
+    } catch (error) {
+      await pg.queryable.query(`ROLLBACK TO SAVEPOINT ${name}`)
+      throw error
+    }
+  }
+  const transaction = await pg.begin()
+  let committed = false
+  try {
+    const result = await body(pgDb(transaction.store))
+    await transaction.end(true)
+    committed = true
+    return result
+  } finally {
+    if (!committed) await transaction.end(false)
+  }
+}
+
 /** Whether a transaction is open on this connection (its writes may yet roll back). */
 export function inTransaction(db: Db): boolean {
   return db.$client.inTransaction
@@ -198,5 +304,5 @@ const dataVersion = statement((db) => db.$client.prepare('PRAGMA data_version').
  */
 export async function commitsOfOthers(db: Db): Promise<number> {
   while (locked(db)) await unlocked(db)
-  return db.$client.memory ? 0 : (dataVersion(db).get() as number)
+  return db.$client.memory ? 0 : ((await dataVersion(db).get()) as number)
 }

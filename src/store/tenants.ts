@@ -5,30 +5,30 @@ import { tenants, type Tenant } from '../db/schema.js'
 import { insertReturning, updateReturningBy } from './rows.js'
 import { statement, locked, unlocked } from './statements.js'
 
-const byToken = statement((db) =>
+const byToken = statement((db, t) =>
   db
     .select()
-    .from(tenants)
-    .where(eq(tenants.token, sql.placeholder('token')))
+    .from(t.tenants)
+    .where(eq(t.tenants.token, sql.placeholder('token')))
     .prepare(),
 )
 
 export async function tenantByToken(db: Db, token: string): Promise<Tenant | undefined> {
   while (locked(db)) await unlocked(db)
-  return byToken(db).get({ token })
+  return await byToken(db).get({ token })
 }
 
-const byId = statement((db) =>
+const byId = statement((db, t) =>
   db
     .select()
-    .from(tenants)
-    .where(eq(tenants.id, sql.placeholder('id')))
+    .from(t.tenants)
+    .where(eq(t.tenants.id, sql.placeholder('id')))
     .prepare(),
 )
 
 export async function tenantById(db: Db, id: string): Promise<Tenant | undefined> {
   while (locked(db)) await unlocked(db)
-  return byId(db).get({ id })
+  return await byId(db).get({ id })
 }
 
 export function insertTenant(db: Db, values: typeof tenants.$inferInsert): Promise<Tenant> {

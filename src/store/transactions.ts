@@ -25,15 +25,15 @@ export const transactionPages = pagesOf(transactions)
 /** A card's transactions, newest first. */
 export const cardTransactionPages = pagesOf(transactions, transactions.cardReference)
 
-const byClientReference = statement((db) =>
+const byClientReference = statement((db, t) =>
   db
-    .select({ slug: transactions.slug })
-    .from(transactions)
+    .select({ slug: t.transactions.slug })
+    .from(t.transactions)
     .where(
       and(
-        eq(transactions.tenantId, sql.placeholder('tenant')),
-        eq(transactions.cardReference, sql.placeholder('card')),
-        eq(transactions.reference, sql.placeholder('reference')),
+        eq(t.transactions.tenantId, sql.placeholder('tenant')),
+        eq(t.transactions.cardReference, sql.placeholder('card')),
+        eq(t.transactions.reference, sql.placeholder('reference')),
       ),
     )
     .prepare(),
@@ -47,20 +47,21 @@ export async function slugOfReference(
   reference: string,
 ): Promise<string | undefined> {
   while (locked(db)) await unlocked(db)
-  return byClientReference(db).get({ tenant: tenantId, card: cardReference, reference })?.slug
+  return (await byClientReference(db).get({ tenant: tenantId, card: cardReference, reference }))
+    ?.slug
 }
 
-const newestByClientReference = statement((db) =>
+const newestByClientReference = statement((db, t) =>
   db
     .select()
-    .from(transactions)
+    .from(t.transactions)
     .where(
       and(
-        eq(transactions.tenantId, sql.placeholder('tenant')),
-        eq(transactions.reference, sql.placeholder('reference')),
+        eq(t.transactions.tenantId, sql.placeholder('tenant')),
+        eq(t.transactions.reference, sql.placeholder('reference')),
       ),
     )
-    .orderBy(desc(transactions.seq))
+    .orderBy(desc(t.transactions.seq))
     .limit(1)
     .prepare(),
 )
@@ -72,5 +73,5 @@ export async function newestTransactionWithReference(
   reference: string,
 ): Promise<Transaction | undefined> {
   while (locked(db)) await unlocked(db)
-  return newestByClientReference(db).get({ tenant: tenantId, reference })
+  return await newestByClientReference(db).get({ tenant: tenantId, reference })
 }

@@ -12,16 +12,16 @@ export function insertWalletCode(
   return insertReturning(db, walletCodes, values)
 }
 
-const findCode = statement((db) =>
+const findCode = statement((db, t) =>
   db
     .select()
-    .from(walletCodes)
+    .from(t.walletCodes)
     .where(
       and(
-        eq(walletCodes.tenantId, sql.placeholder('tenant')),
-        eq(walletCodes.network, sql.placeholder('network')),
-        eq(walletCodes.phone, sql.placeholder('phone')),
-        eq(walletCodes.code, sql.placeholder('code')),
+        eq(t.walletCodes.tenantId, sql.placeholder('tenant')),
+        eq(t.walletCodes.network, sql.placeholder('network')),
+        eq(t.walletCodes.phone, sql.placeholder('phone')),
+        eq(t.walletCodes.code, sql.placeholder('code')),
       ),
     )
     .prepare(),
@@ -34,21 +34,21 @@ export async function findWalletCode(
   code: { network: string; phone: string; code: string },
 ): Promise<WalletCode | undefined> {
   while (locked(db)) await unlocked(db)
-  return findCode(db).get({ tenant: tenantId, ...code })
+  return await findCode(db).get({ tenant: tenantId, ...code })
 }
 
 export async function markWalletCodeUsed(db: Db, seq: number, at: number): Promise<void> {
   await updateBySeq(db, walletCodes, seq, { usedAt: at })
 }
 
-const codeBySeq = statement((db) =>
+const codeBySeq = statement((db, t) =>
   db
     .select()
-    .from(walletCodes)
+    .from(t.walletCodes)
     .where(
       and(
-        eq(walletCodes.tenantId, sql.placeholder('tenant')),
-        eq(walletCodes.seq, sql.placeholder('seq')),
+        eq(t.walletCodes.tenantId, sql.placeholder('tenant')),
+        eq(t.walletCodes.seq, sql.placeholder('seq')),
       ),
     )
     .prepare(),
@@ -60,5 +60,5 @@ export async function findWalletCodeBySeq(
   seq: number,
 ): Promise<WalletCode | undefined> {
   while (locked(db)) await unlocked(db)
-  return codeBySeq(db).get({ tenant: tenantId, seq })
+  return await codeBySeq(db).get({ tenant: tenantId, seq })
 }

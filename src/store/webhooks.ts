@@ -2,7 +2,7 @@
  * The webhook outbox (PRODUCT §7): `webhook_events`, written in the transaction of the change
  * that causes each, and `webhook_attempts`, one row per delivery attempt.
  */
-import { and, asc, desc, eq, gt, inArray, lt, lte, ne, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, gt, inArray, lt, lte, ne, sql } from 'drizzle-orm'
 import type { Db } from '../db/open.js'
 import {
   webhookAttempts,
@@ -32,12 +32,12 @@ export async function insertAttempt(
   await insertRow(db, webhookAttempts, values)
 }
 
-const oldestKept = statement((db) =>
+const oldestKept = statement((db, t) =>
   db
-    .select({ seq: webhookEvents.seq })
-    .from(webhookEvents)
-    .where(eq(webhookEvents.tenantId, sql.placeholder('tenant')))
-    .orderBy(desc(webhookEvents.seq))
+    .select({ seq: t.webhookEvents.seq })
+    .from(t.webhookEvents)
+    .where(eq(t.webhookEvents.tenantId, sql.placeholder('tenant')))
+    .orderBy(desc(t.webhookEvents.seq))
     .limit(1)
     .offset(sql.placeholder('keep'))
     .prepare(),
@@ -46,7 +46,7 @@ const oldestKept = statement((db) =>
 /** Keeps the tenant's newest `keep` events (and their attempts); pending events are never dropped. */
 export async function pruneEvents(db: Db, tenantId: string, keep: number): Promise<void> {
   while (locked(db)) await unlocked(db)
-  const oldest = oldestKept(db).get({ tenant: tenantId, keep: keep - 1 })
+  const oldest = await oldestKept(db).get({ tenant: tenantId, keep: keep - 1 })
   if (!oldest) return
   const old = and(
     eq(webhookEvents.tenantId, tenantId),
@@ -64,17 +64,17 @@ export async function pruneEvents(db: Db, tenantId: string, keep: number): Promi
   db.delete(webhookEvents).where(old).run()
 }
 
-const nextPending = statement((db) =>
+const nextPending = statement((db, t) =>
   db
-    .select({ id: webhookEvents.tenantId })
-    .from(webhookEvents)
+    .select({ id: t.webhookEvents.tenantId })
+    .from(t.webhookEvents)
     .where(
       and(
-        eq(webhookEvents.status, 'pending'),
-        gt(webhookEvents.tenantId, sql.placeholder('after')),
+        eq(t.webhookEvents.status, 'pending'),
+        gt(t.webhookEvents.tenantId, sql.placeholder('after')),
       ),
     )
-    .orderBy(asc(webhookEvents.tenantId))
+    .orderBy(asc(t.webhookEvents.tenantId))
     .limit(1)
     .prepare(),
 )
@@ -89,21 +89,21 @@ export async function nextTenantWithPendingEvents(
   after: string,
 ): Promise<string | undefined> {
   while (locked(db)) await unlocked(db)
-  return nextPending(db).get({ after })?.id
+  return (await nextPending(db).get({ after }))?.id
 }
 
-const dueOf = statement((db) =>
+const dueOf = statement((db, t) =>
   db
     .select()
-    .from(webhookEvents)
+    .from(t.webhookEvents)
     .where(
       and(
-        eq(webhookEvents.status, 'pending'),
-        eq(webhookEvents.tenantId, sql.placeholder('tenant')),
-        lte(webhookEvents.nextAttemptAt, sql.placeholder('now')),
+        eq(t.webhookEvents.status, 'pending'),
+        eq(t.webhookEvents.tenantId, sql.placeholder('tenant')),
+        lte(t.webhookEvents.nextAttemptAt, sql.placeholder('now')),
       ),
     )
-    .orderBy(asc(webhookEvents.nextAttemptAt), asc(webhookEvents.seq))
+    .orderBy(asc(t.webhookEvents.nextAttemptAt), asc(t.webhookEvents.seq))
     .limit(sql.placeholder('limit'))
     .prepare(),
 )
@@ -116,31 +116,31 @@ export async function dueEvents(
   limit: number,
 ): Promise<WebhookEvent[]> {
   while (locked(db)) await unlocked(db)
-  return dueOf(db).all({ tenant: tenantId, now, limit })
+  return await dueOf(db).all({ tenant: tenantId, now, limit })
 }
 
-const countAttempts = statement((db) =>
+const countAttempts = statement((db, t) =>
   db
-    .select({ n: sql<number>`count(*)` })
-    .from(webhookAttempts)
-    .where(eq(webhookAttempts.eventId, sql.placeholder('eventId')))
+    .select({ n: count() })
+    .from(t.webhookAttempts)
+    .where(eq(t.webhookAttempts.eventId, sql.placeholder('eventId')))
     .prepare(),
 )
 
 /** How many attempts of the event were logged. */
 export async function attemptCount(db: Db, eventId: string): Promise<number> {
   while (locked(db)) await unlocked(db)
-  return countAttempts(db).get({ eventId })?.n ?? 0
+  return (await countAttempts(db).get({ eventId }))?.n ?? 0
 }
 
-const replay = statement((db) =>
+const replay = statement((db, t) =>
   db
-    .update(webhookEvents)
+    .update(t.webhookEvents)
     .set({ status: 'pending', attempts: 0, nextAttemptAt: sql`${sql.placeholder('now')}` })
     .where(
       and(
-        eq(webhookEvents.id, sql.placeholder('id')),
-        eq(webhookEvents.tenantId, sql.placeholder('tenant')),
+        eq(t.webhookEvents.id, sql.placeholder('id')),
+        eq(t.webhookEvents.tenantId, sql.placeholder('tenant')),
       ),
     )
     .returning()
@@ -155,7 +155,7 @@ export async function requeueEvent(
   now: number,
 ): Promise<WebhookEvent | undefined> {
   while (locked(db)) await unlocked(db)
-  return replay(db).get({ tenant: tenantId, id, now })
+  return await replay(db).get({ tenant: tenantId, id, now })
 }
 
 export const eventPages = pagesOf(webhookEvents)

@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { closeDb, openDb, type Db } from '../../src/db/open.js'
 import { cardByReference, insertCard } from '../../src/store/cards.js'
-import { atomically, connectionOf, statement } from '../../src/store/statements.js'
+import { atomically, connectionOf, prepared, statement } from '../../src/store/statements.js'
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5))
 
@@ -37,12 +37,13 @@ const card = (reference: string) => ({
 describe('a transaction', () => {
   it("runs its body's statements on the handle it hands over, and refuses a statement prepared on the bare connection inside it", async () => {
     const db = database()
-    const count = statement((on) => on.$client.prepare('SELECT count(*) FROM cards').pluck())
     await atomically(db, async (tx) => {
       expect(tx).not.toBe(db)
       await insertCard(tx, card('card-1'))
       expect((await cardByReference(tx, 'ten_1', 'card-1'))?.reference).toBe('card-1')
-      expect(() => count(db)).toThrow("use the body's handle")
+      expect(() => prepared(db, 'count', () => db.$client.prepare('SELECT 1'))).toThrow(
+        "use the body's handle",
+      )
     })
     // outside it the connection is the one to use again
     expect((await cardByReference(db, 'ten_1', 'card-1'))?.reference).toBe('card-1')
@@ -62,6 +63,20 @@ describe('a transaction', () => {
     })
     await Promise.all([writing, reading])
     expect(seen).toEqual(['committing', 'read second'])
+  })
+
+  it('keeps a statement of the bare connection waiting, when it is called while one is open', async () => {
+    const db = database()
+    const count = statement((on) => on.$client.prepare('SELECT count(*) AS n FROM cards'))
+    const failing = atomically(db, async (tx) => {
+      await insertCard(tx, card('undone'))
+      await tick()
+      throw new Error('refused')
+    })
+    // the transaction is open: the count runs once it has rolled back, never inside it
+    const counted = count(db).get()
+    await expect(failing).rejects.toThrow('refused')
+    expect(await counted).toEqual({ n: 0 })
   })
 
   it('runs one at a time, in the order they were asked for', async () => {

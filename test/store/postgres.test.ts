@@ -1,0 +1,117 @@
+/**
+ * The store on PostgreSQL (store/postgres.ts, issue 20), on a real server (test/pg.ts): the same
+ * store functions as on SQLite, given a PostgreSQL store as their `Db`, write and read the same
+ * rows; a transaction holds a client of its own and rolls back whole, a nested one to its
+ * savepoint.
+ */
+import { afterEach, describe, expect, it } from 'vitest'
+import { openPgStore } from '../../src/db/open-pg.js'
+import { cardByReference, cardPages, insertCard, updateCard } from '../../src/store/cards.js'
+import { accountBalance, accountBalances, writeMovement } from '../../src/store/ledger.js'
+import { pgDb } from '../../src/store/postgres.js'
+import { atomically } from '../../src/store/statements.js'
+import { insertTenant, tenantByToken, updateTenant } from '../../src/store/tenants.js'
+import { freshSchema, TEST_PG } from '../pg.js'
+
+const cleanups: (() => Promise<void>)[] = []
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+})
+
+async function database() {
+  const schema = await freshSchema()
+  const store = openPgStore(schema.url)
+  cleanups.push(schema.drop, () => store.close())
+  return pgDb(store)
+}
+
+const card = (reference: string) => ({
+  reference,
+  tenantId: 'ten_1',
+  cardUserReference: 'user-1',
+  identifier: null,
+  brand: 'visa' as const,
+  type: 'virtual' as const,
+  status: 'issuing' as const,
+  createdAt: 5,
+  updatedAt: 6,
+})
+
+const tenant = (token: string) => ({
+  id: `ten_${token}`,
+  token,
+  businessName: 'Diop SARL',
+  clockMode: 'manual' as const,
+  clockAnchorMs: 1_000,
+  clockWallMs: 2_000,
+  createdAt: 1_000,
+})
+
+describe.skipIf(!TEST_PG)('the store on PostgreSQL', () => {
+  it('writes and reads a tenant as SQLite does: numbers as numbers, nulls where nothing was given', async () => {
+    const db = await database()
+    const made = await insertTenant(db, tenant('t1'))
+    expect(made).toMatchObject({ id: 'ten_t1', clockAnchorMs: 1_000, delays: null })
+    expect(await tenantByToken(db, 't1')).toEqual(made)
+    const changed = await updateTenant(db, 'ten_t1', { delays: { card_issuing: 5 } })
+    expect(changed.delays).toEqual({ card_issuing: 5 })
+    expect((await tenantByToken(db, 't1'))?.delays).toEqual({ card_issuing: 5 })
+  })
+
+  it('finds a card by reference and pages the cards newest first, with their total', async () => {
+    const db = await database()
+    for (const reference of ['c1', 'c2', 'c3']) await insertCard(db, card(reference))
+    const second = await cardByReference(db, 'ten_1', 'c2')
+    expect(second).toMatchObject({ reference: 'c2', seq: 2, identifier: null })
+    expect((await updateCard(db, second!.seq, { status: 'issued' })).status).toBe('issued')
+    const page = await cardPages(db, 'ten_1', { page: 1, perPage: 2 })
+    expect(page.rows.map((c) => c.reference)).toEqual(['c3', 'c2'])
+    expect(page.total).toBe(3)
+  })
+
+  it('keeps a ledger movement and both balances', async () => {
+    const db = await database()
+    await writeMovement(db, {
+      tenantId: 'ten_1',
+      from: 'world',
+      to: 'float',
+      amount: 700,
+      source: 'test',
+      memo: 'float top-up',
+      now: 1,
+    })
+    expect(await accountBalance(db, 'ten_1', 'float')).toBe(700)
+    expect(await accountBalances(db, 'ten_1', ['float', 'world', 'none'])).toEqual(
+      new Map([
+        ['float', 700],
+        ['world', -700],
+        ['none', 0],
+      ]),
+    )
+  })
+
+  it('rolls a transaction back whole, and a nested one to its savepoint only', async () => {
+    const db = await database()
+    await expect(
+      atomically(db, async (tx) => {
+        await insertCard(tx, card('undone'))
+        throw new Error('refused')
+      }),
+    ).rejects.toThrow('refused')
+    await atomically(db, async (tx) => {
+      await insertCard(tx, card('kept'))
+      await expect(
+        atomically(tx, async (inner) => {
+          await insertCard(inner, card('inner'))
+          throw new Error('refused')
+        }),
+      ).rejects.toThrow('refused')
+      // a read inside the transaction sees its own write; outside, nothing until it commits
+      expect(await cardByReference(tx, 'ten_1', 'kept')).toBeDefined()
+      expect(await cardByReference(db, 'ten_1', 'kept')).toBeUndefined()
+    })
+    expect(await cardByReference(db, 'ten_1', 'kept')).toBeDefined()
+    expect(await cardByReference(db, 'ten_1', 'undone')).toBeUndefined()
+    expect(await cardByReference(db, 'ten_1', 'inner')).toBeUndefined()
+  })
+})
