@@ -6,7 +6,7 @@ import { createAdaptorServer } from '@hono/node-server'
 import type { AddressInfo } from 'node:net'
 import { createApp, type SandboxApp } from './app.js'
 import { lockDatabase } from './db/lock.js'
-import { closeDb, openDb } from './db/open.js'
+import { closeStore, isPostgresUrl, openStore } from './store/open.js'
 import type { ResolvedOptions, SandboxDeps, SandboxOptions } from './deps.js'
 import { isInstant, MANUAL_CLOCK_START_MS, wallClock } from './domain/clock.js'
 import { createIds } from './domain/ids.js'
@@ -83,7 +83,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const allowedHosts = allowedHostnames(resolved)
   const fixture = resolved.fixtures ? loadFixture(resolved.fixtures) : undefined
   const logger = createLogger(resolved.log, resolved.logWrite)
-  const db = openDb(resolved.db)
+  const db = openStore(resolved.db)
   const ids = createIds(resolved.seed)
   const tenants = createTenantDirectory(db, ids, {
     clockMode: resolved.clock,
@@ -106,7 +106,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       log: (text, level) => logger.log({ event: 'scenario', level, text, always: true }),
     })
   } catch (error) {
-    closeDb(db)
+    void closeStore(db)
     throw error
   }
   const deliverer = createDeliverer(db, tenants, {
@@ -144,7 +144,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       stopTicker()
       scenarios.close()
       void deliverer.close()
-      closeDb(db)
+      void closeStore(db)
     },
   }
 }
@@ -193,7 +193,7 @@ const SHUTDOWN_GRACE_MS = 5_000
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   // one served sandbox per database file: a second would run every job and webhook twice
   // (createSandbox takes no lock: a test may open two on one file, as two processes would)
-  const unlock = lockDatabase(options.db ?? ':memory:')
+  const unlock = isPostgresUrl(options.db) ? () => {} : lockDatabase(options.db ?? ':memory:')
   let sandbox: Sandbox
   try {
     sandbox = createSandbox(options)

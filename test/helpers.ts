@@ -2,8 +2,12 @@
  * Test helpers: a fresh in-memory sandbox per test (manual clock, fixed seed) and `call()`,
  * which sends a real HTTP request through the app with a bearer token.
  */
+import { afterEach } from 'vitest'
 import { MAX_AMOUNT } from '../src/http/v1/schemas.js'
 import { createSandbox, type SandboxOptions } from '../src/sandbox.js'
+import type { Db } from '../src/db/open.js'
+import { pgOf } from '../src/store/postgres.js'
+import { pgSchemaUrl } from './pg.js'
 
 export const TOKEN = 'test-token'
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
@@ -16,8 +20,25 @@ export const FUNDED_AMOUNT = 2_000_000_000_000
 
 export type CallOptions = { token?: string | null; headers?: Record<string, string>; raw?: string }
 
+/**
+ * With CARD_SANDBOX_TEST_STORE=postgres (and CARD_SANDBOX_TEST_PG), each sandbox is on a
+ * PostgreSQL schema of its own (test/pg.ts); else in SQLite's memory.
+ */
+function storeOfTest(): string | undefined {
+  return process.env.CARD_SANDBOX_TEST_STORE === 'postgres' ? pgSchemaUrl() : undefined
+}
+
+/** Sandboxes on PostgreSQL, closed after each test: each holds a pool of connections. */
+const onPostgres: { close(): void }[] = []
+if (process.env.CARD_SANDBOX_TEST_STORE === 'postgres')
+  afterEach(() => {
+    for (const sandbox of onPostgres.splice(0)) sandbox.close()
+  })
+
 export function newSandbox(options: SandboxOptions = {}) {
-  const sandbox = createSandbox({ clock: 'manual', seed: 42, ...options })
+  const db = storeOfTest()
+  const sandbox = createSandbox({ clock: 'manual', seed: 42, db, ...options })
+  if (db && !options.db) onPostgres.push(sandbox)
 
   async function call(method: string, path: string, body?: unknown, opts: CallOptions = {}) {
     const headers: Record<string, string> = { ...opts.headers }
@@ -95,4 +116,25 @@ export function fullIdentity(overrides: Record<string, unknown> = {}) {
     back_id_image: 'https://img.example.com/id-back.jpg',
     ...overrides,
   }
+}
+
+/**
+ * The rows a query gives, straight from the database under the sandbox (SQLite's or
+ * PostgreSQL's): for invariants a test checks beneath the API. `?` placeholders; the SQL must
+ * be the two dialects' common ground (no alias in HAVING, say).
+ */
+export async function sqlRows(db: Db, text: string, ...values: unknown[]): Promise<unknown[]> {
+  const pg = pgOf(db)
+  if (!pg) {
+    const statement = db.$client.prepare(text)
+    return statement.reader ? statement.all(...values) : (statement.run(...values), [])
+  }
+  await pg.ready
+  let n = 0
+  return (
+    await pg.queryable.query(
+      text.replace(/\?/g, () => `$${++n}`),
+      values,
+    )
+  ).rows
 }

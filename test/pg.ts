@@ -40,3 +40,17 @@ export async function freshSchema(): Promise<{ url: string; drop(): Promise<void
     },
   }
 }
+
+/**
+ * A URL of TEST_PG on a new schema, at once: the store makes the schema before its first
+ * statement (db/open-pg.ts). Schemas of earlier runs are dropped by dropTestSchemas.
+ */
+export function pgSchemaUrl(): string {
+  if (!TEST_PG) throw new Error('CARD_SANDBOX_TEST_STORE=postgres needs CARD_SANDBOX_TEST_PG')
+  const url = new URL(TEST_PG)
+  const name = `${SANDBOX_SCHEMA_PREFIX}${process.pid}_${++schemas}_${Date.now().toString(36)}`
+  url.searchParams.set('options', `-c search_path=${name}`)
+  return url.toString()
+}
+
+export const SANDBOX_SCHEMA_PREFIX = 'card_sandbox_s_'

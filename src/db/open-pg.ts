@@ -82,7 +82,13 @@ export type PgStore = {
  * statement runs (`ready`); a failure there fails every statement with it.
  */
 export function openPgStore(url: string): PgStore {
-  const pool = new pg.Pool({ connectionString: url })
+  const pool = new pg.Pool({
+    connectionString: url,
+    types: { getTypeParser: numbersAsNumbers },
+    // a sandbox at rest gives its connections back soon (a test suite opens many)
+    idleTimeoutMillis: 1_000,
+    allowExitOnIdle: true,
+  })
   // a ready that fails is reported by the statements that wait for it, not as unhandled
   const ready = prepareSchema(pool)
   ready.catch(() => {})
@@ -121,6 +127,19 @@ export function openPgStore(url: string): PgStore {
     close: () => pool.end(),
   })
   return on(pool, false)
+}
+
+const INT8 = 20
+
+/**
+ * A bigint column read as a JavaScript number, as drizzle's columns are declared (times in ms,
+ * amounts, seqs: all far below 2^53), also in the rows a snapshot reads as they are stored.
+ */
+function numbersAsNumbers(oid: number, format?: string) {
+  if (oid === INT8) return Number
+  return format === 'binary'
+    ? pg.types.getTypeParser(oid, 'binary')
+    : pg.types.getTypeParser(oid, 'text')
 }
 
 async function prepareSchema(pool: pg.Pool): Promise<void> {

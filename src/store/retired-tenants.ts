@@ -5,6 +5,8 @@
  * deletes them a batch at a time from the tick, so that a reset costs the same whatever the
  * tenant held. Other tenants are never touched.
  */
+import { pgOf } from './postgres.js'
+import { pgDeleteBatch } from './raw-pg.js'
 import { asc, eq, getTableName, sql } from 'drizzle-orm'
 import type { Db } from '../db/open.js'
 import {
@@ -82,7 +84,10 @@ async function sweep(db: Db, budget: number): Promise<number> {
     for (const table of TENANT_TABLES) {
       const left = budget - deleted
       if (left <= 0) return deleted
-      deleted += deleteBatch(db, table).run(id, left).changes
+      const pg = pgOf(db)
+      deleted += pg
+        ? await pgDeleteBatch(pg, table, id, left)
+        : deleteBatch(db, table).run(id, left).changes
     }
     if (deleted < budget) await deleteRetired(db).run({ id })
   }

@@ -10,12 +10,24 @@
  * lineage go first (its current id and those its resets retired, whose rows the sweep may not
  * have reached), so that the unique references, slugs and event ids are theirs again.
  */
-import { and, asc, eq, not, sql } from 'drizzle-orm'
+import { and, asc, eq, not, or, sql } from 'drizzle-orm'
 import type { Statement } from 'better-sqlite3'
 import type { Db } from '../db/open.js'
 import { snapshots, type Snapshot } from '../db/schema.js'
+import { pgOf } from './postgres.js'
+import { pgRestoreTenantRows, pgTenantRowsJson } from './raw-pg.js'
+import { insertReturning } from './rows.js'
 import { TENANT_TABLES } from './retired-tenants.js'
-import { atomically, perConnection, prepared, statement, locked, unlocked } from './statements.js'
+import {
+  atomically,
+  locked,
+  onPostgres,
+  perConnection,
+  prepared,
+  statement,
+  unlocked,
+  type Tables,
+} from './statements.js'
 
 /** A snapshot without its rows. */
 export type SnapshotHead = Omit<Snapshot, 'rows'>
@@ -28,6 +40,8 @@ export async function tenantRowsJson(
   db: Db,
   tenantId: string,
 ): Promise<{ json: string; count: number }> {
+  const pg = pgOf(db)
+  if (pg) return await pgTenantRowsJson(pg, TENANT_TABLES, tenantId)
   while (locked(db)) await unlocked(db)
   const rows: Record<string, unknown[]> = {}
   let count = 0
@@ -48,14 +62,11 @@ export async function saveSnapshot(
   warm = true,
 ): Promise<void> {
   const { seq, replaced } = await atomically(db, async (db) => {
-    const replaced = db
-      .delete(snapshots)
-      .where(and(eq(snapshots.token, snapshot.token), eq(snapshots.name, snapshot.name)))
-      .returning({ seq: snapshots.seq })
-      .all()
-    const { seq } = db.insert(snapshots).values(snapshot).returning({ seq: snapshots.seq }).get()
+    const replaced = await deleteByName(db).all({ token: snapshot.token, name: snapshot.name })
+    const { seq } = await insertReturning(db, snapshots, snapshot)
     return { seq, replaced }
   })
+  if (pgOf(db)) return // nothing is staged on PostgreSQL
   for (const old of replaced) await unstage(db, old.seq)
   if (warm) await stagedCopies(db, seq)
 }
@@ -66,6 +77,11 @@ export async function saveSnapshot(
  */
 export async function restoreTenantRows(db: Db, tenantId: string, seq: number): Promise<void> {
   const lineage = await lineageOf(db, tenantId)
+  const pg = pgOf(db)
+  if (pg) {
+    const rows = (await rowsOf(db).get({ seq }))!.rows
+    return await pgRestoreTenantRows(pg, TENANT_TABLES, lineage, tenantId, rows)
+  }
   const copies = await stagedCopies(db, seq)
   while (locked(db)) await unlocked(db)
   for (const table of TENANT_TABLES) {
@@ -180,8 +196,41 @@ function columnsOf(db: Db, table: string): string[] {
   )
 }
 
-const retiredOfLineage = statement((db) =>
-  db.$client.prepare('SELECT id FROM retired_tenants WHERE id = ? OR id GLOB ?').pluck(),
+const retiredOfLineage = statement((db, t) =>
+  db
+    .select({ id: t.retiredTenants.id })
+    .from(t.retiredTenants)
+    .where(
+      or(
+        eq(t.retiredTenants.id, sql.placeholder('first')),
+        // GLOB on SQLite, where LIKE ignores case (ids are mixed case); LIKE on PostgreSQL
+        onPostgres(t)
+          ? sql`${t.retiredTenants.id} LIKE ${sql.placeholder('pattern')}`
+          : sql`${t.retiredTenants.id} GLOB ${sql.placeholder('pattern')}`,
+      ),
+    )
+    .prepare(),
+)
+
+const rowsOf = statement((db, t) =>
+  db
+    .select({ rows: t.snapshots.rows })
+    .from(t.snapshots)
+    .where(eq(t.snapshots.seq, sql.placeholder('seq')))
+    .prepare(),
+)
+
+const deleteByName = statement((db, t) =>
+  db
+    .delete(t.snapshots)
+    .where(
+      and(
+        eq(t.snapshots.token, sql.placeholder('token')),
+        eq(t.snapshots.name, sql.placeholder('name')),
+      ),
+    )
+    .returning({ seq: t.snapshots.seq })
+    .prepare(),
 )
 
 /**
@@ -192,22 +241,23 @@ const retiredOfLineage = statement((db) =>
 async function lineageOf(db: Db, tenantId: string): Promise<string[]> {
   while (locked(db)) await unlocked(db)
   const first = tenantId.split('.')[0]
-  const retired = (await retiredOfLineage(db).all(first, `${first}.*`)) as string[]
+  const pattern = pgOf(db) ? `${first}.%` : `${first}.*`
+  const retired = (await retiredOfLineage(db).all({ first, pattern })).map((row) => row.id)
   return [tenantId, ...retired.filter((id) => id !== tenantId)]
 }
 
-const head = {
-  seq: snapshots.seq,
-  token: snapshots.token,
-  name: snapshots.name,
-  takenAt: snapshots.takenAt,
-  rowCount: snapshots.rowCount,
-  tenant: snapshots.tenant,
-}
+const head = (t: Tables) => ({
+  seq: t.snapshots.seq,
+  token: t.snapshots.token,
+  name: t.snapshots.name,
+  takenAt: t.snapshots.takenAt,
+  rowCount: t.snapshots.rowCount,
+  tenant: t.snapshots.tenant,
+})
 
 const byName = statement((db, t) =>
   db
-    .select(head)
+    .select(head(t))
     .from(t.snapshots)
     .where(
       and(
@@ -229,12 +279,12 @@ export async function findSnapshot(
 
 const ofToken = statement((db, t) =>
   db
-    .select(head)
+    .select(head(t))
     .from(t.snapshots)
     .where(
       and(
         eq(t.snapshots.token, sql.placeholder('token')),
-        not(sql`${t.snapshots.name} GLOB ${INTERNAL_PREFIX + '*'}`),
+        not(sql`substr(${t.snapshots.name}, 1, 1) = ${INTERNAL_PREFIX}`),
       ),
     )
     .orderBy(asc(t.snapshots.seq))
@@ -248,12 +298,7 @@ export async function listSnapshots(db: Db, token: string): Promise<SnapshotHead
 }
 
 export async function deleteSnapshot(db: Db, token: string, name: string): Promise<boolean> {
-  while (locked(db)) await unlocked(db)
-  const deleted = db
-    .delete(snapshots)
-    .where(and(eq(snapshots.token, token), eq(snapshots.name, name)))
-    .returning({ seq: snapshots.seq })
-    .all()
-  for (const { seq } of deleted) await unstage(db, seq)
+  const deleted = await deleteByName(db).all({ token, name })
+  if (!pgOf(db)) for (const { seq } of deleted) await unstage(db, seq)
   return deleted.length > 0
 }

@@ -293,16 +293,23 @@ async function atomicallyOnPg<T>(pg: PgStore, body: (handle: Db) => Promise<T> |
 
 /** Whether a transaction is open on this connection (its writes may yet roll back). */
 export function inTransaction(db: Db): boolean {
+  const pg = pgOf(db)
+  if (pg) return pg.inTransaction
   return db.$client.inTransaction
 }
 
 const dataVersion = statement((db) => db.$client.prepare('PRAGMA data_version').pluck())
 
+let pgAsks = 0
+
 /**
  * Changes whenever another connection commits to the database file (SQLite's data_version); an
- * in-memory database has no other connection.
+ * in-memory database has no other connection. On PostgreSQL other replicas write unseen: it
+ * changes at every ask, so that what is kept from the tables is read again (the due index, at
+ * each tick).
  */
 export async function commitsOfOthers(db: Db): Promise<number> {
+  if (pgOf(db)) return ++pgAsks
   while (locked(db)) await unlocked(db)
   return db.$client.memory ? 0 : ((await dataVersion(db).get()) as number)
 }

@@ -16,39 +16,36 @@ import {
   balanceOf,
   move,
 } from '../../src/domain/ledger.js'
-import { TOKEN, fullIdentity, newSandbox } from '../helpers.js'
+import { TOKEN, fullIdentity, newSandbox, sqlRows } from '../helpers.js'
 
 /** Checks the invariants straight in SQLite, for every tenant. */
 async function assertLedgerInvariants(db: Db) {
-  const client = db.$client
-  const mismatched = client
-    .prepare(
-      `SELECT a.tenant_id, a.name, a.balance, COALESCE(SUM(p.amount), 0) AS posted
-       FROM accounts a LEFT JOIN postings p ON p.tenant_id = a.tenant_id AND p.account = a.name
-       GROUP BY a.tenant_id, a.name HAVING a.balance != posted`,
-    )
-    .all()
+  const mismatched = await sqlRows(
+    db,
+    `SELECT a.tenant_id, a.name, a.balance, COALESCE(SUM(p.amount), 0) AS posted
+     FROM accounts a LEFT JOIN postings p ON p.tenant_id = a.tenant_id AND p.account = a.name
+     GROUP BY a.tenant_id, a.name, a.balance HAVING a.balance != COALESCE(SUM(p.amount), 0)`,
+  )
   expect(mismatched, 'balance ≠ sum of postings').toEqual([])
-  const unbalanced = client
-    .prepare(
-      'SELECT tenant_id, SUM(amount) AS total FROM postings GROUP BY tenant_id HAVING total != 0',
-    )
-    .all()
+  const unbalanced = await sqlRows(
+    db,
+    'SELECT tenant_id, SUM(amount) AS total FROM postings GROUP BY tenant_id HAVING SUM(amount) != 0',
+  )
   expect(unbalanced, 'money created or lost').toEqual([])
-  const overdrawn = client
-    .prepare("SELECT name, balance FROM accounts WHERE name != 'world' AND balance < 0")
-    .all()
+  const overdrawn = await sqlRows(
+    db,
+    "SELECT name, balance FROM accounts WHERE name != 'world' AND balance < 0",
+  )
   expect(overdrawn, 'negative balance').toEqual([])
 
   // Each balance again, derived only from the resources' statuses (no top-ups in these tests).
-  const balance = async (name: string) =>
-    (
-      client
-        .prepare('SELECT COALESCE(SUM(balance), 0) AS b FROM accounts WHERE name = ?')
-        .get(name) as { b: number }
-    ).b
-  const sum = async (query: string) => (client.prepare(query).get() as { s: number | null }).s ?? 0
-  const cards = client.prepare('SELECT reference FROM cards').all() as { reference: string }[]
+  // a SUM is numeric on PostgreSQL, read as text
+  const first = async (query: string, ...values: unknown[]) =>
+    Number(Object.values(((await sqlRows(db, query, ...values)) as object[])[0] ?? {})[0] ?? 0)
+  const balance = (name: string) =>
+    first('SELECT COALESCE(SUM(balance), 0) AS b FROM accounts WHERE name = ?', name)
+  const sum = (query: string) => first(query)
+  const cards = (await sqlRows(db, 'SELECT reference FROM cards')) as { reference: string }[]
   for (const { reference } of cards) {
     const expected = await sum(`SELECT SUM(CASE
         WHEN kind = 'recharge' THEN amount
@@ -200,10 +197,12 @@ describe('ledger', () => {
           balance: number
         }[]
         for (const c of shown) {
-          const row = s.deps.db.$client
-            .prepare('SELECT COALESCE(SUM(amount), 0) AS sum FROM postings WHERE account = ?')
-            .get(`card:${c.reference}`) as { sum: number }
-          expect(c.balance).toBe(row.sum)
+          const [row] = (await sqlRows(
+            s.deps.db,
+            'SELECT COALESCE(SUM(amount), 0) AS sum FROM postings WHERE account = ?',
+            `card:${c.reference}`,
+          )) as { sum: number | string }[]
+          expect(c.balance).toBe(Number(row.sum))
         }
         s.close()
       }),

@@ -1,8 +1,6 @@
-import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
-import { webhookEvents } from '../../src/db/schema.js'
 import { EVENT_LOG_LIMIT, enqueueEvent } from '../../src/domain/outbox.js'
-import { newSandbox } from '../helpers.js'
+import { newSandbox, sqlRows } from '../helpers.js'
 
 describe('the webhook event log', () => {
   it('keeps the newest settled events only, and never drops a pending one', async () => {
@@ -13,13 +11,16 @@ describe('the webhook event log', () => {
     await enqueueEvent(ctx, { event: 'first', data: {} }) // stays pending: no endpoint is ever tried here
     for (let i = 0; i < EVENT_LOG_LIMIT + 50; i++) {
       await enqueueEvent(ctx, { event: `e${i}`, data: {} })
-      s.deps.db
-        .update(webhookEvents)
-        .set({ status: 'delivered' })
-        .where(eqType(`e${i}`))
-        .run()
+      await sqlRows(
+        s.deps.db,
+        "UPDATE webhook_events SET status = 'delivered' WHERE type = ?",
+        `e${i}`,
+      )
     }
-    const rows = s.deps.db.select().from(webhookEvents).all()
+    const rows = (await sqlRows(s.deps.db, 'SELECT type, status FROM webhook_events')) as {
+      type: string
+      status: string
+    }[]
     expect(rows.length).toBe(EVENT_LOG_LIMIT + 1)
     expect(rows.some((r) => r.type === 'first' && r.status === 'pending')).toBe(true)
     expect(rows.some((r) => r.type === 'e0')).toBe(false)
@@ -27,5 +28,3 @@ describe('the webhook event log', () => {
     s.close()
   })
 })
-
-const eqType = (type: string) => eq(webhookEvents.type, type)

@@ -2,10 +2,9 @@
  * Disputes (SPEC §2.8, §4.5; PRODUCT §5, §8, §10): opened on a transaction through the control
  * plane, submitted by POST /v1/disputes/update/{reference}, resolved won | lost.
  */
-import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
-import { disputes } from '../../src/db/schema.js'
-import { UUID, newSandbox } from '../helpers.js'
+import { disputeByReference } from '../../src/store/disputes.js'
+import { TOKEN, UUID, newSandbox } from '../helpers.js'
 
 const PHONE = '+221770000001'
 const UNKNOWN_UUID = '3f2504e0-4f89-41d3-9a0c-0305e82c3301'
@@ -59,8 +58,10 @@ async function withOpenDispute(options: Parameters<typeof newSandbox>[0] = {}) {
   return { ...sandbox, slug, dispute }
 }
 
-async function storedDispute(sandbox: Sandbox, reference: string) {
-  return sandbox.deps.db.select().from(disputes).where(eq(disputes.reference, reference)).get()
+/** The dispute's row as stored, read through the store (either database) as its tenant's. */
+async function storedDispute(sandbox: Sandbox, reference: string, token = TOKEN) {
+  const tenant = (await sandbox.deps.tenants.forToken(token))!
+  return await disputeByReference(sandbox.deps.db, tenant.id, reference)
 }
 
 const update = (sandbox: Sandbox, reference: string, body: unknown, token?: string) =>
@@ -222,7 +223,7 @@ describe('POST /v1/disputes/update/{reference}', () => {
     const dispute = await openDispute(sandbox, slug, 'duplicate', 'other')
     const res = await update(sandbox, dispute, { transaction_slug: slug, explanation: 'Not mine.' })
     expect(res.status, JSON.stringify(res.body)).toBe(404)
-    expect(await storedDispute(sandbox, dispute)).toMatchObject({
+    expect(await storedDispute(sandbox, dispute, 'other')).toMatchObject({
       status: 'open',
       explanation: null,
     })

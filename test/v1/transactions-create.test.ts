@@ -5,7 +5,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest'
 import { startSandbox, type RunningSandbox } from '../../src/sandbox.js'
-import { UUID, newSandbox } from '../helpers.js'
+import { UUID, newSandbox, sqlRows } from '../helpers.js'
 
 type Sandbox = ReturnType<typeof newSandbox>
 const CREATE = '/v1/transactions/create'
@@ -19,16 +19,15 @@ const settle = (sb: Sandbox) => sb.call('POST', '/__sandbox/clock/advance', { by
 
 /** Every posting of every tenant adds up to zero, and no account but the world's is negative. */
 async function assertMoneyConserved(sb: Sandbox) {
-  const client = sb.deps.db.$client
+  const db = sb.deps.db
   expect(
-    client
-      .prepare('SELECT tenant_id, SUM(amount) AS t FROM postings GROUP BY tenant_id HAVING t != 0')
-      .all(),
+    await sqlRows(
+      db,
+      'SELECT tenant_id, SUM(amount) AS t FROM postings GROUP BY tenant_id HAVING SUM(amount) != 0',
+    ),
   ).toEqual([])
   expect(
-    client
-      .prepare("SELECT name, balance FROM accounts WHERE name != 'world' AND balance < 0")
-      .all(),
+    await sqlRows(db, "SELECT name, balance FROM accounts WHERE name != 'world' AND balance < 0"),
   ).toEqual([])
 }
 
