@@ -206,6 +206,8 @@ function banner(sandbox: RunningSandbox, pidFile: string | undefined): LogLine {
   const tokens = o.tokens?.map(maskToken)
   const webhookUrl = o.webhookUrl ? maskUrlPassword(o.webhookUrl) : null
   const secret = o.webhookSecret ? maskToken(o.webhookSecret) : null
+  // a PostgreSQL URL may carry a password
+  const database = maskUrlPassword(o.db)
   const clock = `${o.clock}${o.clock === 'real' && o.speed !== 1 ? ` ×${o.speed}` : ''}`
   const candidates: (Setting | false)[] = [
     ['API', 'api', urls.api, urls.api],
@@ -220,7 +222,7 @@ function banner(sandbox: RunningSandbox, pidFile: string | undefined): LogLine {
       o.allowedHosts.join(', '),
     ],
     o.cors.length > 0 && ['CORS', 'cors', o.cors, `${o.cors.join(', ')} (pages there may call it)`],
-    ['database', 'database', o.db, o.db],
+    ['database', 'database', database, database],
     ['clock', 'clock', o.clock, clock],
     ['quirks', 'quirks', o.quirks, o.quirks ? 'on' : 'off'],
     o.sdkCompat && [

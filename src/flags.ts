@@ -43,9 +43,9 @@ export const FLAGS: readonly Flag[] = [
   },
   {
     name: 'db',
-    value: '<file|:memory:>',
+    value: '<file|:memory:|postgres://…>',
     default: ':memory:',
-    help: 'SQLite database; a file persists across restarts (WAL)',
+    help: 'SQLite database; a file persists across restarts (WAL); a postgres:// URL: PostgreSQL',
   },
   {
     name: 'seed',

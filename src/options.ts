@@ -80,6 +80,11 @@ export type SandboxOptions = {
    * what each one costs. A sandbox without them is not a correct sandbox; not a flag.
    */
   stages?: StageSwitches
+  /**
+   * @internal Tests only: no periodic work (due jobs on real clocks, the reset sweep, webhook
+   * retries), for a test that runs each by hand and must not race the tick. Not a flag.
+   */
+  ticking?: boolean
 }
 
 /** The stages of the request path (app.ts) that the bench's profile switches off, one at a time. */

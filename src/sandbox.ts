@@ -55,6 +55,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     fixtures: options.fixtures,
     journal: options.journal ?? true,
     stages: options.stages,
+    ticking: options.ticking ?? true,
     logWrite: options.logWrite,
   }
 }
@@ -128,11 +129,15 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     publicUrl: resolved.publicUrl ?? IN_PROCESS_URL,
   }
   // everything periodic, in this order: due jobs (which may write events), the sweep, delivery
-  const stopTicker = startTicker([
-    { name: 'scheduler', run: () => runDueOnRealClocks(deps) },
-    { name: 'reset sweep', run: () => sweepRetiredTenants(db) },
-    { name: 'webhook', run: () => deliverer.deliverDue() },
-  ])
+  const stopTicker = startTicker(
+    resolved.ticking
+      ? [
+          { name: 'scheduler', run: () => runDueOnRealClocks(deps) },
+          { name: 'reset sweep', run: () => sweepRetiredTenants(db) },
+          { name: 'webhook', run: () => deliverer.deliverDue() },
+        ]
+      : [],
+  )
   const app = createApp(deps)
   deps.callAs = (token) => callAs(app, token)
   if (fixture)

@@ -2,6 +2,7 @@
  * The built CLI as a user runs it: a child process on a free port, called over a socket.
  * `npm test` builds dist/ first.
  */
+import { pgSchemaUrl, TEST_PG } from './pg.js'
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { request } from 'node:http'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -211,6 +212,35 @@ describe('npx card-sandbox', () => {
       rmSync(dir, { recursive: true, force: true })
     }
   })
+
+  it.skipIf(!TEST_PG)(
+    'serves from PostgreSQL with --db postgres://…, keeps data across restarts, and masks the URL’s password',
+    async () => {
+      // trust auth on the test server: the password is only there to be masked
+      const url = new URL(pgSchemaUrl())
+      url.password = 'pg-password-9876'
+      const db = url.toString()
+      const first = startCli(['--db', db])
+      const created = await fetch(`${await first.baseUrl}/card-users/create`, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ phone: '+221770000019' }),
+      })
+      expect(created.status).toBe(200)
+      const reference = ((await created.json()) as any).userCard.reference
+      expect(first.output()).toMatch(/database\s+postgres:\/\/root:\*+9876@127\.0\.0\.1/)
+      expect(first.output()).not.toContain('pg-password')
+      first.child.kill('SIGINT')
+      expect(await first.exited).toBe(0)
+
+      const second = startCli(['--db', db, '--log', 'silent'])
+      const list = await fetch(`${await second.baseUrl}/card-users`, { headers: auth })
+      const body = (await list.json()) as any
+      expect(body.data[0].data.map((u: { reference: string }) => u.reference)).toEqual([reference])
+      second.child.kill('SIGINT')
+      expect(await second.exited).toBe(0)
+    },
+  )
 
   it('logs one line per request with --log pretty, the token masked', async () => {
     const cli = startCli(['--log', 'pretty'])

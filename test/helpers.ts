@@ -24,13 +24,16 @@ export type CallOptions = { token?: string | null; headers?: Record<string, stri
  * With CARD_SANDBOX_TEST_STORE=postgres (and CARD_SANDBOX_TEST_PG), each sandbox is on a
  * PostgreSQL schema of its own (test/pg.ts); else in SQLite's memory.
  */
-function storeOfTest(): string | undefined {
-  return process.env.CARD_SANDBOX_TEST_STORE === 'postgres' ? pgSchemaUrl() : undefined
+export function storeOfTest(): string | undefined {
+  return ON_POSTGRES ? pgSchemaUrl() : undefined
 }
+
+/** Whether this run puts the sandboxes on PostgreSQL (CARD_SANDBOX_TEST_STORE=postgres). */
+export const ON_POSTGRES = process.env.CARD_SANDBOX_TEST_STORE === 'postgres'
 
 /** Sandboxes on PostgreSQL, closed after each test: each holds a pool of connections. */
 const onPostgres: { close(): void }[] = []
-if (process.env.CARD_SANDBOX_TEST_STORE === 'postgres')
+if (ON_POSTGRES)
   afterEach(() => {
     for (const sandbox of onPostgres.splice(0)) sandbox.close()
   })

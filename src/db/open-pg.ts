@@ -63,6 +63,8 @@ export type PgQueryable = {
 export type PgStore = {
   /** drizzle on the pool, or on the client of the transaction this handle runs in. */
   drizzle: unknown
+  /** The pool (the same for every handle of the store). */
+  pool: object
   /** The pool, or the transaction's client. */
   queryable: PgQueryable
   /** The tables of db/pg-schema.ts under schema.ts's names. */
@@ -93,7 +95,9 @@ export function openPgStore(url: string): PgStore {
   const ready = prepareSchema(pool)
   ready.catch(() => {})
   const tables = pgSchema as unknown as PgStore['tables']
+  let ended: Promise<void> | undefined
   const on = (queryable: pg.Pool | pg.PoolClient, inTransaction: boolean): PgStore => ({
+    pool,
     drizzle: drizzle(queryable as pg.Pool, { schema: pgTables }),
     queryable: queryable as PgStore['queryable'],
     tables,
@@ -124,7 +128,7 @@ export function openPgStore(url: string): PgStore {
         },
       }
     },
-    close: () => pool.end(),
+    close: () => (ended ??= pool.end()),
   })
   return on(pool, false)
 }

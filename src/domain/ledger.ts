@@ -8,7 +8,12 @@
  * it is promised, on INCOMING, and no money comes in that would take what a tenant holds past
  * MAX_HELD: so every balance, hold and total stays an exact JSON number.
  */
-import { accountBalance, accountBalances, writeMovement } from '../store/ledger.js'
+import {
+  accountBalance,
+  accountBalances,
+  writeMovement,
+  accountBalanceForDebit,
+} from '../store/ledger.js'
 import type { DomainContext } from './context.js'
 import { refused } from './errors.js'
 
@@ -52,7 +57,7 @@ export async function assertFunds(
   amount: number,
   field: string,
 ): Promise<void> {
-  const balance = await balanceOf(ctx, account)
+  const balance = await accountBalanceForDebit(ctx.db, ctx.tenant.id, account)
   if (balance < amount) {
     throw refused(field, `Insufficient balance: ${balance} available, ${amount} needed.`)
   }

@@ -25,6 +25,38 @@ export async function accountBalance(db: Db, tenantId: string, account: string):
   return (await balanceQuery(db).get({ tenant: tenantId, account }))?.balance ?? 0
 }
 
+const balanceForUpdate = statement((db, t) => {
+  const select = db
+    .select({ balance: t.accounts.balance })
+    .from(t.accounts)
+    .where(
+      and(
+        eq(t.accounts.tenantId, sql.placeholder('tenant')),
+        eq(t.accounts.name, sql.placeholder('account')),
+      ),
+    )
+  // SQLite has one writer at a time; PostgreSQL locks the row until the transaction ends
+  return (
+    onPostgres(t)
+      ? (select as unknown as { for(strength: 'update'): typeof select }).for('update')
+      : select
+  ).prepare()
+})
+
+/**
+ * The balance of an account about to be debited, in the debiting transaction: on PostgreSQL
+ * its row stays locked until that transaction ends, so that a second debit reads the balance
+ * the first one left (two checks of one balance never both pass).
+ */
+export async function accountBalanceForDebit(
+  db: Db,
+  tenantId: string,
+  account: string,
+): Promise<number> {
+  while (locked(db)) await unlocked(db)
+  return (await balanceForUpdate(db).get({ tenant: tenantId, account }))?.balance ?? 0
+}
+
 const balancesQuery = statement((db, t) =>
   db
     .select({ name: t.accounts.name, balance: t.accounts.balance })

@@ -5,7 +5,7 @@
 import { eq } from 'drizzle-orm'
 import type { Db } from '../db/open.js'
 import { cardUsers, disburses, payments } from '../db/schema.js'
-import { locked, unlocked } from './statements.js'
+import { query, tableIn } from './statements.js'
 
 const TABLES = { 'card-users': cardUsers, payments, disburses }
 
@@ -17,14 +17,14 @@ export async function ownerOf<K extends OwnedKind>(
   kinds: readonly K[],
   reference: string,
 ): Promise<{ kind: K; tenantId: string } | undefined> {
-  while (locked(db)) await unlocked(db)
   for (const kind of kinds) {
-    const table = TABLES[kind]
-    const row = db
-      .select({ tenantId: table.tenantId })
-      .from(table)
-      .where(eq(table.reference, reference))
-      .get()
+    const row = await query<{ tenantId: string } | undefined>(db, 'get', (db, t) => {
+      const table = tableIn(t, TABLES[kind])
+      return db
+        .select({ tenantId: table.tenantId })
+        .from(table)
+        .where(eq(table.reference, reference))
+    })
     if (row) return { kind, tenantId: row.tenantId }
   }
   return undefined

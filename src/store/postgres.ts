@@ -22,6 +22,18 @@ export function pgDb(store: PgStore): Db {
   return { [PG]: store } as unknown as Db
 }
 
+const pools = new WeakMap<object, Db>()
+
+/**
+ * The one `Db` of a PostgreSQL store's pool, whichever transaction's handle `db` is: what
+ * per-connection values (the outbox's count, the due index) are kept under.
+ */
+export function pgPoolDb(pg: PgStore): Db {
+  let db = pools.get(pg.pool)
+  if (!db) pools.set(pg.pool, (db = pgDb(pg)))
+  return db
+}
+
 /** A drizzle prepared query of node-postgres. */
 type PgPrepared = { execute(values?: Record<string, unknown>): Promise<unknown> }
 

@@ -1,8 +1,7 @@
 /** The scenarios table (PRODUCT §9): the scenarios a tenant posted at run time. */
 import { and, asc, eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/open.js'
-import { scenarios } from '../db/schema.js'
-import { atomically, statement, locked, unlocked } from './statements.js'
+import { atomically, locked, query, statement, unlocked } from './statements.js'
 
 const ofTenant = statement((db, t) =>
   db
@@ -27,19 +26,17 @@ export async function saveScenario(
   definition: unknown,
 ): Promise<void> {
   await atomically(db, async (db) => {
-    db.delete(scenarios)
-      .where(and(eq(scenarios.tenantId, tenantId), eq(scenarios.name, name)))
-      .run()
-    db.insert(scenarios).values({ tenantId, name, definition }).run()
+    await deleteScenario(db, tenantId, name)
+    await query(db, 'run', (db, t) => db.insert(t.scenarios).values({ tenantId, name, definition }))
   })
 }
 
 /** Deletes the tenant's scenario of that name; whether there was one. */
 export async function deleteScenario(db: Db, tenantId: string, name: string): Promise<boolean> {
-  while (locked(db)) await unlocked(db)
-  const { changes } = db
-    .delete(scenarios)
-    .where(and(eq(scenarios.tenantId, tenantId), eq(scenarios.name, name)))
-    .run()
+  const { changes } = await query<{ changes: number }>(db, 'run', (db, t) =>
+    db
+      .delete(t.scenarios)
+      .where(and(eq(t.scenarios.tenantId, tenantId), eq(t.scenarios.name, name))),
+  )
   return changes > 0
 }

@@ -7,7 +7,7 @@ import { getTableColumns, getTableName, is, Table } from 'drizzle-orm'
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core'
 import type { Db } from '../db/open.js'
 import * as sqliteTables from '../db/schema.js'
-import { pgDb, pgOf, pgStatement, type PgStore } from './postgres.js'
+import { pgDb, pgOf, pgPoolDb, pgStatement, type PgStore } from './postgres.js'
 
 /** The tables a statement's builder is given: SQLite's, or PostgreSQL's under the same names. */
 export type Tables = typeof sqliteTables
@@ -20,6 +20,8 @@ const CONNECTION = Symbol('connection')
  * connection.
  */
 export function connectionOf(db: Db): Db {
+  const pg = pgOf(db)
+  if (pg) return pgPoolDb(pg)
   return (db as { [CONNECTION]?: Db })[CONNECTION] ?? db
 }
 
@@ -97,6 +99,35 @@ export function columnIn(t: Tables, table: SQLiteTable, column: SQLiteColumn): S
   if (t === sqliteTables) return column
   const key = Object.entries(getTableColumns(table)).find(([, c]) => c === column)![0]
   return getTableColumns(tableIn(t, table))[key]
+}
+
+type Method = 'get' | 'all' | 'run'
+type Runnable = { get(): unknown; all(): unknown; run(): unknown }
+
+/**
+ * A statement built per call, for those whose shape depends on the call (a list of ids, a table
+ * picked at run time), on either store: `await query(db, 'all', (db, t) => db.select()…)`. On
+ * SQLite it runs at once (after any open transaction); on PostgreSQL it is awaited: `get`, the
+ * first row; `run`, `{ changes }`.
+ */
+export async function query<R = unknown>(
+  db: Db,
+  method: Method,
+  build: (db: Db, t: Tables) => unknown,
+): Promise<R> {
+  const pg = pgOf(db)
+  if (pg) {
+    await pg.ready
+    const result = (await (build(pg.drizzle as Db, pg.tables) as PromiseLike<unknown>)) as
+      unknown[] | { rowCount: number | null }
+    if (method === 'run')
+      return {
+        changes: Array.isArray(result) ? result.length : (result.rowCount ?? 0),
+      } as R
+    return (method === 'get' ? (result as unknown[])[0] : result) as R
+  }
+  while (locked(db)) await unlocked(db)
+  return (build(db, sqliteTables) as Runnable)[method]() as R
 }
 
 /** A statement's methods as callers see them: run now (SQLite) or later (PostgreSQL), awaited. */

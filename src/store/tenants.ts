@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/open.js'
 import { tenants, type Tenant } from '../db/schema.js'
 import { insertReturning, updateReturningBy } from './rows.js'
-import { statement, locked, unlocked } from './statements.js'
+import { locked, query, statement, unlocked } from './statements.js'
 
 const byToken = statement((db, t) =>
   db
@@ -42,10 +42,10 @@ export function updateTenant(db: Db, id: string, changes: Partial<Tenant>): Prom
 
 /** Every tenant's token and business name, oldest first. */
 export async function tenantNames(db: Db): Promise<Pick<Tenant, 'token' | 'businessName'>[]> {
-  while (locked(db)) await unlocked(db)
-  return db
-    .select({ token: tenants.token, businessName: tenants.businessName })
-    .from(tenants)
-    .orderBy(tenants.createdAt, tenants.id)
-    .all()
+  return await query(db, 'all', (db, t) =>
+    db
+      .select({ token: t.tenants.token, businessName: t.tenants.businessName })
+      .from(t.tenants)
+      .orderBy(t.tenants.createdAt, t.tenants.id),
+  )
 }

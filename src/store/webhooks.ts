@@ -11,7 +11,7 @@ import {
   type WebhookEvent,
 } from '../db/schema.js'
 import { insertRow, pagesOf, updateBySeq } from './rows.js'
-import { statement, locked, unlocked } from './statements.js'
+import { locked, query, statement, unlocked, type Tables } from './statements.js'
 
 export async function insertEvent(
   db: Db,
@@ -48,20 +48,22 @@ export async function pruneEvents(db: Db, tenantId: string, keep: number): Promi
   while (locked(db)) await unlocked(db)
   const oldest = await oldestKept(db).get({ tenant: tenantId, keep: keep - 1 })
   if (!oldest) return
-  const old = and(
-    eq(webhookEvents.tenantId, tenantId),
-    lt(webhookEvents.seq, oldest.seq),
-    ne(webhookEvents.status, 'pending'),
-  )
-  const ids = db
-    .select({ id: webhookEvents.id })
-    .from(webhookEvents)
-    .where(old)
-    .all()
-    .map((row) => row.id)
+  const old = (t: Tables) =>
+    and(
+      eq(t.webhookEvents.tenantId, tenantId),
+      lt(t.webhookEvents.seq, oldest.seq),
+      ne(t.webhookEvents.status, 'pending'),
+    )
+  const ids = (
+    await query<{ id: string }[]>(db, 'all', (db, t) =>
+      db.select({ id: t.webhookEvents.id }).from(t.webhookEvents).where(old(t)),
+    )
+  ).map((row) => row.id)
   if (ids.length === 0) return
-  db.delete(webhookAttempts).where(inArray(webhookAttempts.eventId, ids)).run()
-  db.delete(webhookEvents).where(old).run()
+  await query(db, 'run', (db, t) =>
+    db.delete(t.webhookAttempts).where(inArray(t.webhookAttempts.eventId, ids)),
+  )
+  await query(db, 'run', (db, t) => db.delete(t.webhookEvents).where(old(t)))
 }
 
 const nextPending = statement((db, t) =>
@@ -163,12 +165,12 @@ export const eventPagesByStatus = pagesOf(webhookEvents, webhookEvents.status)
 
 /** The attempts of these events, in attempt order. */
 export async function attemptsOf(db: Db, eventIds: string[]): Promise<WebhookAttempt[]> {
-  while (locked(db)) await unlocked(db)
   if (eventIds.length === 0) return []
-  return db
-    .select()
-    .from(webhookAttempts)
-    .where(inArray(webhookAttempts.eventId, eventIds))
-    .orderBy(webhookAttempts.attempt)
-    .all()
+  return await query(db, 'all', (db, t) =>
+    db
+      .select()
+      .from(t.webhookAttempts)
+      .where(inArray(t.webhookAttempts.eventId, eventIds))
+      .orderBy(t.webhookAttempts.attempt),
+  )
 }

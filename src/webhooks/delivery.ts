@@ -81,6 +81,8 @@ export function createDeliverer(db: Db, tenants: TenantDirectory, options: Deliv
 
   let kicking: Promise<void> | undefined
   let kickAgain = false
+  /** Kicks asked for and not yet finished (idle() waits for them: they may start attempts). */
+  let kicksWaiting = 0
 
   /**
    * Starts what is due, one pass at a time: a kick while one runs makes it run once more (two
@@ -103,17 +105,20 @@ export function createDeliverer(db: Db, tenants: TenantDirectory, options: Deliv
 
   /** Kicks on the next turn of the event loop; an error is logged, not thrown (none expected). */
   function kickSoon(): void {
+    kicksWaiting++
     setImmediate(
       () =>
-        void kick().catch((error: Error) => {
-          if (!closed)
-            options.logger.log({
-              event: 'webhook',
-              level: 'error',
-              text: `webhook delivery failed: ${error.stack ?? error}`,
-              fields: { error: String(error) },
-            })
-        }),
+        void kick()
+          .finally(() => kicksWaiting--)
+          .catch((error: Error) => {
+            if (!closed)
+              options.logger.log({
+                event: 'webhook',
+                level: 'error',
+                text: `webhook delivery failed: ${error.stack ?? error}`,
+                fields: { error: String(error) },
+              })
+          }),
     )
   }
 
@@ -289,9 +294,13 @@ export function createDeliverer(db: Db, tenants: TenantDirectory, options: Deliv
         kickSoon()
       }
     },
-    /** Resolves when no attempt is in flight (tests, shutdown). */
+    /** Resolves when no kick is pending and no attempt is in flight (tests, shutdown). */
     async idle(): Promise<void> {
-      while (inFlight.size > 0) await Promise.allSettled([...inFlight.values()])
+      for (;;) {
+        if (kicksWaiting > 0 || kicking) await new Promise((resolve) => setImmediate(resolve))
+        else if (inFlight.size > 0) await Promise.allSettled([...inFlight.values()])
+        else return
+      }
     },
     /** Stops sending; attempts in flight finish (each is bounded by the timeout) but log nothing. */
     async close(): Promise<void> {

@@ -16,7 +16,7 @@ import {
   balanceOf,
   move,
 } from '../../src/domain/ledger.js'
-import { TOKEN, fullIdentity, newSandbox, sqlRows } from '../helpers.js'
+import { TOKEN, fullIdentity, newSandbox, sqlRows, storeOfTest } from '../helpers.js'
 
 /** Checks the invariants straight in SQLite, for every tenant. */
 async function assertLedgerInvariants(db: Db) {
@@ -213,7 +213,12 @@ describe('ledger', () => {
 
 describe('concurrency', () => {
   it('never overdraws a card under 50 concurrent card-to-bank calls over real HTTP', async () => {
-    const sandbox = await startSandbox({ port: 0, clock: 'manual', log: 'silent' })
+    const sandbox = await startSandbox({
+      port: 0,
+      clock: 'manual',
+      log: 'silent',
+      db: storeOfTest(),
+    })
     const headers = { Authorization: 'Bearer race', 'Content-Type': 'application/json' }
     const post = (path: string, body: unknown) =>
       fetch(`${sandbox.url}${path}`, { method: 'POST', headers, body: JSON.stringify(body) })

@@ -3,30 +3,31 @@
  * swept by the tick, a batch at a time, and no other tenant's rows are touched.
  */
 import Database from 'better-sqlite3'
-import { sql } from 'drizzle-orm'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { nextTenantId } from '../../src/domain/tenants.js'
 import { sweepRetiredTenants } from '../../src/store/retired-tenants.js'
-import { TOKEN, newSandbox } from '../helpers.js'
+import { TOKEN, newSandbox, sqlRows } from '../helpers.js'
 
-function rowsOf(s: ReturnType<typeof newSandbox>, tenantId: string): number {
+async function rowsOf(s: ReturnType<typeof newSandbox>, tenantId: string): Promise<number> {
   const tables = ['card_users', 'cards', 'transactions', 'payments', 'jobs', 'postings', 'accounts']
-  return tables.reduce(
-    (sum, table) =>
-      sum +
-      s.deps.db.get<{ n: number }>(
-        sql.raw(`SELECT COUNT(*) AS n FROM ${table} WHERE tenant_id = '${tenantId}'`),
-      ).n,
-    0,
-  )
+  let rows = 0
+  for (const table of tables) {
+    const [{ n }] = (await sqlRows(
+      s.deps.db,
+      `SELECT COUNT(*) AS n FROM ${table} WHERE tenant_id = ?`,
+      tenantId,
+    )) as { n: number }[]
+    rows += Number(n)
+  }
+  return rows
 }
 
 describe('reset', () => {
   it('empties the tenant at once, then sweeps its old rows in batches, and only its own', async () => {
-    const s = newSandbox()
+    const s = newSandbox({ ticking: false }) // the test sweeps, not the tick
     await s.fundedCard('visa', 'other')
     const card = await s.fundedCard()
     await s.call('POST', '/v1/transactions/create/card-to-wallet', {
@@ -37,24 +38,24 @@ describe('reset', () => {
     })
     const before = (await s.deps.tenants.forToken('test-token'))!
     const other = (await s.deps.tenants.forToken('other'))!
-    const otherRows = rowsOf(s, other.id)
-    const oldRows = rowsOf(s, before.id)
+    const otherRows = await rowsOf(s, other.id)
+    const oldRows = await rowsOf(s, before.id)
     expect(oldRows).toBeGreaterThan(5)
 
     // the reset itself deletes nothing (checked synchronously, before any tick can sweep)
     const { tenant: fresh, retiredId } = await s.deps.tenants.reset(before.token)
     expect(retiredId).toBe(before.id)
     expect(fresh.id).toBe(nextTenantId(before.id))
-    expect(rowsOf(s, before.id)).toBe(oldRows)
+    expect(await rowsOf(s, before.id)).toBe(oldRows)
     expect((await s.call('GET', '/v1/cards')).body.data).toEqual([])
 
-    const left = rowsOf(s, before.id)
+    const left = await rowsOf(s, before.id)
     expect(await sweepRetiredTenants(s.deps.db, 3)).toBe(Math.min(3, left))
-    expect(rowsOf(s, before.id)).toBe(Math.max(0, left - 3))
+    expect(await rowsOf(s, before.id)).toBe(Math.max(0, left - 3))
     while ((await sweepRetiredTenants(s.deps.db, 3)) > 0);
-    expect(rowsOf(s, before.id)).toBe(0)
-    expect(rowsOf(s, other.id)).toBe(otherRows)
-    expect(s.deps.db.get<{ n: number }>(sql`SELECT COUNT(*) AS n FROM retired_tenants`).n).toBe(0)
+    expect(await rowsOf(s, before.id)).toBe(0)
+    expect(await rowsOf(s, other.id)).toBe(otherRows)
+    expect(await sqlRows(s.deps.db, 'SELECT id FROM retired_tenants')).toEqual([])
 
     const again = await s.call('POST', '/__sandbox/reset')
     expect(again.body.data.tenant).toBe(nextTenantId(fresh.id))

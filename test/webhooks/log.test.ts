@@ -1,9 +1,8 @@
-import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
-import { webhookAttempts, webhookEvents } from '../../src/db/schema.js'
+import { insertAttempt } from '../../src/store/webhooks.js'
 import { webhookLog } from '../../src/webhooks/log.js'
 import { enqueueEvent } from '../../src/domain/outbox.js'
-import { newSandbox } from '../helpers.js'
+import { newSandbox, sqlRows } from '../helpers.js'
 
 async function tenantContext(s: ReturnType<typeof newSandbox>, token: string, now: number) {
   await s.call('GET', '/v1/cards', undefined, { token }) // creates the tenant
@@ -18,20 +17,17 @@ async function attempt(
   n: number,
   response: string | null,
 ) {
-  s.deps.db
-    .insert(webhookAttempts)
-    .values({
-      eventId,
-      tenantId,
-      attempt: n,
-      url: 'http://127.0.0.1:1/hook',
-      at: 60_000 * n,
-      statusCode: response === null ? null : 500,
-      latencyMs: 7 * n,
-      response,
-      error: response === null ? 'ECONNREFUSED' : null,
-    })
-    .run()
+  await insertAttempt(s.deps.db, {
+    eventId,
+    tenantId,
+    attempt: n,
+    url: 'http://127.0.0.1:1/hook',
+    at: 60_000 * n,
+    statusCode: response === null ? null : 500,
+    latencyMs: 7 * n,
+    response,
+    error: response === null ? 'ECONNREFUSED' : null,
+  })
 }
 
 describe('the webhook log read side', () => {
@@ -48,22 +44,17 @@ describe('the webhook log read side', () => {
     await enqueueEvent({ ...ctx, now: 2_000 }, { event: 'second', data: {} })
     await enqueueEvent({ ...ctx, now: 3_000 }, { event: 'third', data: {} })
     await enqueueEvent(other, { event: 'not-ours', data: {} })
-    const [first, second] = s.deps.db
-      .select()
-      .from(webhookEvents)
-      .where(eq(webhookEvents.tenantId, ctx.tenant.id))
-      .orderBy(webhookEvents.seq)
-      .all()
+    const [first, second] = (await sqlRows(
+      s.deps.db,
+      'SELECT id, body FROM webhook_events WHERE tenant_id = ? ORDER BY seq',
+      ctx.tenant.id,
+    )) as { id: string; body: string }[]
 
     // the first event failed twice (attempts written out of order), the second once
     await attempt(s, first.id, ctx.tenant.id, 2, '{"cvv2":"999","echo":"ok"}')
     await attempt(s, first.id, ctx.tenant.id, 1, null)
     await attempt(s, second.id, ctx.tenant.id, 1, 'busy')
-    s.deps.db
-      .update(webhookEvents)
-      .set({ status: 'failed' })
-      .where(eq(webhookEvents.id, first.id))
-      .run()
+    await sqlRows(s.deps.db, "UPDATE webhook_events SET status = 'failed' WHERE id = ?", first.id)
 
     const newest = await webhookLog(ctx, { page: 1, perPage: 2 })
     expect(newest.total).toBe(3)
@@ -107,11 +98,10 @@ describe('the webhook log read side', () => {
     const ctx = await tenantContext(s, 'test-token', 0)
     await enqueueEvent(ctx, { event: 'kept', data: {} })
     await enqueueEvent(ctx, { event: 'delivered', data: {} })
-    s.deps.db
-      .update(webhookEvents)
-      .set({ status: 'delivered' })
-      .where(eq(webhookEvents.type, 'delivered'))
-      .run()
+    await sqlRows(
+      s.deps.db,
+      "UPDATE webhook_events SET status = 'delivered' WHERE type = 'delivered'",
+    )
     const delivered = await webhookLog(ctx, { page: 1, perPage: 20, status: 'delivered' })
     expect(delivered.rows.map((e) => e.type)).toEqual(['delivered'])
     expect(delivered.total).toBe(1)
