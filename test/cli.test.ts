@@ -92,6 +92,31 @@ function startCli(args: string[], env: Record<string, string> = {}) {
 
 const auth = { Authorization: 'Bearer cli-token', 'Content-Type': 'application/json' }
 
+/**
+ * Creates a card user on a sandbox started on `db`, stops it, starts another on the same `db`
+ * and finds the user there; returns the first sandbox's output.
+ */
+async function keepsDataAcrossRestart(db: string, flags: string[]): Promise<string> {
+  const first = startCli(['--db', db, ...flags])
+  const created = await fetch(`${await first.baseUrl}/card-users/create`, {
+    method: 'POST',
+    headers: auth,
+    body: JSON.stringify({ phone: '+221770000009' }),
+  })
+  expect(created.status).toBe(200)
+  const reference = ((await created.json()) as any).userCard.reference
+  first.child.kill('SIGINT')
+  expect(await first.exited).toBe(0)
+
+  const second = startCli(['--db', db, '--log', 'silent'])
+  const list = await fetch(`${await second.baseUrl}/card-users`, { headers: auth })
+  const body = (await list.json()) as any
+  expect(body.data[0].data.map((u: { reference: string }) => u.reference)).toEqual([reference])
+  second.child.kill('SIGINT')
+  expect(await second.exited).toBe(0)
+  return first.output()
+}
+
 describe('npx card-sandbox', () => {
   it('serves the API on a free port, prints a banner and stops cleanly on SIGTERM', async () => {
     const cli = startCli(['--log', 'silent'])
@@ -193,21 +218,7 @@ describe('npx card-sandbox', () => {
   it('keeps data across restarts with --db file', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-'))
     try {
-      const db = join(dir, 'sandbox.sqlite')
-      const first = startCli(['--db', db, '--log', 'silent'])
-      const created = await fetch(`${await first.baseUrl}/card-users/create`, {
-        method: 'POST',
-        headers: auth,
-        body: JSON.stringify({ phone: '+221770000009' }),
-      })
-      const reference = ((await created.json()) as any).userCard.reference
-      first.child.kill('SIGINT')
-      expect(await first.exited).toBe(0)
-
-      const second = startCli(['--db', db, '--log', 'silent'])
-      const list = await fetch(`${await second.baseUrl}/card-users`, { headers: auth })
-      const body = (await list.json()) as any
-      expect(body.data[0].data.map((u: { reference: string }) => u.reference)).toEqual([reference])
+      await keepsDataAcrossRestart(join(dir, 'sandbox.sqlite'), ['--log', 'silent'])
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
@@ -219,26 +230,9 @@ describe('npx card-sandbox', () => {
       // trust auth on the test server: the password is only there to be masked
       const url = new URL(pgSchemaUrl())
       url.password = 'pg-password-9876'
-      const db = url.toString()
-      const first = startCli(['--db', db])
-      const created = await fetch(`${await first.baseUrl}/card-users/create`, {
-        method: 'POST',
-        headers: auth,
-        body: JSON.stringify({ phone: '+221770000019' }),
-      })
-      expect(created.status).toBe(200)
-      const reference = ((await created.json()) as any).userCard.reference
-      expect(first.output()).toMatch(/database\s+postgres:\/\/root:\*+9876@127\.0\.0\.1/)
-      expect(first.output()).not.toContain('pg-password')
-      first.child.kill('SIGINT')
-      expect(await first.exited).toBe(0)
-
-      const second = startCli(['--db', db, '--log', 'silent'])
-      const list = await fetch(`${await second.baseUrl}/card-users`, { headers: auth })
-      const body = (await list.json()) as any
-      expect(body.data[0].data.map((u: { reference: string }) => u.reference)).toEqual([reference])
-      second.child.kill('SIGINT')
-      expect(await second.exited).toBe(0)
+      const first = await keepsDataAcrossRestart(url.toString(), [])
+      expect(first).toMatch(/database\s+postgres:\/\/root:\*+9876@127\.0\.0\.1/)
+      expect(first).not.toContain('pg-password')
     },
   )
 

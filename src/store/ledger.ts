@@ -4,9 +4,10 @@
  */
 import { and, eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/open.js'
-import { statement, locked, unlocked, onPostgres } from './statements.js'
+import { statement, locked, unlocked, onPostgres, type Tables } from './statements.js'
 
-const balanceQuery = statement((db, t) =>
+/** A tenant's account's balance, by `tenant` and `account`. */
+const balanceSelect = (db: Db, t: Tables) =>
   db
     .select({ balance: t.accounts.balance })
     .from(t.accounts)
@@ -16,8 +17,8 @@ const balanceQuery = statement((db, t) =>
         eq(t.accounts.name, sql.placeholder('account')),
       ),
     )
-    .prepare(),
-)
+
+const balanceQuery = statement((db, t) => balanceSelect(db, t).prepare())
 
 /** The balance of a tenant's account; an account never moved holds 0. */
 export async function accountBalance(db: Db, tenantId: string, account: string): Promise<number> {
@@ -26,15 +27,7 @@ export async function accountBalance(db: Db, tenantId: string, account: string):
 }
 
 const balanceForUpdate = statement((db, t) => {
-  const select = db
-    .select({ balance: t.accounts.balance })
-    .from(t.accounts)
-    .where(
-      and(
-        eq(t.accounts.tenantId, sql.placeholder('tenant')),
-        eq(t.accounts.name, sql.placeholder('account')),
-      ),
-    )
+  const select = balanceSelect(db, t)
   // SQLite has one writer at a time; PostgreSQL locks the row until the transaction ends
   return (
     onPostgres(t)
