@@ -7,10 +7,11 @@ import { and, count, desc, eq, getTableColumns, getTableName, sql } from 'drizzl
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core'
 import type { Db } from '../db/open.js'
 import { readThrough } from './read-cache.js'
-import { pgOf, type PgStore } from './postgres.js'
+import { pgOf } from './postgres.js'
 import {
   columnIn,
   perConnection,
+  query,
   statement,
   locked,
   tableIn,
@@ -86,15 +87,6 @@ export function pagesOf<T extends TenantTable>(table: T, by?: SQLiteColumn) {
 
 type Values = Record<string, unknown>
 
-/**
- * A statement built per call on PostgreSQL, by drizzle's SQLite builder types over PostgreSQL's
- * tables (the builders' methods are the same), once the schema is migrated.
- */
-async function onPg(pg: PgStore, build: (db: Db, t: Tables) => PromiseLike<unknown>) {
-  await pg.ready
-  return await build(pg.drizzle as Db, pg.tables)
-}
-
 /** The keys whose value is given: an undefined value leaves the column to its default. */
 const givenKeys = (values: Values) => Object.keys(values).filter((k) => values[k] !== undefined)
 /**
@@ -156,8 +148,9 @@ export async function insertRow<T extends SQLiteTable>(
   table: T,
   values: T['$inferInsert'],
 ): Promise<void> {
-  const pg = pgOf(db)
-  if (pg) return void (await onPg(pg, (d, t) => d.insert(tableIn(t, table)).values(values)))
+  // PostgreSQL: drizzle's insert as it is (SQLite's prepared statements per shape are below)
+  if (pgOf(db))
+    return void (await query(db, 'run', (d, t) => d.insert(tableIn(t, table)).values(values)))
   while (locked(db)) await unlocked(db)
   insertStatement(db, table, values as Values, false).run(values as Values)
 }
@@ -173,11 +166,8 @@ export async function insertReturning<T extends SQLiteTable>(
   table: T,
   values: T['$inferInsert'],
 ): Promise<T['$inferSelect']> {
-  const pg = pgOf(db)
-  if (pg)
-    return (
-      (await onPg(pg, (d, t) => d.insert(tableIn(t, table)).values(values).returning())) as T[]
-    )[0] as T['$inferSelect']
+  if (pgOf(db))
+    return await query(db, 'get', (d, t) => d.insert(tableIn(t, table)).values(values).returning())
   while (locked(db)) await unlocked(db)
   const shape = rowShapeOf(table)
   if (!shape.built)
@@ -258,16 +248,14 @@ export async function updateBySeq<T extends SeqTable>(
   seq: number,
   changes: Partial<T['$inferSelect']>,
 ): Promise<number> {
-  const pg = pgOf(db)
-  if (pg) {
-    const changed = await onPg(pg, (d, t) =>
+  if (pgOf(db)) {
+    const { changes: changed } = await query<{ changes: number }>(db, 'run', (d, t) =>
       d
         .update(tableIn(t, table))
         .set(changes)
-        .where(eq(columnIn(t, table, table.seq), seq))
-        .returning({ seq: columnIn(t, table, table.seq) }),
+        .where(eq(columnIn(t, table, table.seq), seq)),
     )
-    return (changed as unknown[]).length
+    return changed
   }
   while (locked(db)) await unlocked(db)
   const statement = updateStatement(db, table, table.seq, changes as Values, false)
@@ -292,17 +280,14 @@ export async function updateReturningBy<T extends SQLiteTable>(
   value: unknown,
   changes: Partial<T['$inferSelect']>,
 ): Promise<T['$inferSelect']> {
-  const pg = pgOf(db)
-  if (pg) {
-    const rows = await onPg(pg, (d, t) =>
+  if (pgOf(db))
+    return await query(db, 'get', (d, t) =>
       d
         .update(tableIn(t, table))
         .set(changes)
         .where(eq(columnIn(t, table, by), value))
         .returning(),
     )
-    return (rows as unknown[])[0] as T['$inferSelect']
-  }
   while (locked(db)) await unlocked(db)
   const statement = updateStatement(db, table, by, changes as Values, true)
   return statement.get({ ...changes, [WHERE_KEY]: value }) as T['$inferSelect']
