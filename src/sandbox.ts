@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net'
 import { createApp, type SandboxApp } from './app.js'
 import { lockDatabase } from './db/lock.js'
 import { closeStore, isPostgresUrl, openStore } from './store/open.js'
+import { joinReplicas } from './store/replicas.js'
 import type { ResolvedOptions, SandboxDeps, SandboxOptions } from './deps.js'
 import { isInstant, MANUAL_CLOCK_START_MS, wallClock } from './domain/clock.js'
 import { createIds } from './domain/ids.js'
@@ -198,13 +199,33 @@ const SHUTDOWN_GRACE_MS = 5_000
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   // one served sandbox per database file: a second would run every job and webhook twice
   // (createSandbox takes no lock: a test may open two on one file, as two processes would)
-  const unlock = isPostgresUrl(options.db) ? () => {} : lockDatabase(options.db ?? ':memory:')
+  // on PostgreSQL, replicas share the database: they must agree on the clock (joinReplicas)
+  const onPostgres = isPostgresUrl(options.db)
+  if (onPostgres && options.seed !== undefined)
+    throw new Error(
+      '--seed cannot be used with a PostgreSQL store: replicas drawing from one seed would ' +
+        'make the same ids (a seeded run is for one process on SQLite)',
+    )
+  let unlock = onPostgres ? () => {} : lockDatabase(options.db ?? ':memory:')
   let sandbox: Sandbox
   try {
     sandbox = createSandbox(options)
   } catch (error) {
     unlock()
     throw error
+  }
+  if (onPostgres) {
+    try {
+      const leave = await joinReplicas(sandbox.deps.db, {
+        '--clock': options.clock ?? 'real',
+        '--speed': String(options.speed ?? 1),
+        '--clock-start': options.clockStart ?? '',
+      })
+      unlock = () => void leave()
+    } catch (error) {
+      sandbox.close()
+      throw error
+    }
   }
   const { host, port, publicUrl } = sandbox.deps.options
   // an HTTP/1.0 request without a Host header is taken as addressed to the bound address

@@ -90,7 +90,13 @@ export function openPgStore(url: string): PgStore {
     // a sandbox at rest gives its connections back soon (a test suite opens many)
     idleTimeoutMillis: 1_000,
     allowExitOnIdle: true,
+    // a claim's lease: what a transaction locked (due jobs it runs) is let go if its process
+    // stops answering without closing the connection (a killed one's closes: at once)
+    idle_in_transaction_session_timeout: TRANSACTION_LEASE_MS,
   })
+  // a connection the server ended (a restart, a lease run out) fails its statement, not the process
+  pool.on('error', () => {})
+  pool.on('connect', (client) => client.on('error', () => {}))
   // a ready that fails is reported by the statements that wait for it, not as unhandled
   const ready = prepareSchema(pool)
   ready.catch(() => {})
@@ -132,6 +138,9 @@ export function openPgStore(url: string): PgStore {
   })
   return on(pool, false)
 }
+
+/** How long a transaction may wait on its process before PostgreSQL ends it, its locks with it. */
+export const TRANSACTION_LEASE_MS = 30_000
 
 const INT8 = 20
 

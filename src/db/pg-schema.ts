@@ -89,6 +89,7 @@ export const {
   jobs,
   payments,
   postings,
+  replica_settings: replicaSettings,
   retired_tenants: retiredTenants,
   scenarios,
   snapshots,

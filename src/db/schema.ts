@@ -307,6 +307,11 @@ export const webhookEvents = sqliteTable(
     /** Sandbox time of the next attempt, while pending. */
     nextAttemptAt: integer('next_attempt_at').notNull(),
     createdAt: integer('created_at').notNull(),
+    /**
+     * With replicas (PostgreSQL): until when, on the database's clock (ms), the replica making
+     * an attempt holds the event; past it (a killed replica), another one makes the attempt.
+     */
+    leaseUntil: integer('lease_until'),
   },
   (t) => [
     index('webhook_events_tenant_seq').on(t.tenantId, t.seq),
@@ -400,6 +405,15 @@ export const snapshots = sqliteTable(
 export const retiredTenants = sqliteTable('retired_tenants', {
   id: text('id').primaryKey(),
   retiredAt: integer('retired_at').notNull(),
+})
+
+/**
+ * The flags every replica on one PostgreSQL database must share (the clock's mode, speed and
+ * start), written by the first to start (store/replicas.ts). Unused on SQLite (one process).
+ */
+export const replicaSettings = sqliteTable('replica_settings', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
 })
 
 export type Tenant = typeof tenants.$inferSelect

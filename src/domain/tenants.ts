@@ -18,11 +18,12 @@ import {
 } from './clock.js'
 import { refreshDueAt } from '../store/jobs.js'
 import { retireTenantId } from '../store/retired-tenants.js'
-import { atomically } from '../store/statements.js'
+import { atomically, sharedStore } from '../store/statements.js'
 import {
   insertTenant,
   tenantById,
   tenantByToken,
+  tenantByTokenForUpdate,
   tenantNames,
   updateTenant,
 } from '../store/tenants.js'
@@ -49,7 +50,11 @@ export type TenantState = {
 }
 
 export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectoryOptions) {
-  const byToken = new Map<string, Tenant>()
+  /**
+   * The tenants this process has resolved. Not kept when replicas share the store: another one
+   * may reset a tenant or move its clock, and the next request here must see it.
+   */
+  const byToken = sharedStore(db) ? new NoCache<string, Tenant>() : new Map<string, Tenant>()
   /** A new token being resolved, joined by its other first requests. */
   const resolvingByToken = new Map<string, Promise<Tenant>>()
   /** Tenants created or reset and not yet seeded with the start-up fixture. */
@@ -68,8 +73,8 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
    * transaction, then updated by that row's id. The caller resolved the tenant when its request
    * arrived; a reset since (another request, or another process sharing the store) has moved it
    * to a new id, and the change then applies to the fresh tenant, which is what the client
-   * means. Not the cached row: another process may have changed it. (On a server database the
-   * read is a `SELECT … FOR UPDATE`.)
+   * means. Not the cached row: another process may have changed it. (On PostgreSQL the read
+   * locks the row until the change commits.)
    */
   async function change(
     token: string,
@@ -86,7 +91,7 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
 
   /** A token's row; one exists for every token a request has resolved (rows are never deleted). */
   async function storedRow(db: Db, token: string): Promise<Tenant> {
-    const row = await tenantByToken(db, token)
+    const row = await tenantByTokenForUpdate(db, token)
     if (!row) throw new Error('a resolved token has no tenant row')
     return row
   }
@@ -140,6 +145,9 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
       // the first requests of a new token, at once, make it once (inside a transaction the
       // caller holds the connection: no other request is in the middle of making it)
       if (on !== db) return await resolve(token, on)
+      // with replicas, a request reads the row after it arrived, never a read begun before
+      const stored = sharedStore(db) ? await tenantByToken(db, token) : undefined
+      if (stored) return stored
       let resolving = resolvingByToken.get(token)
       if (!resolving) {
         resolving = resolve(token, db).finally(() => resolvingByToken.delete(token))
@@ -247,6 +255,13 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
     ): Promise<Tenant> {
       return change(token, () => ({ webhookUrl: webhook.url, webhookSecret: webhook.secret }))
     },
+  }
+}
+
+/** A map that keeps nothing: the token cache when replicas share the store. */
+class NoCache<K, V> extends Map<K, V> {
+  override set(): this {
+    return this
   }
 }
 

@@ -1,12 +1,14 @@
 /**
  * `transition(resource, key, to)`: the one way a status changes, whoever asks (the control
  * plane, the scheduler running due jobs, and through it scenario and magic outcomes). Refuses illegal moves with the allowed next states
- * (PRODUCT §8) and applies each move's side effects in the same SQLite transaction.
+ * (PRODUCT §8) and applies each move's side effects in the same transaction, the resource's row
+ * locked (store/locks.ts) so that two moves of it at once on two replicas take turns.
  */
 import type { CardUser } from '../db/schema.js'
 import { updateCardUser } from '../store/card-users.js'
 import { updateDisburse } from '../store/disburses.js'
 import { cancelMoves } from '../store/jobs.js'
+import { lockForMove } from '../store/locks.js'
 import { updatePayment } from '../store/payments.js'
 import { atomically } from '../store/statements.js'
 import { updateTransaction } from '../store/transactions.js'
@@ -35,6 +37,7 @@ export function transition(
   to: string,
 ): Promise<TransitionResult> {
   return atomically(ctx, async (ctx) => {
+    await lockForMove(ctx.db, ctx.tenant.id, resource, key)
     const from = await MOVERS[resource](ctx, key, to)
     // the moves scheduled from the old state have nothing left to do (details still arrive)
     await cancelMoves(ctx.db, ctx.tenant.id, resource, key)

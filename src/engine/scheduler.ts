@@ -51,14 +51,21 @@ export type FiredJob = { at: number } & Record<string, unknown>
  * Runs the tenant's jobs due at or before `until`, each at its own due time, a batch a
  * transaction. Each batch is read inside the transaction that runs and deletes it: two runs of
  * one tenant at once (two requests catching up) take turns, and the second finds only what the
- * first left.
+ * first left. With replicas, the batch's rows are locked by that transaction (its claim, let go
+ * when it ends or its process dies); `unclaimed` (the tick) leaves jobs another replica holds
+ * to it instead of waiting for them.
  */
-export async function runDue(deps: SchedulerDeps, tenant: Tenant, until: number): Promise<DueRun> {
+export async function runDue(
+  deps: SchedulerDeps,
+  tenant: Tenant,
+  until: number,
+  { unclaimed = false } = {},
+): Promise<DueRun> {
   let ran = 0
   const fired: FiredJob[] = []
   for (;;) {
     const batch = await atomically(deps, async (deps) => {
-      const due = await dueJobs(deps.db, tenant.id, until, BATCH)
+      const due = await dueJobs(deps.db, tenant.id, until, BATCH, unclaimed)
       for (const job of due) {
         const ctx = { db: deps.db, ids: deps.ids, tenant, now: job.dueAt }
         const happened = await runJob(
@@ -183,7 +190,8 @@ export async function runUntilIdle(
 
 /**
  * Before a request of a real-clock tenant: run what fell due since the last tick. Nothing to
- * wait for (undefined) unless something fell due, or the due index is not loaded yet.
+ * wait for (undefined) unless something fell due, or memory does not know (the due index is not
+ * loaded yet; with replicas, it is read from the table).
  */
 export function catchUp(
   deps: SchedulerDeps,
@@ -191,9 +199,10 @@ export function catchUp(
   now: number,
 ): Promise<unknown> | undefined {
   if (tenant.clockMode !== 'real') return undefined
+  const runIfDue = (earliest: number | undefined) =>
+    earliest !== undefined && earliest <= now ? runDue(deps, tenant, now) : undefined
   const earliest = dueAtInMemory(deps.db, tenant.id)
-  if (earliest === null) return dueAt(deps.db, tenant.id).then(() => catchUp(deps, tenant, now))
-  return earliest !== undefined && earliest <= now ? runDue(deps, tenant, now) : undefined
+  return earliest === null ? dueAt(deps.db, tenant.id).then(runIfDue) : runIfDue(earliest)
 }
 
 /**
@@ -212,6 +221,6 @@ export async function runDueOnRealClocks(
       continue
     }
     const now = deps.tenants.now(tenant)
-    if (earliest <= now) await runDue(deps, tenant, now)
+    if (earliest <= now) await runDue(deps, tenant, now, { unclaimed: true })
   }
 }

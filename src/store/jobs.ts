@@ -6,7 +6,8 @@
  * for a tenant once its due jobs have run (refreshDueAt). It may say earlier than the table
  * (a job cancelled, or written in a transaction that rolled back): that costs one empty run.
  * It never says later, except for jobs another connection wrote since it was loaded, which
- * reloadDueAtIfOthersWrote() (the tick) picks up.
+ * reloadDueAtIfOthersWrote() (the tick) picks up. With replicas (PostgreSQL), a request's
+ * question is read from the table; the tick reloads the index at every tick.
  */
 import { and, asc, eq, lte, min, ne, sql } from 'drizzle-orm'
 import type { Db } from '../db/open.js'
@@ -15,10 +16,13 @@ import { insertRow } from './rows.js'
 import {
   commitsOfOthers,
   connectionOf,
+  forUpdate,
   inTransaction,
+  sharedStore,
   statement,
   locked,
   unlocked,
+  type Tables,
 } from './statements.js'
 
 export async function insertJob(db: Db, job: typeof jobs.$inferInsert): Promise<void> {
@@ -53,6 +57,7 @@ const earliestOfTenant = statement((db, t) =>
  * request): undefined, no job; null, the index is not loaded yet (dueAt loads it).
  */
 export function dueAtInMemory(db: Db, tenantId: string): number | undefined | null {
+  if (sharedStore(db)) return null
   const index = dueIndexes.get(connectionOf(db))
   return index ? index.byTenant.get(tenantId) : null
 }
@@ -72,8 +77,12 @@ async function loadDueIndex(db: Db): Promise<DueIndex> {
   return { byTenant, othersCommits }
 }
 
-/** The tenant's earliest due instant on its sandbox clock, from memory; undefined: no job. */
+/**
+ * The tenant's earliest due instant on its sandbox clock, from memory (from the table when
+ * replicas share the store: another one may have written a job since); undefined: no job.
+ */
 export async function dueAt(db: Db, tenantId: string): Promise<number | undefined> {
+  if (sharedStore(db)) return await nextDueAt(db, tenantId)
   return (await dueIndex(db)).byTenant.get(tenantId)
 }
 
@@ -112,8 +121,8 @@ export async function reloadDueAtIfOthersWrote(db: Db): Promise<void> {
     dueIndexes.set(connection, await loadDueIndex(db))
 }
 
-const due = statement((db, t) =>
-  db
+function dueSelect(db: Db, t: Tables) {
+  return db
     .select()
     .from(t.jobs)
     .where(
@@ -124,18 +133,28 @@ const due = statement((db, t) =>
     )
     .orderBy(asc(t.jobs.dueAt), asc(t.jobs.seq))
     .limit(sql.placeholder('limit'))
-    .prepare(),
+}
+
+const due = statement((db, t) => forUpdate(t, dueSelect(db, t)).prepare())
+const dueUnclaimed = statement((db, t) =>
+  forUpdate(t, dueSelect(db, t), { skipLocked: true }).prepare(),
 )
 
-/** The tenant's first `limit` jobs due at or before `until`, in the order they run. */
+/**
+ * The tenant's first `limit` jobs due at or before `until`, in the order they run, claimed by
+ * the transaction that reads them: on PostgreSQL they stay locked until it ends (it deletes
+ * those it runs), so that each job runs once across replicas. `unclaimed`: jobs another
+ * transaction holds are left to it (the tick); otherwise they are waited for, and those it ran
+ * are gone by then (a request's catch-up, an advance: they return once all is run).
+ */
 export async function dueJobs(
   db: Db,
   tenantId: string,
   until: number,
   limit: number,
+  unclaimed = false,
 ): Promise<Job[]> {
-  while (locked(db)) await unlocked(db)
-  return await due(db).all({ tenant: tenantId, until, limit })
+  return await (unclaimed ? dueUnclaimed : due)(db).all({ tenant: tenantId, until, limit })
 }
 
 const remove = statement((db, t) =>

@@ -4,7 +4,7 @@
  */
 import { and, eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/open.js'
-import { statement, locked, unlocked, onPostgres, type Tables } from './statements.js'
+import { forUpdate, statement, locked, unlocked, onPostgres, type Tables } from './statements.js'
 
 /** A tenant's account's balance, by `tenant` and `account`. */
 const balanceSelect = (db: Db, t: Tables) =>
@@ -26,15 +26,7 @@ export async function accountBalance(db: Db, tenantId: string, account: string):
   return (await balanceQuery(db).get({ tenant: tenantId, account }))?.balance ?? 0
 }
 
-const balanceForUpdate = statement((db, t) => {
-  const select = balanceSelect(db, t)
-  // SQLite has one writer at a time; PostgreSQL locks the row until the transaction ends
-  return (
-    onPostgres(t)
-      ? (select as unknown as { for(strength: 'update'): typeof select }).for('update')
-      : select
-  ).prepare()
-})
+const balanceForUpdate = statement((db, t) => forUpdate(t, balanceSelect(db, t)).prepare())
 
 /**
  * The balance of an account about to be debited, in the debiting transaction: on PostgreSQL

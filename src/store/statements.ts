@@ -89,9 +89,31 @@ export function tableIn<T extends SQLiteTable>(t: Tables, table: T): T {
   return byName.get(getTableName(table)) as T
 }
 
+/**
+ * Whether other processes may write to the store meanwhile (PostgreSQL: replicas). What a process
+ * keeps from the tables (the token cache, the due index) is then read again where it must be
+ * current.
+ */
+export function sharedStore(db: Db): boolean {
+  return pgOf(db) !== undefined
+}
+
 /** Whether a builder was given PostgreSQL's tables (for the few fragments the dialects spell apart). */
 export function onPostgres(t: Tables): boolean {
   return t !== sqliteTables
+}
+
+/**
+ * A select that locks the rows it reads until its transaction ends, on PostgreSQL (`FOR UPDATE`;
+ * `skipLocked`: rows another transaction holds are left out rather than waited for). SQLite has
+ * one writer at a time: a transaction there already holds the whole connection.
+ */
+export function forUpdate<Q>(t: Tables, select: Q, options?: { skipLocked: boolean }): Q {
+  if (!onPostgres(t)) return select
+  return (select as { for(strength: 'update', config?: { skipLocked?: boolean }): Q }).for(
+    'update',
+    options,
+  )
 }
 
 /** The column of `tableIn(t, table)` that has `column`'s key in `table`. */
@@ -310,17 +332,26 @@ async function atomicallyOnPg<T>(pg: PgStore, body: (handle: Db) => Promise<T> |
       throw error
     }
   }
-  const transaction = await pg.begin()
-  let committed = false
-  try {
-    const result = await body(pgDb(transaction.store))
-    await transaction.end(true)
-    committed = true
-    return result
-  } finally {
-    if (!committed) await transaction.end(false)
+  for (let attempt = 1; ; attempt++) {
+    const transaction = await pg.begin()
+    let committed = false
+    try {
+      const result = await body(pgDb(transaction.store))
+      await transaction.end(true)
+      committed = true
+      return result
+    } catch (error) {
+      // two transactions that locked rows in opposite orders: PostgreSQL aborts one; it runs again
+      if (attempt < DEADLOCK_RETRIES && (error as { code?: string }).code === DEADLOCK) continue
+      throw error
+    } finally {
+      if (!committed) await transaction.end(false)
+    }
   }
 }
+
+const DEADLOCK = '40P01'
+const DEADLOCK_RETRIES = 3
 
 /** Whether a transaction is open on this connection (its writes may yet roll back). */
 export function inTransaction(db: Db): boolean {

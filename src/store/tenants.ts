@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/open.js'
 import { tenants, type Tenant } from '../db/schema.js'
 import { insertReturning, updateReturningBy } from './rows.js'
-import { locked, query, statement, unlocked } from './statements.js'
+import { forUpdate, locked, query, statement, unlocked } from './statements.js'
 
 const byToken = statement((db, t) =>
   db
@@ -16,6 +16,25 @@ const byToken = statement((db, t) =>
 export async function tenantByToken(db: Db, token: string): Promise<Tenant | undefined> {
   while (locked(db)) await unlocked(db)
   return await byToken(db).get({ token })
+}
+
+const byTokenForUpdate = statement((db, t) =>
+  forUpdate(
+    t,
+    db
+      .select()
+      .from(t.tenants)
+      .where(eq(t.tenants.token, sql.placeholder('token'))),
+  ).prepare(),
+)
+
+/**
+ * A token's row about to be changed, in the changing transaction: on PostgreSQL it stays locked
+ * until that transaction ends, so that two replicas' changes of one tenant (a reset and a clock
+ * advance) apply one after the other, each to what the other left.
+ */
+export async function tenantByTokenForUpdate(db: Db, token: string): Promise<Tenant | undefined> {
+  return await byTokenForUpdate(db).get({ token })
 }
 
 const byId = statement((db, t) =>

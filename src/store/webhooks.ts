@@ -2,7 +2,7 @@
  * The webhook outbox (PRODUCT §7): `webhook_events`, written in the transaction of the change
  * that causes each, and `webhook_attempts`, one row per delivery attempt.
  */
-import { and, asc, count, desc, eq, gt, inArray, lt, lte, ne, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, gt, inArray, isNull, lt, lte, ne, or, sql } from 'drizzle-orm'
 import type { Db } from '../db/open.js'
 import {
   webhookAttempts,
@@ -11,7 +11,15 @@ import {
   type WebhookEvent,
 } from '../db/schema.js'
 import { insertRow, pagesOf, updateBySeq } from './rows.js'
-import { locked, query, statement, unlocked, type Tables } from './statements.js'
+import {
+  forUpdate,
+  locked,
+  query,
+  sharedStore,
+  statement,
+  unlocked,
+  type Tables,
+} from './statements.js'
 
 export async function insertEvent(
   db: Db,
@@ -110,15 +118,51 @@ const dueOf = statement((db, t) =>
     .prepare(),
 )
 
-/** A tenant's pending events due by `now` on its clock, oldest first (a range of that index). */
-export async function dueEvents(
+/**
+ * Up to `free` of a tenant's pending events due by `now` on its clock, oldest first, to attempt
+ * now; `more`: others may be due. `busy` of its events are in flight in this process: on
+ * SQLite (one process) they are still pending and read past. With replicas (PostgreSQL) each
+ * event returned is leased to this replica for `leaseMs` (the database's clock): no other replica
+ * takes it meanwhile, and one that was leased by a replica that died is taken once it expires.
+ */
+export async function claimDueEvents(
   db: Db,
   tenantId: string,
   now: number,
-  limit: number,
-): Promise<WebhookEvent[]> {
-  while (locked(db)) await unlocked(db)
-  return await dueOf(db).all({ tenant: tenantId, now, limit })
+  { free, busy, leaseMs }: { free: number; busy: number; leaseMs: number },
+): Promise<{ events: WebhookEvent[]; more: boolean }> {
+  if (!sharedStore(db)) {
+    const events = await dueOf(db).all({ tenant: tenantId, now, limit: busy + free })
+    return { events, more: events.length === busy + free }
+  }
+  const dbNow = sql`(extract(epoch from clock_timestamp()) * 1000)::bigint`
+  const events = await query<WebhookEvent[]>(db, 'all', (db, t) => {
+    const e = t.webhookEvents
+    const due = forUpdate(
+      t,
+      db
+        .select({ seq: e.seq })
+        .from(e)
+        .where(
+          and(
+            eq(e.status, 'pending'),
+            eq(e.tenantId, tenantId),
+            lte(e.nextAttemptAt, now),
+            or(isNull(e.leaseUntil), lt(e.leaseUntil, dbNow)),
+          ),
+        )
+        .orderBy(asc(e.nextAttemptAt), asc(e.seq))
+        .limit(free),
+      { skipLocked: true },
+    )
+    return db
+      .update(e)
+      .set({ leaseUntil: sql`${dbNow} + ${leaseMs}` })
+      .where(inArray(e.seq, due))
+      .returning()
+  })
+  events.sort((a, b) => a.nextAttemptAt - b.nextAttemptAt || a.seq - b.seq)
+  return { events, more: events.length === free }
 }
 
 const countAttempts = statement((db, t) =>
@@ -138,7 +182,12 @@ export async function attemptCount(db: Db, eventId: string): Promise<number> {
 const replay = statement((db, t) =>
   db
     .update(t.webhookEvents)
-    .set({ status: 'pending', attempts: 0, nextAttemptAt: sql`${sql.placeholder('now')}` })
+    .set({
+      status: 'pending',
+      attempts: 0,
+      nextAttemptAt: sql`${sql.placeholder('now')}`,
+      leaseUntil: null,
+    })
     .where(
       and(
         eq(t.webhookEvents.id, sql.placeholder('id')),

@@ -19,7 +19,7 @@ import { maskUrlPassword } from '../lib/masking.js'
 import { atomically } from '../store/statements.js'
 import {
   attemptCount,
-  dueEvents,
+  claimDueEvents,
   insertAttempt,
   nextTenantWithPendingEvents,
   updateEvent,
@@ -50,6 +50,11 @@ const RESPONSE_PREFIX_BYTES = 512
 const RESPONSE_READ_BYTES = 4 * 1024
 /** How many attempts may be in flight at once; more due events wait for a free slot. */
 export const MAX_IN_FLIGHT = 200
+/**
+ * With replicas: how long past an attempt's timeout its event stays leased to the replica making
+ * it (the attempt is logged within it); then another replica may attempt it.
+ */
+const LEASE_MARGIN_MS = 10_000
 /** How many of those slots one tenant may hold: a receiver that never answers blocks only these. */
 export const MAX_IN_FLIGHT_PER_TENANT = 20
 
@@ -152,12 +157,14 @@ export function createDeliverer(db: Db, tenants: TenantDirectory, options: Deliv
     const tenant = await tenants.byId(tenantId)
     if (!tenant) return 0 // a reset tenant's old id: its rows are swept in the background
     if (held.has(tenant.token)) return 0
-    // its events in flight are still pending: read past them
-    const limit = busy + free
-    const due = await dueEvents(db, tenantId, tenants.now(tenant), limit)
-    if (due.length === limit) backlog = true
+    const { events, more } = await claimDueEvents(db, tenantId, tenants.now(tenant), {
+      free,
+      busy,
+      leaseMs: options.timeoutMs + LEASE_MARGIN_MS,
+    })
+    if (more) backlog = true
     let started = 0
-    for (const event of due) {
+    for (const event of events) {
       if (started === free) break
       if (inFlight.has(event.id)) continue
       started++
@@ -250,7 +257,12 @@ export function createDeliverer(db: Db, tenants: TenantDirectory, options: Deliv
     const status = delivered ? 'delivered' : retryIn === undefined ? 'failed' : 'pending'
     const nextAttemptAt = status === 'pending' ? at + retryIn : event.nextAttemptAt
     const logged = await atomically(db, async (db) => {
-      const changed = await updateEvent(db, event.seq, { attempts: cycle, status, nextAttemptAt })
+      const changed = await updateEvent(db, event.seq, {
+        attempts: cycle,
+        status,
+        nextAttemptAt,
+        leaseUntil: null,
+      })
       if (changed === 0) return false // the tenant was reset meanwhile
       await insertAttempt(db, {
         eventId: event.id,

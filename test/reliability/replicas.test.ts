@@ -1,24 +1,27 @@
 /**
  * What a team sandbox promises across the processes that serve it (issue 20), run over real
  * processes, sockets and a real webhook receiver: writes seen from every process, each lifecycle
- * move and each webhook made once, and no overdraft under concurrent debits. On SQLite the
- * processes are one (its file lock lets one process write); the same tests are the
- * multi-replica ones once the sandbox runs on PostgreSQL.
+ * move and each webhook made once, no overdraft under concurrent debits, and a replica killed
+ * under load losing nothing. Three replicas on PostgreSQL with CARD_SANDBOX_TEST_PG (CI sets it);
+ * without it, one process on SQLite (its file lock lets one process write).
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { sign } from '../../src/webhooks/sign.js'
 import { fullIdentity } from '../helpers.js'
 import { startReceiver, until } from '../webhooks/receiver.js'
-import { inParallel, REPLICAS_ON_SQLITE, roundRobin, startReplicas } from './replicas.js'
+import { TEST_PG } from '../pg.js'
+import { inParallel, killed, REPLICAS, roundRobin, startReplicas, STORE } from './replicas.js'
 
 const TOKEN = 'team-sandbox'
+/** An attempt's timeout (5 s) and the lease's margin past it (10 s): webhooks/delivery.ts. */
+const WEBHOOK_LEASE_MS = 15_000
 const cleanups: (() => Promise<void>)[] = []
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
 })
 
 async function sandboxOf(flags: string[]) {
-  const replicas = await startReplicas(REPLICAS_ON_SQLITE, ['--clock', 'manual', ...flags])
+  const replicas = await startReplicas(() => ['--clock', 'manual', ...flags])
   cleanups.push(replicas.stop)
   return { replicas, call: roundRobin(replicas.urls, TOKEN) }
 }
@@ -32,7 +35,7 @@ async function passedUser(call: ReturnType<typeof roundRobin>) {
   return reference
 }
 
-describe(`one database, its processes (SQLite: ${REPLICAS_ON_SQLITE})`, () => {
+describe(`one database, its processes (${STORE})`, () => {
   it('1,000 cards created over the processes are issued when read from any of them, each announced by one signed webhook', async () => {
     const CARDS = 1_000
     const receiver = await startReceiver()
@@ -113,4 +116,96 @@ describe(`one database, its processes (SQLite: ${REPLICAS_ON_SQLITE})`, () => {
     const shown = await call('GET', `/v1/cards/${card}`)
     expect(shown.body.data.card.balance).toBe(FUNDING - accepted * DEBIT)
   }, 60_000)
+
+  it.skipIf(REPLICAS < 2)(
+    'a replica killed under load loses no acknowledged write, the others keep answering, and the webhooks it had claimed are sent once its lease runs out',
+    async () => {
+      const hang = await startReceiver(['hang'])
+      const ok = await startReceiver()
+      cleanups.push(hang.close, ok.close)
+      // replica 0 sends to a receiver that never answers: what it claims, it never finishes
+      const replicas = await startReplicas((i) => [
+        '--clock',
+        'manual',
+        '--webhook-url',
+        i === 0 ? hang.url : ok.url,
+      ])
+      cleanups.push(replicas.stop)
+      const call = roundRobin(replicas.urls, TOKEN)
+      const cardUser = await passedUser(call)
+      const createCard = () =>
+        call('POST', '/v1/cards/create', {
+          card_user_reference: cardUser,
+          card_brand: 'visa',
+          card_type: 'virtual',
+        })
+      const issuedBefore = await inParallel(300, 25, createCard)
+      expect(issuedBefore.filter((a) => a.status !== 200)).toEqual([])
+      // 300 card_creation events; replica 0 starts sending some at once (it served the advance)
+      const first = roundRobin([replicas.urls[0]], TOKEN)
+      expect((await first('POST', '/__sandbox/clock/advance', { by: '10s' })).status).toBe(200)
+      const survivor = roundRobin([replicas.urls[1]], TOKEN)
+
+      let loading = true
+      const answers: { replica: number; status: number; reference?: string }[] = []
+      const load = Promise.all(
+        Array.from({ length: 10 }, async (_, worker) => {
+          for (let i = worker; loading; i += 10) {
+            const replica = i % REPLICAS
+            const answer = await roundRobin([replicas.urls[replica]], TOKEN)(
+              'POST',
+              '/v1/cards/create',
+              { card_user_reference: cardUser, card_brand: 'visa', card_type: 'virtual' },
+            ).catch(() => ({ status: 0, body: null }))
+            answers.push({
+              replica,
+              status: answer.status,
+              reference: answer.body?.data?.card?.reference,
+            })
+          }
+        }),
+      )
+      await until(() => hang.requests.length > 0, 30_000, 'replica 0 to claim an event')
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      await killed(replicas.children[0])
+      await new Promise((resolve) => setTimeout(resolve, 1_000))
+      loading = false
+      await load
+
+      // the survivors answered every call; each write acknowledged by anyone is there
+      expect(answers.filter((a) => a.replica !== 0 && a.status !== 200)).toEqual([])
+      const acknowledged = [
+        ...issuedBefore.map((a) => a.body.data.card.reference as string),
+        ...answers.filter((a) => a.status === 200).map((a) => a.reference!),
+      ]
+      for (const reference of acknowledged)
+        expect((await survivor('GET', `/v1/cards/${reference}`)).status).toBe(200)
+
+      // the cards made under load are issued too; every card is announced once, to `ok`
+      expect((await survivor('POST', '/__sandbox/clock/advance', { by: '10s' })).status).toBe(200)
+      const announced = () => ok.requests.filter((r) => r.body.includes('"event":"card_creation.'))
+      await until(
+        () => announced().length >= acknowledged.length,
+        45_000,
+        `${acknowledged.length} card_creation webhooks`,
+      )
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      const ids = announced().map((r) => r.headers['x-alal-event-id'] as string)
+      expect(new Set(ids).size).toBe(ids.length)
+      expect(new Set(announced().map((r) => JSON.parse(r.body).data.reference))).toEqual(
+        new Set(acknowledged),
+      )
+      for (const { headers, body } of announced())
+        expect(headers['x-alal-signature']).toBe(sign(body, TOKEN))
+      // what replica 0 had claimed came after its lease (attempt timeout + margin), not before
+      const claimedAt = new Map(hang.requests.map((r) => [r.headers['x-alal-event-id'], r.at]))
+      const retaken = ok.requests.filter((r) => claimedAt.has(r.headers['x-alal-event-id']))
+      expect(retaken).toHaveLength(claimedAt.size)
+      for (const r of retaken)
+        expect(r.at - claimedAt.get(r.headers['x-alal-event-id'])!).toBeGreaterThanOrEqual(
+          WEBHOOK_LEASE_MS - 1_000,
+        )
+    },
+    120_000,
+  )
 })

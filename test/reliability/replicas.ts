@@ -1,49 +1,53 @@
 /**
  * Sandbox processes sharing one database, as a team runs them behind a load balancer (issue
  * 20): the built command started `count` times on the same store, and a client that spreads
- * its calls over them in turn. On SQLite that is one process (a second one on the same file is
- * refused: the database lock); the multi-replica tests run the same code on PostgreSQL once the
- * sandbox runs there.
+ * its calls over them in turn. With CARD_SANDBOX_TEST_PG, three processes on a fresh schema of
+ * that PostgreSQL; without it, one process on a SQLite file (a second one on the same file is
+ * refused: the database lock).
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { freshSchema, TEST_PG } from '../pg.js'
 
 const CLI = new URL('../../dist/bin/card-sandbox.js', import.meta.url).pathname
 
 export type Replicas = {
   urls: string[]
   children: ChildProcess[]
-  /** What the store is, as the tests' titles say it. */
-  store: string
   stop(): Promise<void>
 }
 
-/** How many processes the store lets share it: one SQLite file has one writer process. */
-export const REPLICAS_ON_SQLITE = 1
+/** How many processes share the store in these tests: one SQLite file has one writer process. */
+export const REPLICAS = TEST_PG ? 3 : 1
 
-/** `count` processes of the built command on one SQLite file, with `flags`. */
-export async function startReplicas(count: number, flags: string[]): Promise<Replicas> {
+/** What the store is, as the tests' titles say it. */
+export const STORE = TEST_PG ? `PostgreSQL, ${REPLICAS} replicas` : 'SQLite, 1 process'
+
+/**
+ * REPLICAS processes of the built command on one database, started at once (on PostgreSQL they
+ * migrate one after the other), each with `flags(i)`.
+ */
+export async function startReplicas(flags: (replica: number) => string[]): Promise<Replicas> {
   const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-replicas-'))
-  const db = join(dir, 'sandbox.sqlite')
+  const schema = TEST_PG ? await freshSchema() : undefined
+  const db = schema?.url ?? join(dir, 'sandbox.sqlite')
   const children: ChildProcess[] = []
   const stop = async () => {
-    await Promise.all(children.map(stopped))
+    await Promise.all(children.map(killed))
     rmSync(dir, { recursive: true, force: true })
+    await schema?.drop()
   }
   try {
-    const urls: string[] = []
-    for (let i = 0; i < count; i++) {
-      const child = spawn(
-        process.execPath,
-        [CLI, '--port', '0', '--db', db, '--log', 'silent', ...flags],
-        { stdio: ['ignore', 'pipe', 'inherit'] },
+    for (let i = 0; i < REPLICAS; i++)
+      children.push(
+        spawn(process.execPath, [CLI, '--port', '0', '--db', db, '--log', 'silent', ...flags(i)], {
+          stdio: ['ignore', 'pipe', 'inherit'],
+        }),
       )
-      children.push(child)
-      urls.push(await listening(child))
-    }
-    return { urls, children, store: `SQLite (${count} process)`, stop }
+    const urls = await Promise.all(children.map(listening))
+    return { urls, children, stop }
   } catch (error) {
     await stop()
     throw error
@@ -62,7 +66,8 @@ function listening(child: ChildProcess): Promise<string> {
   })
 }
 
-function stopped(child: ChildProcess): Promise<void> {
+/** Kills the process at once (SIGKILL), as a crash or an OOM killer would. */
+export function killed(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
   return new Promise((resolve) => {
     child.once('exit', () => resolve())

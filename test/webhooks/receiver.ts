@@ -2,7 +2,8 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
-export type Received = { headers: IncomingHttpHeaders; body: string }
+/** `at`: when it arrived (ms since the epoch). */
+export type Received = { headers: IncomingHttpHeaders; body: string; at: number }
 /** A status to answer with, or 'hang' to never answer. */
 export type Answer = number | 'hang'
 
@@ -13,7 +14,11 @@ export async function startReceiver(answers: Answer[] = [200]) {
     const chunks: Buffer[] = []
     req.on('data', (chunk) => chunks.push(chunk))
     req.on('end', () => {
-      requests.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') })
+      requests.push({
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        at: Date.now(),
+      })
       const answer = answers[Math.min(requests.length - 1, answers.length - 1)]
       if (answer === 'hang') return void hanging.push(res)
       res.writeHead(answer, { 'Content-Type': 'text/plain' }).end(`answer ${answer}`)

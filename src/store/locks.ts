@@ -1,0 +1,65 @@
+/**
+ * Row locks for a status move (PostgreSQL; SQLite has one writer at a time). A move reads the
+ * resource's status, checks the move is legal, writes the new one and its side effects (money
+ * back, an event): two moves of one resource at once on two replicas (a control-plane
+ * transition and the scheduled settlement) would both pass the check. The first to lock goes
+ * first; the other then reads the moved status and is refused (a job: dropped).
+ */
+import { and, asc, eq } from 'drizzle-orm'
+import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core'
+import type { Db } from '../db/open.js'
+import { cardUsers, cards, disburses, disputes, payments, transactions } from '../db/schema.js'
+import { columnIn, forUpdate, query, sharedStore, tableIn } from './statements.js'
+
+type Keyed = SQLiteTable & { tenantId: SQLiteColumn }
+
+/** Each resource a transition moves: its table and the column its key is. */
+const KEYED: Record<string, [Keyed, SQLiteColumn]> = {
+  'card-users': [cardUsers, cardUsers.reference],
+  cards: [cards, cards.reference],
+  transactions: [transactions, transactions.slug],
+  payments: [payments, payments.reference],
+  disburses: [disburses, disburses.reference],
+  disputes: [disputes, disputes.reference],
+}
+
+/**
+ * Locks, until the transaction ends, the resource's pending jobs and then its row. Jobs first:
+ * the scheduler holds a batch of jobs when it moves their resources, so the same order on both
+ * sides never waits in a circle.
+ */
+export async function lockForMove(
+  db: Db,
+  tenantId: string,
+  resource: string,
+  key: string,
+): Promise<void> {
+  if (!sharedStore(db)) return
+  await query(db, 'all', (db, t) =>
+    forUpdate(
+      t,
+      db
+        .select({ seq: t.jobs.seq })
+        .from(t.jobs)
+        .where(
+          and(eq(t.jobs.tenantId, tenantId), eq(t.jobs.resource, resource), eq(t.jobs.key, key)),
+        )
+        .orderBy(asc(t.jobs.seq)),
+    ),
+  )
+  const [table, column] = KEYED[resource]
+  await query(db, 'all', (db, t) =>
+    forUpdate(
+      t,
+      db
+        .select({ key: columnIn(t, table, column) })
+        .from(tableIn(t, table))
+        .where(
+          and(
+            eq(columnIn(t, table, table.tenantId), tenantId),
+            eq(columnIn(t, table, column), key),
+          ),
+        ),
+    ),
+  )
+}
