@@ -236,6 +236,40 @@ describe('npx card-sandbox', () => {
     },
   )
 
+  it.skipIf(!TEST_PG)(
+    'refuses, in one line, a replica whose clock flags differ from the running ones’, and --seed on PostgreSQL; takes any flags once the others are gone',
+    async () => {
+      const url = pgSchemaUrl()
+      const first = startCli(['--db', url, '--clock', 'manual', '--log', 'silent'])
+      await first.baseUrl
+
+      const differing = await runCli(['--port', '0', '--db', url, '--log', 'silent'])
+      expect(differing.code).toBe(1)
+      expect(differing.stderr).toBe(
+        'card-sandbox: could not start: the replicas already serving this database run with ' +
+          '--clock manual; start this one with the same flags\n',
+      )
+      const seeded = await runCli(['--port', '0', '--db', url, '--clock', 'manual', '--seed', '7'])
+      expect(seeded.code).toBe(1)
+      expect(seeded.stderr).toMatch(
+        /^card-sandbox: could not start: --seed cannot be used with a PostgreSQL store/,
+      )
+      const same = startCli(['--db', url, '--clock', 'manual', '--log', 'silent'])
+      expect((await fetch((await same.baseUrl).replace('/v1', '/__sandbox/health'))).status).toBe(
+        200,
+      )
+
+      // the replicas gone (one killed), the next one's flags are the database's
+      first.child.kill('SIGKILL')
+      same.child.kill('SIGINT')
+      await Promise.all([first.exited, same.exited])
+      const real = startCli(['--db', url, '--log', 'silent'])
+      expect((await fetch((await real.baseUrl).replace('/v1', '/__sandbox/health'))).status).toBe(
+        200,
+      )
+    },
+  )
+
   it('logs one line per request with --log pretty, the token masked', async () => {
     const cli = startCli(['--log', 'pretty'])
     const baseUrl = await cli.baseUrl

@@ -27,6 +27,7 @@ import {
   tenantNames,
   updateTenant,
 } from '../store/tenants.js'
+import { KeepNothing } from '../lib/keep-nothing.js'
 import { openFloat } from './business.js'
 import type { Ids } from './ids.js'
 
@@ -54,7 +55,7 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
    * The tenants this process has resolved. Not kept when replicas share the store: another one
    * may reset a tenant or move its clock, and the next request here must see it.
    */
-  const byToken = sharedStore(db) ? new NoCache<string, Tenant>() : new Map<string, Tenant>()
+  const byToken = sharedStore(db) ? new KeepNothing<string, Tenant>() : new Map<string, Tenant>()
   /** A new token being resolved, joined by its other first requests. */
   const resolvingByToken = new Map<string, Promise<Tenant>>()
   /** Tenants created or reset and not yet seeded with the start-up fixture. */
@@ -255,13 +256,6 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
     ): Promise<Tenant> {
       return change(token, () => ({ webhookUrl: webhook.url, webhookSecret: webhook.secret }))
     },
-  }
-}
-
-/** A map that keeps nothing: the token cache when replicas share the store. */
-class NoCache<K, V> extends Map<K, V> {
-  override set(): this {
-    return this
   }
 }
 

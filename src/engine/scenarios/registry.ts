@@ -6,7 +6,9 @@
  */
 import type { Db } from '../../db/open.js'
 import type { DelayName } from '../../domain/schedule.js'
+import { KeepNothing } from '../../lib/keep-nothing.js'
 import { deleteScenario, postedScenarios, saveScenario } from '../../store/scenarios.js'
+import { sharedStore } from '../../store/statements.js'
 import { loadScenarioFile, validateScenario, watchScenarioFile } from './load.js'
 import {
   createRuleMatcher,
@@ -76,7 +78,10 @@ export function createScenarioRegistry(
     /** Delay overrides of the scenarios; later scenarios win. */
     delays: Partial<Record<DelayName, number>>
   }
-  const inForceByTenant = new Map<string, InForce>()
+  /** Not kept when replicas share the store: a scenario posted on another one is in force here. */
+  const inForceByTenant = sharedStore(db)
+    ? new KeepNothing<string, InForce>()
+    : new Map<string, InForce>()
 
   /** The files' scenarios in the order the files were given (a returning file keeps its place). */
   function files(): ActiveScenario[] {
