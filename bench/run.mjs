@@ -192,9 +192,11 @@ const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' 
  * the server's CPU time per request (`cpu_us`), which other load on the machine moves far less.
  */
 async function load(server, method, path, body, connections = CONNECTIONS) {
-  const cpuBefore = cpuMicros(server.child.pid)
+  // a group of replicas (team()): the load spread over them in turn, their CPU time summed
+  const servers = server.servers ?? [server]
+  const cpuBefore = servers.map((s) => cpuMicros(s.child.pid))
   const result = await autocannon({
-    url: server.url + path,
+    url: servers.map((s) => s.url + path),
     method,
     connections,
     duration: C.duration,
@@ -202,7 +204,7 @@ async function load(server, method, path, body, connections = CONNECTIONS) {
     headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   })
-  const cpu = cpuMicros(server.child.pid) - cpuBefore
+  const cpu = servers.reduce((sum, s, i) => sum + cpuMicros(s.child.pid) - cpuBefore[i], 0)
   return {
     rps: Math.round(result.requests.average),
     cpu_us: round(cpu / Math.max(1, result.requests.total), 1),
@@ -498,6 +500,9 @@ async function bench() {
     receiver.close()
   }
 
+  // 9. the team sandbox on PostgreSQL, when there is one to run on
+  if (PG_URL) figures.team = await team()
+
   // the table: each figure beside the previous run's, and whether it meets issue 16's target
   const previous = existsSync(PREVIOUS) ? JSON.parse(readFileSync(PREVIOUS, 'utf8')) : undefined
   const rows = TABLE.map(({ what, value, target, met }) => {
@@ -543,6 +548,7 @@ async function bench() {
       (SMOKE ? ' — SMOKE (tiny, not figures)' : ''),
   )
   console.log(table.join('\n'))
+  if (figures.team) printTeam(figures.team)
   console.log(`written to ${OUT}`)
 }
 
@@ -791,6 +797,97 @@ function selfTimes(cpuProfile, requests) {
     .sort((a, b) => b.us - a.us)
 }
 
-if (PROFILE) await profile()
+/** The PostgreSQL the team part runs on (issue 20); without one it is left out. */
+const PG_URL = process.env.CARD_SANDBOX_BENCH_PG ?? process.env.CARD_SANDBOX_TEST_PG
+const REPLICA_COUNTS = [1, 2, 3]
+/** A multiple of every replica count: each replica gets the same share of connections. */
+const TEAM_CONNECTIONS = 48
+
+const schemas = []
+/** A URL of PG_URL on a schema of its own (the sandbox makes it), dropped when the run ends. */
+function pgSchemaUrl() {
+  const name = `card_sandbox_bench_${process.pid}_${schemas.length}`
+  schemas.push(name)
+  const url = new URL(PG_URL)
+  url.searchParams.set('options', `-c search_path=${name}`)
+  return url.toString()
+}
+async function dropSchemas() {
+  const { default: pg } = await import('pg')
+  const client = new pg.Client({ connectionString: PG_URL })
+  await client.connect()
+  for (const name of schemas.splice(0)) await client.query(`DROP SCHEMA IF EXISTS ${name} CASCADE`)
+  const version = (await client.query('SHOW server_version')).rows[0].server_version
+  await client.end()
+  return version
+}
+
+/** `count` replicas of the built command on one new PostgreSQL schema, started one by one. */
+async function replicas(count) {
+  const db = pgSchemaUrl()
+  const servers = []
+  for (let i = 0; i < count; i++) servers.push(await sandbox('--db', db))
+  return { url: servers[0].url, servers, stop: () => servers.forEach((s) => s.stop()) }
+}
+
+/**
+ * The team sandbox (issue 20): GET /v1/cards and POST /v1/cards/create at 48 connections spread
+ * over 1, 2 and 3 replicas on PostgreSQL, interleaved over the rounds with one SQLite process
+ * (default flags); each ratio to SQLite's rps is the median of the rounds'. The replicas share
+ * the servers' core with one another; PostgreSQL runs where the system puts it.
+ */
+async function team() {
+  const teamLoads = async (server, body) => ({
+    get_cards: await load(server, 'GET', '/v1/cards', undefined, TEAM_CONNECTIONS),
+    create_card: await load(server, 'POST', '/v1/cards/create', body, TEAM_CONNECTIONS),
+  })
+  const rounds = []
+  for (let r = 0; r < C.rounds; r++) {
+    const measured = {}
+    const s = await sandbox()
+    measured.sqlite = await teamLoads(s, await cardsReady(s.url))
+    s.stop()
+    for (const count of REPLICA_COUNTS) {
+      const group = await replicas(count)
+      measured[`pg_${count}`] = await teamLoads(group, await cardsReady(group.url))
+      group.stop()
+    }
+    rounds.push(measured)
+  }
+  const figures = { connections: TEAM_CONNECTIONS, postgres: await dropSchemas() }
+  for (const request of ['get_cards', 'create_card'])
+    for (const count of REPLICA_COUNTS) {
+      const { ratio, round: median } = medianRound(
+        rounds,
+        (m) => m[`pg_${count}`][request].rps / m.sqlite[request].rps,
+      )
+      figures[`pg_${count}_${request}`] = { ...median[`pg_${count}`][request], to_sqlite: ratio }
+      figures[`sqlite_${request}_${count}`] = median.sqlite[request]
+    }
+  return figures
+}
+
+function printTeam(team) {
+  console.log(`\nteam sandbox on PostgreSQL ${team.postgres}, ${team.connections} connections:`)
+  console.log('| replicas | GET rps (÷ SQLite) | GET p99 | POST rps (÷ SQLite) | POST p99 |')
+  console.log('|---|---|---|---|---|')
+  for (const count of REPLICA_COUNTS) {
+    const [get, post] = ['get_cards', 'create_card'].map((r) => team[`pg_${count}_${r}`])
+    console.log(
+      `| ${count} | ${get.rps} (${get.to_sqlite}×) | ${get.p99} ms | ${post.rps} (${post.to_sqlite}×) | ${post.p99} ms |`,
+    )
+  }
+}
+
+if (process.argv.includes('--team')) {
+  if (!PG_URL) throw new Error('--team needs CARD_SANDBOX_BENCH_PG (or CARD_SANDBOX_TEST_PG)')
+  const figures = await team()
+  const report = { date: new Date().toISOString(), machine, pinning, smoke: SMOKE, figures }
+  writeFileSync(
+    option('out', join(ROOT, 'bench/team.json')),
+    JSON.stringify(report, null, 2) + '\n',
+  )
+  printTeam(figures)
+} else if (PROFILE) await profile()
 else await bench()
 process.exit(0)

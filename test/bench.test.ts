@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
+import { TEST_PG } from './pg.js'
 
 it('produces every figure of npm run bench', () => {
   const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-bench-'))
@@ -58,6 +59,14 @@ it('produces every figure of npm run bench', () => {
     expect(f.webhooks).toMatchObject({ count: 20, lost: 0 })
     expect(f.rss_idle_mb).toBeGreaterThan(0)
     expect(f.rss_peak_mb).toBeGreaterThan(0)
+    // the team sandbox: 1, 2 and 3 replicas on PostgreSQL, when the tests have one
+    if (TEST_PG)
+      for (const count of [1, 2, 3])
+        for (const request of ['get_cards', 'create_card'])
+          expect(f.team[`pg_${count}_${request}`]).toEqual(
+            expect.objectContaining({ rps: expect.any(Number), to_sqlite: expect.any(Number) }),
+          )
+    else expect(f.team).toBeUndefined()
     expect(report.targets).toHaveLength(16)
     for (const row of report.targets) expect(row.value).not.toContain('undefined')
   } finally {

@@ -61,7 +61,7 @@ export type PgQueryable = {
 }
 
 export type PgStore = {
-  /** drizzle on the pool, or on the client of the transaction this handle runs in. */
+  /** drizzle on the pool, or on the client of the transaction this handle runs in (one per client). */
   drizzle: unknown
   /** The pool (the same for every handle of the store). */
   pool: object
@@ -102,9 +102,17 @@ export function openPgStore(url: string): PgStore {
   ready.catch(() => {})
   const tables = pgSchema as unknown as PgStore['tables']
   let ended: Promise<void> | undefined
+  // one drizzle per pool client (a pool reuses its few clients): statements built on it are
+  // kept with it (store/statements.ts)
+  const drizzles = new WeakMap<pg.Pool | pg.PoolClient, unknown>()
+  const drizzleOn = (queryable: pg.Pool | pg.PoolClient) => {
+    let made = drizzles.get(queryable)
+    if (!made) drizzles.set(queryable, (made = drizzle(queryable as pg.Pool, { schema: pgTables })))
+    return made
+  }
   const on = (queryable: pg.Pool | pg.PoolClient, inTransaction: boolean): PgStore => ({
     pool,
-    drizzle: drizzle(queryable as pg.Pool, { schema: pgTables }),
+    drizzle: drizzleOn(queryable),
     queryable: queryable as PgStore['queryable'],
     tables,
     inTransaction,

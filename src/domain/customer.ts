@@ -3,6 +3,7 @@
  * string on the wire ("" for what the caller did not send), the create-time columns, and the
  * one-use `partner_reference`.
  */
+import { lockName } from '../store/locks.js'
 import type { Disburse, Payment } from '../db/schema.js'
 import type { Db } from '../db/open.js'
 import type { DomainContext } from './context.js'
@@ -69,6 +70,8 @@ export async function assertNewPartnerReference(
   partnerReference: string | undefined,
 ): Promise<void> {
   if (partnerReference === undefined) return
+  // with replicas, two requests with one partner reference check (and insert) in turn
+  await lockName(ctx.db, `${ctx.tenant.id} ${noun} ${partnerReference}`)
   const used = await byPartnerReference(ctx.db, ctx.tenant.id, partnerReference)
   if (used) {
     throw refused(

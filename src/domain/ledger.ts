@@ -85,7 +85,8 @@ async function assertRoomFor(
   ctx: Pick<DomainContext, 'db' | 'tenant'>,
   amount: number,
 ): Promise<void> {
-  const held = -(await balanceOf(ctx, WORLD))
+  // the world's row locked (PostgreSQL) as a debit's is: two credits at once check in turn
+  const held = -(await accountBalanceForDebit(ctx.db, ctx.tenant.id, WORLD))
   if (amount > MAX_HELD - held) {
     throw refused(
       'amount',

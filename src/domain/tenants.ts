@@ -17,6 +17,7 @@ import {
   type WallClock,
 } from './clock.js'
 import { refreshDueAt } from '../store/jobs.js'
+import { lockName } from '../store/locks.js'
 import { retireTenantId } from '../store/retired-tenants.js'
 import { atomically, sharedStore } from '../store/statements.js'
 import {
@@ -113,7 +114,9 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
     const clock = startClock(options.clockMode, wallNow, options.manualStart)
     const now = clockNow(clock, wallNow, options.speed)
     return await atomically(on, async (db) => {
-      // another process sharing the store may have made it since the caller looked
+      // another process sharing the store may have made it since the caller looked (replicas:
+      // the first request of a token on each at once make it one after the other)
+      await lockName(db, `token ${token}`)
       const made = await tenantByToken(db, token)
       if (made) return made
       const tenant = await insertTenant(db, {

@@ -9,6 +9,7 @@ import { and, asc, eq } from 'drizzle-orm'
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core'
 import type { Db } from '../db/open.js'
 import { cardUsers, cards, disburses, disputes, payments, transactions } from '../db/schema.js'
+import { pgOf } from './postgres.js'
 import { columnIn, forUpdate, query, sharedStore, tableIn } from './statements.js'
 
 type Keyed = SQLiteTable & { tenantId: SQLiteColumn }
@@ -62,4 +63,16 @@ export async function lockForMove(
         ),
     ),
   )
+}
+
+/**
+ * Takes a lock named `name` until the transaction ends (PostgreSQL's advisory lock), for a check
+ * that no row can carry: that no row has a value yet (a partner reference about to be used).
+ * Two transactions that take the same name run their check and write one after the other.
+ */
+export async function lockName(db: Db, name: string): Promise<void> {
+  const pg = pgOf(db)
+  if (!pg) return
+  await pg.ready
+  await pg.queryable.query('SELECT pg_advisory_xact_lock(hashtext($1))', [name])
 }

@@ -161,15 +161,25 @@ export type EitherStatement<T> = {
  * A statement for one call site, written once for both stores: `const byId = statement((db, t)
  * => db.select().from(t.cards)…prepare())`, then `await byId(db).get(…)`. On SQLite it is
  * prepared once per connection and runs at once; on PostgreSQL the same builder is given
- * PostgreSQL's tables and drizzle, and the statement runs async.
+ * PostgreSQL's tables and drizzle (built once per pool client), and the statement runs async.
  */
 export function statement<T extends object>(
   make: (connection: Db, t: Tables) => T,
 ): (db: Db) => EitherStatement<T> {
   const onConnection = perConnection((connection) => make(connection, sqliteTables))
+  // on PostgreSQL, built once per drizzle of a pool client (or of the pool) and kept with it
+  const onClient = new WeakMap<object, EitherStatement<T>>()
   return (db) => {
     const pg = pgOf(db)
-    if (pg) return pgStatement(pg, make(pg.drizzle as Db, pg.tables)) as EitherStatement<T>
+    if (pg) {
+      let built = onClient.get(pg.drizzle as object)
+      if (!built)
+        onClient.set(
+          pg.drizzle as object,
+          (built = pgStatement(pg, make(pg.drizzle as Db, pg.tables)) as EitherStatement<T>),
+        )
+      return built
+    }
     const prepared = onConnection(db)
     return (locked(db) ? afterTransaction(db, prepared) : prepared) as EitherStatement<T>
   }

@@ -9,7 +9,6 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { sign } from '../../src/webhooks/sign.js'
 import { fullIdentity } from '../helpers.js'
 import { startReceiver, until } from '../webhooks/receiver.js'
-import { TEST_PG } from '../pg.js'
 import { inParallel, killed, REPLICAS, roundRobin, startReplicas, STORE } from './replicas.js'
 
 const TOKEN = 'team-sandbox'
@@ -122,6 +121,22 @@ describe(`one database, its processes (${STORE})`, () => {
     const shown = await call('GET', `/v1/cards/${card}`)
     expect(shown.body.data.card.balance).toBe(FUNDING - accepted * DEBIT)
   }, 60_000)
+
+  it('takes one of 60 payments sent at once over the processes with one partner reference', async () => {
+    const { call } = await sandboxOf([])
+    const answers = await inParallel(60, 60, () =>
+      call('POST', '/v1/payments/create', {
+        amount: 5000,
+        partner_reference: 'order-1001',
+        network: 'wave-sn',
+        customer: { full_name: 'Awa Diop', email: 'awa.diop@example.com', phone: '+221770000001' },
+      }),
+    )
+    expect(answers.map((a) => a.status).filter((status) => status !== 422)).toEqual([200])
+    expect(answers.filter((a) => a.status !== 200).map((a) => Object.keys(a.body.errors))).toEqual(
+      Array(59).fill(['partner_reference']),
+    )
+  })
 
   it('on real clocks, every replica’s tick runs due jobs, and each card is issued and announced once', async () => {
     const CARDS = 300

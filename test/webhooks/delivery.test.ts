@@ -664,57 +664,53 @@ describe('hostile receivers', () => {
     }
   })
 
-  it(
-    'takes turns between tenants when every slot is taken, so no tenant waits for the others’ backlogs',
-    async () => {
-      const hung = await startReceiver(['hang'])
-      const healthy = await startReceiver([200])
-      // every hung attempt still hangs when the last slot is taken: the ten advances below take
-      // a few seconds on PostgreSQL, a fraction of one on SQLite
-      const s = newSandbox({ webhookTimeoutMs: ON_POSTGRES ? 8_000 : 2_000 })
-      cleanups.push(
-        () => s.close(),
-        () => hung.close(),
-        () => healthy.close(),
-      )
-      const tokens = Array.from(
-        { length: MAX_IN_FLIGHT / MAX_IN_FLIGHT_PER_TENANT + 1 },
-        (_, i) => `tenant-${i}`,
-      )
-      for (const token of tokens) await s.call('GET', '/__sandbox/webhook', undefined, { token })
-      // the tenant that comes last in id order: a pick that always started from the first id
-      // would serve it only once every other tenant had nothing due
-      const idOf = async (token: string) => (await s.deps.tenants.forToken(token))!.id
-      const ids = new Map<string, string>()
-      for (const token of tokens) ids.set(token, await idOf(token))
-      const last = tokens.reduce((a, b) => (ids.get(a)! > ids.get(b)! ? a : b))
-      const dead = tokens.filter((token) => token !== last)
-      const rounds = 3
-      for (const token of dead) {
-        await s.call('PUT', '/__sandbox/webhook', { url: hung.url }, { token })
-        for (let i = 0; i < MAX_IN_FLIGHT_PER_TENANT * rounds; i++) {
-          await s.call('POST', '/v1/card-users/create', fullIdentity(), { token })
-        }
+  it('takes turns between tenants when every slot is taken, so no tenant waits for the others’ backlogs', async () => {
+    const hung = await startReceiver(['hang'])
+    const healthy = await startReceiver([200])
+    // every hung attempt still hangs when the last slot is taken: the ten advances below take
+    // a few seconds on PostgreSQL, a fraction of one on SQLite
+    const s = newSandbox({ webhookTimeoutMs: ON_POSTGRES ? 8_000 : 2_000 })
+    cleanups.push(
+      () => s.close(),
+      () => hung.close(),
+      () => healthy.close(),
+    )
+    const tokens = Array.from(
+      { length: MAX_IN_FLIGHT / MAX_IN_FLIGHT_PER_TENANT + 1 },
+      (_, i) => `tenant-${i}`,
+    )
+    for (const token of tokens) await s.call('GET', '/__sandbox/webhook', undefined, { token })
+    // the tenant that comes last in id order: a pick that always started from the first id
+    // would serve it only once every other tenant had nothing due
+    const idOf = async (token: string) => (await s.deps.tenants.forToken(token))!.id
+    const ids = new Map<string, string>()
+    for (const token of tokens) ids.set(token, await idOf(token))
+    const last = tokens.reduce((a, b) => (ids.get(a)! > ids.get(b)! ? a : b))
+    const dead = tokens.filter((token) => token !== last)
+    const rounds = 3
+    for (const token of dead) {
+      await s.call('PUT', '/__sandbox/webhook', { url: hung.url }, { token })
+      for (let i = 0; i < MAX_IN_FLIGHT_PER_TENANT * rounds; i++) {
+        await s.call('POST', '/v1/card-users/create', fullIdentity(), { token })
       }
-      for (const token of dead)
-        await s.call('POST', '/__sandbox/clock/advance', { by: '3s' }, { token })
-      await until(() => hung.hanging.length === MAX_IN_FLIGHT, 10_000) // every slot is taken
+    }
+    for (const token of dead)
+      await s.call('POST', '/__sandbox/clock/advance', { by: '3s' }, { token })
+    await until(() => hung.hanging.length === MAX_IN_FLIGHT, 10_000) // every slot is taken
 
-      const lastAs = { token: last }
-      await s.call('PUT', '/__sandbox/webhook', { url: healthy.url }, lastAs)
-      const user = await s.call('POST', '/v1/card-users/create', { phone: '+221770000001' }, lastAs)
-      await s.call(
-        'POST',
-        `/__sandbox/card-users/${user.body.userCard.reference}/transition`,
-        { to: 'passed' },
-        lastAs,
-      )
-      await until(() => healthy.requests.length === 1, 20_000, 'the last tenant’s delivery')
-      // served when the first slots came free, before the others' last round started
-      expect(hung.requests.length).toBeLessThanOrEqual(MAX_IN_FLIGHT * (rounds - 1))
-    },
-    60_000,
-  )
+    const lastAs = { token: last }
+    await s.call('PUT', '/__sandbox/webhook', { url: healthy.url }, lastAs)
+    const user = await s.call('POST', '/v1/card-users/create', { phone: '+221770000001' }, lastAs)
+    await s.call(
+      'POST',
+      `/__sandbox/card-users/${user.body.userCard.reference}/transition`,
+      { to: 'passed' },
+      lastAs,
+    )
+    await until(() => healthy.requests.length === 1, 20_000, 'the last tenant’s delivery')
+    // served when the first slots came free, before the others' last round started
+    expect(hung.requests.length).toBeLessThanOrEqual(MAX_IN_FLIGHT * (rounds - 1))
+  }, 60_000)
 })
 
 describe('PUT /__sandbox/webhook', () => {
