@@ -6,6 +6,9 @@ const ON_BOTH_STORES = [
   'test/control/**/*.test.ts',
   'test/domain/**/*.test.ts',
   'test/webhooks/**/*.test.ts',
+  'test/http/**/*.test.ts',
+  'test/journal/**/*.test.ts',
+  'test/ui/**/*.test.ts',
 ]
 
 export default defineConfig({

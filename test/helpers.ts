@@ -2,7 +2,7 @@
  * Test helpers: a fresh in-memory sandbox per test (manual clock, fixed seed) and `call()`,
  * which sends a real HTTP request through the app with a bearer token.
  */
-import { afterEach } from 'vitest'
+import { afterAll, afterEach, expect } from 'vitest'
 import { MAX_AMOUNT } from '../src/http/v1/schemas.js'
 import { createSandbox, type SandboxOptions } from '../src/sandbox.js'
 import type { Db } from '../src/db/open.js'
@@ -31,17 +31,26 @@ export function storeOfTest(): string | undefined {
 /** Whether this run puts the sandboxes on PostgreSQL (CARD_SANDBOX_TEST_STORE=postgres). */
 export const ON_POSTGRES = process.env.CARD_SANDBOX_TEST_STORE === 'postgres'
 
-/** Sandboxes on PostgreSQL, closed after each test: each holds a pool of connections. */
+/**
+ * Sandboxes on PostgreSQL, each holding a pool of connections and a ticker: one made in a test
+ * is closed after it, one made beside the tests (shared by a file's tests) after the file.
+ */
 const onPostgres: { close(): void }[] = []
-if (ON_POSTGRES)
+const onPostgresForFile: { close(): void }[] = []
+if (ON_POSTGRES) {
   afterEach(() => {
     for (const sandbox of onPostgres.splice(0)) sandbox.close()
   })
+  afterAll(() => {
+    for (const sandbox of onPostgresForFile.splice(0)) sandbox.close()
+  })
+}
 
 export function newSandbox(options: SandboxOptions = {}) {
   const db = storeOfTest()
   const sandbox = createSandbox({ clock: 'manual', seed: 42, db, ...options })
-  if (db && !options.db) onPostgres.push(sandbox)
+  if (db && !options.db)
+    (expect.getState().currentTestName === undefined ? onPostgresForFile : onPostgres).push(sandbox)
 
   async function call(method: string, path: string, body?: unknown, opts: CallOptions = {}) {
     const headers: Record<string, string> = { ...opts.headers }

@@ -76,3 +76,15 @@ export async function lockName(db: Db, name: string): Promise<void> {
   await pg.ready
   await pg.queryable.query('SELECT pg_advisory_xact_lock(hashtext($1))', [name])
 }
+
+/** lockName without waiting: false when another transaction holds the name (it does the work). */
+export async function tryLockName(db: Db, name: string): Promise<boolean> {
+  const pg = pgOf(db)
+  if (!pg) return true
+  await pg.ready
+  const { rows } = await pg.queryable.query(
+    'SELECT pg_try_advisory_xact_lock(hashtext($1)) AS got',
+    [name],
+  )
+  return (rows[0] as { got: boolean }).got
+}

@@ -5,6 +5,7 @@
  * deletes them a batch at a time from the tick, so that a reset costs the same whatever the
  * tenant held. Other tenants are never touched.
  */
+import { tryLockName } from './locks.js'
 import { pgOf } from './postgres.js'
 import { pgDeleteBatch } from './raw-pg.js'
 import { asc, eq, getTableName, sql } from 'drizzle-orm'
@@ -78,6 +79,8 @@ export function sweepRetiredTenants(db: Db, budget = SWEEP_BATCH): Promise<numbe
 
 async function sweep(db: Db, budget: number): Promise<number> {
   while (locked(db)) await unlocked(db)
+  // one replica sweeps at a time: a batch another one is deleting would look like the last
+  if (!(await tryLockName(db, 'sweep retired tenants'))) return 0
   let deleted = 0
   const retired = await retiredOldestFirst(db).all()
   for (const { id } of retired) {

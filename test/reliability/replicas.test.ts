@@ -122,6 +122,43 @@ describe(`one database, its processes (${STORE})`, () => {
     expect(shown.body.data.card.balance).toBe(FUNDING - accepted * DEBIT)
   }, 60_000)
 
+  it('shares the control plane: delays, webhook endpoint, scenarios, snapshots and resets made on one process hold on the others', async () => {
+    const replicas = await startReplicas(() => ['--clock', 'manual'])
+    cleanups.push(replicas.stop)
+    const on = (i: number) => roundRobin([replicas.urls[i % replicas.urls.length]], TOKEN)
+
+    expect((await on(0)('PUT', '/__sandbox/delays', { card_issuing: '42s' })).status).toBe(200)
+    expect((await on(1)('GET', '/__sandbox/delays')).body.data.card_issuing).toBe(42_000)
+    const hook = { url: 'http://127.0.0.1:9/hooks', secret: 'shared-secret' }
+    expect((await on(1)('PUT', '/__sandbox/webhook', hook)).status).toBe(200)
+    expect((await on(2)('GET', '/__sandbox/webhook')).body.data).toEqual(hook)
+
+    // a scenario posted on one process answers on the others
+    const scenario = {
+      name: 'no-card-users',
+      rules: [
+        { match: { method: 'POST', path: '/v1/card-users/create' }, respond: { status: 503 } },
+      ],
+    }
+    expect((await on(2)('POST', '/__sandbox/scenarios', scenario)).status).toBe(200)
+    expect((await on(0)('POST', '/v1/card-users/create', fullIdentity())).status).toBe(503)
+    expect((await on(1)('DELETE', '/__sandbox/scenarios/no-card-users')).status).toBe(200)
+    const user = await on(2)('POST', '/v1/card-users/create', fullIdentity())
+    expect(user.status).toBe(200)
+    const reference = user.body.data.userCard.reference as string
+
+    // a snapshot taken on one, a reset on another, the restore on a third
+    expect((await on(0)('POST', '/__sandbox/snapshots', { name: 'one-user' })).status).toBe(200)
+    expect((await on(1)('POST', '/__sandbox/reset')).status).toBe(200)
+    expect((await on(2)('GET', `/v1/card-users/${reference}`)).status).toBe(404)
+    expect((await on(0)('GET', '/__sandbox/delays')).body.data.card_issuing).not.toBe(42_000)
+    expect((await on(2)('POST', '/__sandbox/snapshots/one-user/restore')).status).toBe(200)
+    for (let i = 0; i < REPLICAS; i++) {
+      expect((await on(i)('GET', `/v1/card-users/${reference}`)).status).toBe(200)
+      expect((await on(i)('GET', '/__sandbox/delays')).body.data.card_issuing).toBe(42_000)
+    }
+  })
+
   it('takes one of 60 payments sent at once over the processes with one partner reference', async () => {
     const { call } = await sandboxOf([])
     const answers = await inParallel(60, 60, () =>

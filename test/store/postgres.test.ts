@@ -8,7 +8,9 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { openPgStore } from '../../src/db/open-pg.js'
 import { cardByReference, cardPages, insertCard, updateCard } from '../../src/store/cards.js'
 import { accountBalance, accountBalances, writeMovement } from '../../src/store/ledger.js'
+import { lockName, tryLockName } from '../../src/store/locks.js'
 import { pgDb } from '../../src/store/postgres.js'
+import { retireTenantId, sweepRetiredTenants } from '../../src/store/retired-tenants.js'
 import { atomically } from '../../src/store/statements.js'
 import { insertTenant, tenantByToken, updateTenant } from '../../src/store/tenants.js'
 import { freshSchema, TEST_PG } from '../pg.js'
@@ -113,5 +115,42 @@ describe.skipIf(!TEST_PG)('the store on PostgreSQL', () => {
     expect(await cardByReference(db, 'ten_1', 'kept')).toBeDefined()
     expect(await cardByReference(db, 'ten_1', 'undone')).toBeUndefined()
     expect(await cardByReference(db, 'ten_1', 'inner')).toBeUndefined()
+  })
+
+  it('sweeps a retired tenant on one replica at a time: a second sweep meanwhile deletes nothing', async () => {
+    const db = await database()
+    for (let i = 0; i < 5; i++) await insertCard(db, card(`old-${i}`))
+    await retireTenantId(db, 'ten_1', 1)
+    await atomically(db, async (tx) => {
+      // this transaction holds the sweep's lock, as a replica's sweep in progress does
+      expect(await tryLockName(tx, 'sweep retired tenants')).toBe(true)
+      expect(await sweepRetiredTenants(db)).toBe(0)
+      expect(await cardByReference(db, 'ten_1', 'old-0')).toBeDefined()
+    })
+    expect(await sweepRetiredTenants(db)).toBe(5)
+    expect(await cardByReference(db, 'ten_1', 'old-0')).toBeUndefined()
+  })
+
+  it('lets one transaction at a time hold a name: the second waits for the first to commit', async () => {
+    const db = await database()
+    const order: string[] = []
+    let release = () => {}
+    const held = new Promise<void>((resolve) => (release = resolve))
+    const first = atomically(db, async (tx) => {
+      await lockName(tx, 'partner-1')
+      order.push('first has it')
+      await held
+      order.push('first commits')
+    })
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    const second = atomically(db, async (tx) => {
+      await lockName(tx, 'partner-1')
+      order.push('second has it')
+    })
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(order).toEqual(['first has it'])
+    release()
+    await Promise.all([first, second])
+    expect(order).toEqual(['first has it', 'first commits', 'second has it'])
   })
 })
