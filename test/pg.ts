@@ -16,7 +16,11 @@ if (!TEST_PG)
 let schemas = 0
 
 /** A new, empty schema; `url` connects with it as the search path. */
-export async function freshSchema(): Promise<{ url: string; drop(): Promise<void> }> {
+export async function freshSchema(): Promise<{
+  name: string
+  url: string
+  drop(): Promise<void>
+}> {
   const name = `card_sandbox_test_${process.pid}_${++schemas}_${Date.now().toString(36)}`
   const admin = new pg.Client({ connectionString: TEST_PG })
   await admin.connect()
@@ -28,6 +32,7 @@ export async function freshSchema(): Promise<{ url: string; drop(): Promise<void
   const url = new URL(TEST_PG!)
   url.searchParams.set('options', `-c search_path=${name}`)
   return {
+    name,
     url: url.toString(),
     async drop() {
       const client = new pg.Client({ connectionString: TEST_PG })

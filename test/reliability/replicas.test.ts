@@ -5,9 +5,11 @@
  * under load losing nothing. Three replicas on PostgreSQL with CARD_SANDBOX_TEST_PG (CI sets it);
  * without it, one process on SQLite (its file lock lets one process write).
  */
+import pg from 'pg'
 import { afterEach, describe, expect, it } from 'vitest'
 import { sign } from '../../src/webhooks/sign.js'
 import { fullIdentity } from '../helpers.js'
+import { TEST_PG } from '../pg.js'
 import { startReceiver, until } from '../webhooks/receiver.js'
 import { inParallel, killed, REPLICAS, roundRobin, startReplicas, STORE } from './replicas.js'
 
@@ -298,6 +300,75 @@ describe(`one database, its processes (${STORE})`, () => {
         expect(r.at - claimedAt.get(r.headers['x-alal-event-id'])!).toBeGreaterThanOrEqual(
           WEBHOOK_LEASE_MS - 1_000,
         )
+    },
+    120_000,
+  )
+
+  it.skipIf(REPLICAS < 2)(
+    'a replica stalled while it runs due jobs holds them until its lease runs out; then another runs each once',
+    async () => {
+      const CARDS = 1_500
+      const LEASE_MS = 3_000
+      const receiver = await startReceiver()
+      cleanups.push(receiver.close)
+      // the lease is PostgreSQL's idle_in_transaction_session_timeout (30 s unless the URL says)
+      const replicas = await startReplicas(
+        () => ['--clock', 'manual', '--webhook-url', receiver.url],
+        (i) => ({
+          application_name: `replica-${i}`,
+          idle_in_transaction_session_timeout: String(LEASE_MS),
+        }),
+      )
+      cleanups.push(replicas.stop)
+      const on = (i: number) => roundRobin([replicas.urls[i]], TOKEN)
+      const cardUser = await passedUser(roundRobin(replicas.urls, TOKEN))
+      const created = await inParallel(CARDS, 25, () =>
+        roundRobin(replicas.urls, TOKEN)('POST', '/v1/cards/create', {
+          card_user_reference: cardUser,
+          card_brand: 'visa',
+          card_type: 'virtual',
+        }),
+      )
+      expect(created.filter((a) => a.status !== 200)).toEqual([])
+
+      // replica 0 runs the due jobs (an advance), and is stopped while it holds a batch of them
+      const admin = new pg.Client({ connectionString: TEST_PG })
+      await admin.connect()
+      cleanups.push(() => admin.end())
+      const holdsJobs = async () =>
+        (
+          await admin.query(
+            `SELECT 1 FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+             WHERE a.application_name = 'replica-0' AND l.relation = $1::regclass
+               AND l.mode IN ('RowShareLock', 'RowExclusiveLock')`,
+            [`${replicas.schema}.jobs`],
+          )
+        ).rowCount! > 0
+      void on(0)('POST', '/__sandbox/clock/advance', { by: '10s' }).catch(() => {})
+      let stopped = false
+      for (let tries = 0; !stopped && tries < 2_000; tries++) {
+        if (!(await holdsJobs())) continue
+        replicas.children[0].kill('SIGSTOP')
+        if (await holdsJobs()) stopped = true
+        else replicas.children[0].kill('SIGCONT')
+      }
+      expect(stopped).toBe(true)
+      const stoppedAt = Date.now()
+
+      // another replica's run of what is due waits for the claim, then runs it
+      expect((await on(1)('POST', '/__sandbox/clock/run-due', {})).status).toBe(200)
+      expect(Date.now() - stoppedAt).toBeGreaterThanOrEqual(LEASE_MS - 500)
+      await killed(replicas.children[0])
+      const statuses = await cardStatuses(replicas.urls[2], CARDS)
+      expect([...statuses.values()].filter((s) => s !== 'issued')).toEqual([])
+
+      const announced = () =>
+        receiver.requests.filter((r) => r.body.includes('"event":"card_creation.'))
+      await until(() => announced().length >= CARDS, 45_000, `${CARDS} card_creation webhooks`)
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      const references = announced().map((r) => JSON.parse(r.body).data.reference as string)
+      expect(references).toHaveLength(CARDS)
+      expect(new Set(references).size).toBe(CARDS)
     },
     120_000,
   )

@@ -16,6 +16,8 @@ const CLI = new URL('../../dist/bin/card-sandbox.js', import.meta.url).pathname
 export type Replicas = {
   urls: string[]
   children: ChildProcess[]
+  /** The PostgreSQL schema they share (undefined on SQLite). */
+  schema?: string
   stop(): Promise<void>
 }
 
@@ -27,12 +29,21 @@ export const STORE = TEST_PG ? `PostgreSQL, ${REPLICAS} replicas` : 'SQLite, 1 p
 
 /**
  * REPLICAS processes of the built command on one database, started at once (on PostgreSQL they
- * migrate one after the other), each with `flags(i)`.
+ * migrate one after the other), each with `flags(i)` and, on PostgreSQL, `connection(i)` added
+ * to its URL's parameters (node-postgres takes them as connection settings).
  */
-export async function startReplicas(flags: (replica: number) => string[]): Promise<Replicas> {
+export async function startReplicas(
+  flags: (replica: number) => string[],
+  connection: (replica: number) => Record<string, string> = () => ({}),
+): Promise<Replicas> {
   const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-replicas-'))
   const schema = TEST_PG ? await freshSchema() : undefined
-  const db = schema?.url ?? join(dir, 'sandbox.sqlite')
+  const dbOf = (i: number) => {
+    if (!schema) return join(dir, 'sandbox.sqlite')
+    const url = new URL(schema.url)
+    for (const [name, value] of Object.entries(connection(i))) url.searchParams.set(name, value)
+    return url.toString()
+  }
   const children: ChildProcess[] = []
   const stop = async () => {
     await Promise.all(children.map(killed))
@@ -42,12 +53,16 @@ export async function startReplicas(flags: (replica: number) => string[]): Promi
   try {
     for (let i = 0; i < REPLICAS; i++)
       children.push(
-        spawn(process.execPath, [CLI, '--port', '0', '--db', db, '--log', 'silent', ...flags(i)], {
-          stdio: ['ignore', 'pipe', 'inherit'],
-        }),
+        spawn(
+          process.execPath,
+          [CLI, '--port', '0', '--db', dbOf(i), '--log', 'silent', ...flags(i)],
+          {
+            stdio: ['ignore', 'pipe', 'inherit'],
+          },
+        ),
       )
     const urls = await Promise.all(children.map(listening))
-    return { urls, children, stop }
+    return { urls, children, schema: schema?.name, stop }
   } catch (error) {
     await stop()
     throw error
