@@ -7,11 +7,10 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { freePort } from './ports.js'
 import { parse } from 'yaml'
 import { fullIdentity } from './helpers.js'
 import { freshSchema, TEST_PG } from './pg.js'
@@ -41,14 +40,6 @@ const cleanups: (() => void | Promise<void>)[] = []
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
 })
-
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening))
-  const { port } = server.address() as AddressInfo
-  await new Promise((closed) => server.close(closed))
-  return port
-}
 
 function started(child: ChildProcess): Promise<void> {
   return new Promise((listening, failed) => {

@@ -6,9 +6,9 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import { request, createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { request } from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
+import { freePort } from './ports.js'
 
 const ROOT = new URL('..', import.meta.url).pathname
 const CLI = `${ROOT}dist/bin/card-sandbox.js`
@@ -66,14 +66,6 @@ function runtimeStage(text: string): Stage {
 }
 
 const image = runtimeStage(readFileSync(`${ROOT}Dockerfile`, 'utf8'))
-
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening))
-  const { port } = server.address() as AddressInfo
-  await new Promise((closed) => server.close(closed))
-  return port
-}
 
 /** The command as the image runs it: the final stage's environment, on a free port. */
 async function startAsImage() {

@@ -36,6 +36,23 @@ async function passedUser(call: ReturnType<typeof roundRobin>) {
   return reference
 }
 
+/** `count` virtual cards of the card user, made over the processes 25 at a time; their references. */
+async function createCards(
+  call: ReturnType<typeof roundRobin>,
+  cardUser: string,
+  count: number,
+): Promise<string[]> {
+  const created = await inParallel(count, 25, () =>
+    call('POST', '/v1/cards/create', {
+      card_user_reference: cardUser,
+      card_brand: 'visa',
+      card_type: 'virtual',
+    }),
+  )
+  expect(created.filter((a) => a.status !== 200)).toEqual([])
+  return created.map((a) => a.body.data.card.reference as string)
+}
+
 /** Every card of the tenant as one replica lists it: reference → status. */
 async function cardStatuses(url: string, count: number): Promise<Map<string, string>> {
   const read = roundRobin([url], TOKEN)
@@ -55,15 +72,7 @@ describe(`one database, its processes (${STORE})`, () => {
     const { replicas, call } = await sandboxOf(['--webhook-url', receiver.url])
     const cardUser = await passedUser(call)
 
-    const created = await inParallel(CARDS, 25, () =>
-      call('POST', '/v1/cards/create', {
-        card_user_reference: cardUser,
-        card_brand: 'visa',
-        card_type: 'virtual',
-      }),
-    )
-    expect(created.filter((a) => a.status !== 200)).toEqual([])
-    const references = new Set(created.map((a) => a.body.data.card.reference as string))
+    const references = new Set(await createCards(call, cardUser, CARDS))
     expect(references.size).toBe(CARDS)
 
     // the clock moved on one process: every card is issued on all of them
@@ -187,15 +196,7 @@ describe(`one database, its processes (${STORE})`, () => {
     const cardUser = await passedUser(call)
     expect((await call('PUT', '/__sandbox/delays', { card_issuing: '300ms' })).status).toBe(200)
 
-    const created = await inParallel(CARDS, 25, () =>
-      call('POST', '/v1/cards/create', {
-        card_user_reference: cardUser,
-        card_brand: 'visa',
-        card_type: 'virtual',
-      }),
-    )
-    expect(created.filter((a) => a.status !== 200)).toEqual([])
-    const references = new Set(created.map((a) => a.body.data.card.reference as string))
+    const references = new Set(await createCards(call, cardUser, CARDS))
 
     const announced = () =>
       receiver.requests.filter((r) => r.body.includes('"event":"card_creation.'))
@@ -226,14 +227,7 @@ describe(`one database, its processes (${STORE})`, () => {
       cleanups.push(replicas.stop)
       const call = roundRobin(replicas.urls, TOKEN)
       const cardUser = await passedUser(call)
-      const createCard = () =>
-        call('POST', '/v1/cards/create', {
-          card_user_reference: cardUser,
-          card_brand: 'visa',
-          card_type: 'virtual',
-        })
-      const issuedBefore = await inParallel(300, 25, createCard)
-      expect(issuedBefore.filter((a) => a.status !== 200)).toEqual([])
+      const issuedBefore = await createCards(call, cardUser, 300)
       // 300 card_creation events; replica 0 starts sending some at once (it served the advance)
       const first = roundRobin([replicas.urls[0]], TOKEN)
       expect((await first('POST', '/__sandbox/clock/advance', { by: '10s' })).status).toBe(200)
@@ -268,7 +262,7 @@ describe(`one database, its processes (${STORE})`, () => {
       // the survivors answered every call; each write acknowledged by anyone is there
       expect(answers.filter((a) => a.replica !== 0 && a.status !== 200)).toEqual([])
       const acknowledged = [
-        ...issuedBefore.map((a) => a.body.data.card.reference as string),
+        ...issuedBefore,
         ...answers.filter((a) => a.status === 200).map((a) => a.reference!),
       ]
       for (const reference of acknowledged)
@@ -321,15 +315,8 @@ describe(`one database, its processes (${STORE})`, () => {
       )
       cleanups.push(replicas.stop)
       const on = (i: number) => roundRobin([replicas.urls[i]], TOKEN)
-      const cardUser = await passedUser(roundRobin(replicas.urls, TOKEN))
-      const created = await inParallel(CARDS, 25, () =>
-        roundRobin(replicas.urls, TOKEN)('POST', '/v1/cards/create', {
-          card_user_reference: cardUser,
-          card_brand: 'visa',
-          card_type: 'virtual',
-        }),
-      )
-      expect(created.filter((a) => a.status !== 200)).toEqual([])
+      const call = roundRobin(replicas.urls, TOKEN)
+      await createCards(call, await passedUser(call), CARDS)
 
       // replica 0 runs the due jobs (an advance), and is stopped while it holds a batch of them
       const admin = new pg.Client({ connectionString: TEST_PG })

@@ -1,10 +1,11 @@
 /** The README's webhook handler, run as written, accepts the sandbox's signed deliveries. */
 import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { connect, createServer } from 'node:net'
+import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, expect, it } from 'vitest'
+import { freePort } from '../ports.js'
 import { fullIdentity, newSandbox, TOKEN } from '../helpers.js'
 import { until } from './receiver.js'
 
@@ -13,14 +14,6 @@ const HANDLER = /A handler that verifies the signature[\s\S]*?```js\n([\s\S]*?)`
 
 const cleanups: (() => void)[] = []
 afterEach(() => cleanups.splice(0).forEach((cleanup) => cleanup()))
-
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
 
 async function runHandler(secret: string) {
   const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-handler-'))
