@@ -9,7 +9,9 @@
  * RESPONSE_READ_BYTES of an answer are read before its connection is dropped. Due events are
  * started by the sandbox's one ticker (deliverDue) and right after a request that wrote to the
  * outbox (kick); every instant logged is on the tenant's sandbox clock. Each attempt is also a
- * line on the console (`webhook`: event, URL, status or error, next retry).
+ * line on the console (`webhook`: event, URL, status or error, next retry). With replicas on
+ * PostgreSQL the outbox is shared and the slots are each replica's: an event is leased to the
+ * replica attempting it (claimDueEvents), so each attempt is made by one.
  */
 import type { Db } from '../db/open.js'
 import type { Tenant, WebhookEvent } from '../db/schema.js'
@@ -50,13 +52,13 @@ const RESPONSE_PREFIX_BYTES = 512
 const RESPONSE_READ_BYTES = 4 * 1024
 /** How many attempts may be in flight at once; more due events wait for a free slot. */
 export const MAX_IN_FLIGHT = 200
+/** How many of those slots one tenant may hold: a receiver that never answers blocks only these. */
+export const MAX_IN_FLIGHT_PER_TENANT = 20
 /**
  * With replicas: how long past an attempt's timeout its event stays leased to the replica making
  * it (the attempt is logged within it); then another replica may attempt it.
  */
 const LEASE_MARGIN_MS = 10_000
-/** How many of those slots one tenant may hold: a receiver that never answers blocks only these. */
-export const MAX_IN_FLIGHT_PER_TENANT = 20
 
 export type Deliverer = ReturnType<typeof createDeliverer>
 
