@@ -2,7 +2,7 @@
  * `npm run test:fast`, the edit loop: the tests that run in this process against src/ (unit,
  * domain, engine, webhooks and the in-process HTTP tests through app.request()), with no build.
  * Left out: what spawns a process or runs the built bundle (the CLI, processes, the README's
- * webhook handler, the container image's settings, bench), the browser, the reliability and security probes, and the examples;
+ * webhook handler, the container image's settings and compose set-up, bench), the browser, the reliability and security probes, and the examples;
  * `npm test` runs everything.
  *
  * Faster than the full config on the same files: one module graph per worker (isolate: false;
@@ -23,6 +23,7 @@ export default defineConfig({
     exclude: [
       'test/cli.test.ts',
       'test/dockerfile.test.ts',
+      'test/compose.test.ts',
       'test/bench.test.ts',
       'test/lib/processes.test.ts',
       'test/webhooks/readme-handler.test.ts',
