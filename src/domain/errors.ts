@@ -15,6 +15,7 @@ export const ERROR_CODES = [
   'too_many_requests',
   'validation',
   'business_rule',
+  'unavailable',
   'internal',
 ] as const
 

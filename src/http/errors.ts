@@ -1,7 +1,8 @@
 /**
  * The one place errors become responses (PRODUCT §4): Laravel's shape, JSON always,
  * `{"message", "statusCode"}` plus `errors` naming every bad field on 422 (and on a 404 for a
- * reference sent in a body). Anything unexpected is logged and answered as a JSON 500.
+ * reference sent in a body). A database that cannot be reached (PostgreSQL restarting) is a 503;
+ * anything else unexpected is logged and answered as a JSON 500.
  */
 import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
@@ -9,6 +10,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import type { $ZodIssue } from 'zod/v4/core'
 import { SandboxError, type ErrorCode, type FieldErrors } from '../domain/errors.js'
 import { FixtureError } from '../engine/fixtures.js'
+import { describeCause, storeUnreachable } from '../store/open.js'
 import { sendJson } from './envelope.js'
 
 const STATUS_BY_CODE: Record<ErrorCode, ContentfulStatusCode> = {
@@ -24,6 +26,7 @@ const STATUS_BY_CODE: Record<ErrorCode, ContentfulStatusCode> = {
   too_many_requests: 429,
   validation: 422,
   business_rule: 422,
+  unavailable: 503,
   internal: 500,
 }
 
@@ -62,11 +65,18 @@ export function onError(error: Error, c: Context): Response {
       new SandboxError('internal', `The --fixtures data set failed: ${error.message}`),
     )
   }
+  if (storeUnreachable(error)) {
+    // a team sandbox whose PostgreSQL restarts: nothing wrong with the request, retry it
+    console.error(`card-sandbox: the database is unreachable: ${describeCause(error)}`)
+    return renderError(c, new SandboxError('unavailable', STORE_UNREACHABLE))
+  }
   console.error('card-sandbox: unexpected error', error)
   return renderError(c, new SandboxError('internal', 'Server Error'))
 }
 
 export const PAYLOAD_TOO_LARGE = 'The request body is larger than 1 MiB.'
+
+export const STORE_UNREACHABLE = 'The database is unreachable; retry the request shortly.'
 
 /** Laravel's top-level validation message: the first error, and how many more there are. */
 export function validationError(errors: FieldErrors): SandboxError {

@@ -21,3 +21,29 @@ export function closeStore(db: Db): Promise<void> {
   closeDb(db)
   return Promise.resolve()
 }
+
+/** Socket errors, and PostgreSQL's connection (08) and operator-intervention (57P) classes. */
+const UNREACHABLE_CODES =
+  /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EPIPE|08...|57P0.)$/
+
+/**
+ * Whether a failed statement failed because the database could not be reached (PostgreSQL down,
+ * restarting, a connection cut), not because of what it asked: the request may be retried.
+ * drizzle wraps the driver's error as its `cause`.
+ */
+export function storeUnreachable(error: unknown): boolean {
+  for (let e = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code
+    if (typeof code === 'string' && UNREACHABLE_CODES.test(code)) return true
+    if (e instanceof Error && /^Connection terminated/.test(e.message)) return true
+  }
+  return false
+}
+
+/** The innermost cause's message, for a one-line log. */
+export function describeCause(error: unknown): string {
+  let e = error
+  for (let depth = 0; depth < 4 && (e as { cause?: unknown })?.cause; depth++)
+    e = (e as { cause?: unknown }).cause
+  return e instanceof Error ? e.message : String(e)
+}

@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../src/lib/json-depth.js'
+import { createSandbox } from '../../src/sandbox.js'
 import { newSandbox } from '../helpers.js'
 
 const JSON_HEADERS = { 'Content-Type': 'application/json' }
@@ -233,5 +234,27 @@ describe('nestsDeeperThan', () => {
     expect(nestsDeeperThan('{"a":"[[[[{{{{"}', 1)).toBe(false)
     expect(nestsDeeperThan('{"a":"\\"[[["}', 1)).toBe(false)
     expect(nestsDeeperThan('{"a":"\\\\","b":[[]]}', 2)).toBe(true)
+  })
+})
+
+describe('a database that cannot be reached', () => {
+  it('answers a JSON 503 to say so, and logs one line naming the cause (a team sandbox whose PostgreSQL restarts)', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {})
+    // nothing listens on port 1: every statement fails to connect
+    const s = createSandbox({ db: 'postgres://root@127.0.0.1:1/sandbox', ticking: false })
+    try {
+      const res = await s.app.request('/v1/cards', { headers: { Authorization: 'Bearer t' } })
+      expect(res.status).toBe(503)
+      expect(await res.json()).toEqual({
+        message: 'The database is unreachable; retry the request shortly.',
+        statusCode: 503,
+      })
+      expect(logged.mock.calls.map((call) => String(call[0]))).toEqual([
+        expect.stringMatching(/^card-sandbox: the database is unreachable: .*ECONNREFUSED/),
+      ])
+    } finally {
+      s.close()
+      logged.mockRestore()
+    }
   })
 })
