@@ -9,7 +9,7 @@
 import pg from 'pg'
 import type { Db } from '../db/open.js'
 import { MIGRATION_LOCK } from '../db/open-pg.js'
-import { pgOf } from './postgres.js'
+import { pgOf, type PgStore } from './postgres.js'
 
 /** The advisory lock class of the replicas of one schema: "cs". */
 const REPLICAS = 0x6373
@@ -23,7 +23,9 @@ export type ReplicaSettings = Record<string, string>
 
 /**
  * Joins the replicas serving the store's database, or throws ReplicaSettingsError (one line)
- * when they run with other `settings`. Returns what leaves (the sandbox's close).
+ * when they run with other `settings`. Stays a member while it runs: when its connection is cut
+ * (PostgreSQL restarting), it takes its lock again on a new one, once the server answers.
+ * Returns what leaves (the sandbox's close).
  */
 export async function joinReplicas(
   db: Db,
@@ -31,24 +33,62 @@ export async function joinReplicas(
 ): Promise<() => Promise<void>> {
   const store = pgOf(db)!
   await store.ready
-  const client = new pg.Client((store.pool as pg.Pool).options)
-  client.on('error', () => {})
-  await client.connect()
+  let member = await connected(store)
   try {
-    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK])
+    await member.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK])
     try {
-      await agree(client, settings)
-      await client.query('SELECT pg_advisory_lock_shared($1, hashtext(current_schema()))', [
-        REPLICAS,
-      ])
+      await agree(member, settings)
+      await member.query(TAKE_MEMBERSHIP, [REPLICAS])
     } finally {
-      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK])
+      await member.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK])
     }
   } catch (error) {
-    await client.end()
+    await member.end()
     throw error
   }
-  return () => client.end()
+  let leaving = false
+  const stay = (client: pg.Client) =>
+    client.once('end', () => {
+      if (!leaving) void rejoin()
+    })
+  const rejoin = async () => {
+    while (!leaving) {
+      const client = await connected(store).catch(() => undefined)
+      try {
+        if (client) {
+          await client.query(TAKE_MEMBERSHIP, [REPLICAS])
+          member = client
+          if (leaving) return void (await client.end())
+          return void stay(client)
+        }
+      } catch {
+        await client!.end().catch(() => {})
+      }
+      await new Promise((resolve) => setTimeout(resolve, REJOIN_MS).unref())
+    }
+  }
+  stay(member)
+  return () => {
+    leaving = true
+    return member.end().catch(() => {})
+  }
+}
+
+const TAKE_MEMBERSHIP = 'SELECT pg_advisory_lock_shared($1, hashtext(current_schema()))'
+
+/** How often a replica whose membership connection was cut tries to take it again. */
+const REJOIN_MS = 1_000
+
+async function connected(store: PgStore): Promise<pg.Client> {
+  const client = new pg.Client((store.pool as pg.Pool).options)
+  client.on('error', () => {})
+  try {
+    await client.connect()
+  } catch (error) {
+    await client.end().catch(() => {})
+    throw error
+  }
+  return client
 }
 
 async function agree(client: pg.Client, settings: ReplicaSettings): Promise<void> {

@@ -4,12 +4,14 @@
  * rows; a transaction holds a client of its own and rolls back whole, a nested one to its
  * savepoint.
  */
+import pg from 'pg'
 import { afterEach, describe, expect, it } from 'vitest'
 import { openPgStore } from '../../src/db/open-pg.js'
 import { cardByReference, cardPages, insertCard, updateCard } from '../../src/store/cards.js'
 import { accountBalance, accountBalances, writeMovement } from '../../src/store/ledger.js'
 import { lockName, tryLockName } from '../../src/store/locks.js'
-import { pgDb } from '../../src/store/postgres.js'
+import { pgDb, pgOf } from '../../src/store/postgres.js'
+import { joinReplicas } from '../../src/store/replicas.js'
 import { retireTenantId, sweepRetiredTenants } from '../../src/store/retired-tenants.js'
 import { atomically } from '../../src/store/statements.js'
 import { insertTenant, tenantByToken, updateTenant } from '../../src/store/tenants.js'
@@ -152,5 +154,37 @@ describe.skipIf(!TEST_PG)('the store on PostgreSQL', () => {
     release()
     await Promise.all([first, second])
     expect(order).toEqual(['first has it', 'first commits', 'second has it'])
+  })
+
+  it('keeps a replica a member when its connection is cut: it takes its lock again on a new one', async () => {
+    const db = await database()
+    const leave = await joinReplicas(db, { '--clock': 'manual' })
+    const admin = new pg.Client({ connectionString: TEST_PG })
+    await admin.connect()
+    cleanups.push(() => admin.end())
+    const schema = (await pgOf(db)!.queryable.query('SELECT current_schema() AS name')).rows[0] as {
+      name: string
+    }
+    // the replicas' shared lock on this schema: class "cs", the schema's hash
+    const members = async () =>
+      (
+        await admin.query<{ pid: number }>(
+          `SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND mode = 'ShareLock'
+           AND classid = $1 AND objid = ((hashtext($2)::bigint + 4294967296) % 4294967296)::oid`,
+          [0x6373, schema.name],
+        )
+      ).rows.map((row) => row.pid)
+    const [first] = await members()
+    expect(first).toEqual(expect.any(Number))
+    await admin.query('SELECT pg_terminate_backend($1)', [first])
+    let now: number[] = []
+    for (let i = 0; i < 100 && (now.length !== 1 || now[0] === first); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      now = await members()
+    }
+    expect(now).toHaveLength(1)
+    expect(now[0]).not.toBe(first)
+    await leave()
+    expect(await members()).toEqual([])
   })
 })
