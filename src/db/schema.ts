@@ -38,6 +38,11 @@ export const tenants = sqliteTable('tenants', {
   webhookUrl: text('webhook_url'),
   webhookSecret: text('webhook_secret'),
   createdAt: integer('created_at').notNull(),
+  /**
+   * True from the tenant's creation or reset until a request seeds it with the start-up fixture
+   * (`--fixtures`): in the row, so that any replica's next request seeds it, once.
+   */
+  fixturePending: integer('fixture_pending', { mode: 'boolean' }),
 })
 
 export const cardUsers = sqliteTable(

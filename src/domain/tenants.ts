@@ -21,6 +21,7 @@ import { lockName } from '../store/locks.js'
 import { retireTenantId } from '../store/retired-tenants.js'
 import { atomically, sharedStore } from '../store/statements.js'
 import {
+  claimFixture,
   insertTenant,
   tenantById,
   tenantByToken,
@@ -59,8 +60,6 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
   const byToken = sharedStore(db) ? new KeepNothing<string, Tenant>() : new Map<string, Tenant>()
   /** A new token being resolved, joined by its other first requests. */
   const resolvingByToken = new Map<string, Promise<Tenant>>()
-  /** Tenants created or reset and not yet seeded with the start-up fixture. */
-  const unseeded = new Set<string>()
 
   function clockOf(tenant: Tenant): ClockState {
     return { mode: tenant.clockMode, anchorMs: tenant.clockAnchorMs, wallMs: tenant.clockWallMs }
@@ -127,9 +126,9 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
         clockAnchorMs: clock.anchorMs,
         clockWallMs: clock.wallMs,
         createdAt: now,
+        fixturePending: true,
       })
       await openFloat({ db, tenant, now })
-      unseeded.add(tenant.id)
       return tenant
     })
   }
@@ -160,9 +159,15 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
       return await resolving
     },
 
-    /** True once for a tenant that is new (or reset) and has not been seeded yet. */
-    takeUnseeded(id: string): boolean {
-      return unseeded.delete(id)
+    /**
+     * The tenant, no longer pending, for the one request that is to seed it with the start-up
+     * fixture (new or reset, not seeded yet: `fixturePending`); undefined for any other.
+     */
+    async claimFixture(tenant: Tenant): Promise<Tenant | undefined> {
+      if (!tenant.fixturePending) return undefined
+      const claimed = await claimFixture(db, tenant.id)
+      if (claimed) byToken.set(tenant.token, claimed)
+      return claimed
     },
 
     /** Every tenant's token and business name, oldest first (the dashboard's picker). */
@@ -220,13 +225,13 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
         const fresh = await updateRow(db, current, {
           id: nextTenantId(current.id),
           delays: null,
+          fixturePending: true,
           ...clockColumns(clock),
         })
         await openFloat({ db, tenant: fresh, now: this.now(fresh) })
         return { tenant: fresh, retiredId: current.id }
       })
       byToken.set(token, reset.tenant)
-      unseeded.add(reset.tenant.id)
       return reset
     },
 

@@ -1,5 +1,5 @@
 /** The tenants table (PRODUCT §3): one row per bearer token; a reset moves the row to a new id. */
-import { eq, sql } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/open.js'
 import { tenants, type Tenant } from '../db/schema.js'
 import { insertReturning, updateReturningBy } from './rows.js'
@@ -66,5 +66,19 @@ export async function tenantNames(db: Db): Promise<Pick<Tenant, 'token' | 'busin
       .select({ token: t.tenants.token, businessName: t.tenants.businessName })
       .from(t.tenants)
       .orderBy(t.tenants.createdAt, t.tenants.id),
+  )
+}
+
+/**
+ * Takes the tenant's pending fixture: the row as it is then, for the one caller whose update
+ * found it pending (a replica's request at once with another's gets undefined).
+ */
+export async function claimFixture(db: Db, id: string): Promise<Tenant | undefined> {
+  return await query<Tenant | undefined>(db, 'get', (db, t) =>
+    db
+      .update(t.tenants)
+      .set({ fixturePending: false })
+      .where(and(eq(t.tenants.id, id), eq(t.tenants.fixturePending, true)))
+      .returning(),
   )
 }

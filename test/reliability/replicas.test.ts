@@ -170,6 +170,22 @@ describe(`one database, its processes (${STORE})`, () => {
     }
   })
 
+  it('seeds a new or reset tenant with the start-up fixture once, on whichever process its next request reaches', async () => {
+    const { replicas } = await sandboxOf(['--fixtures', 'verified-user-funded-card'])
+    const on = (i: number) => roundRobin([replicas.urls[i % replicas.urls.length]], TOKEN)
+    const usersOn = async (i: number) =>
+      (await on(i)('GET', '/v1/card-users')).body.data[0].data as unknown[]
+    // the first requests of the token, at once on every process: one seeding
+    await inParallel(30, 30, (i) => on(i)('GET', '/v1/card-users'))
+    for (let i = 0; i < REPLICAS; i++) expect(await usersOn(i)).toHaveLength(1)
+
+    // reset on one process, the next request on another: seeded there, once
+    expect((await on(0)('POST', '/__sandbox/reset')).status).toBe(200)
+    expect(await usersOn(1)).toHaveLength(1)
+    await inParallel(30, 30, (i) => on(i)('GET', '/v1/cards'))
+    for (let i = 0; i < REPLICAS; i++) expect(await usersOn(i)).toHaveLength(1)
+  })
+
   it('takes one of 60 payments sent at once over the processes with one partner reference', async () => {
     const { call } = await sandboxOf([])
     const answers = await inParallel(60, 60, () =>

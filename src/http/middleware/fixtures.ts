@@ -10,7 +10,7 @@ export function fixtures(): MiddlewareHandler<AppEnv> {
   return async function fixtures(c, next) {
     const deps = c.get('deps')
     const tenant = c.get('tenant')
-    if (deps.seedTenant && deps.tenants.takeUnseeded(tenant.id)) {
+    if (deps.seedTenant && (await deps.tenants.claimFixture(tenant))) {
       await deps.seedTenant(tenant.token)
       // the request's "now" comes after what the seeding made
       const seeded = (await deps.tenants.forToken(tenant.token))!

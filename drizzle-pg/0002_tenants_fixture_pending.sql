@@ -1,0 +1,1 @@
+ALTER TABLE "tenants" ADD COLUMN "fixture_pending" boolean;
