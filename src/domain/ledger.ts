@@ -12,7 +12,7 @@ import {
   accountBalance,
   accountBalances,
   writeMovement,
-  accountBalanceForDebit,
+  accountBalanceForUpdate,
 } from '../store/ledger.js'
 import type { DomainContext } from './context.js'
 import { refused } from './errors.js'
@@ -57,7 +57,7 @@ export async function assertFunds(
   amount: number,
   field: string,
 ): Promise<void> {
-  const balance = await accountBalanceForDebit(ctx.db, ctx.tenant.id, account)
+  const balance = await accountBalanceForUpdate(ctx.db, ctx.tenant.id, account)
   if (balance < amount) {
     throw refused(field, `Insufficient balance: ${balance} available, ${amount} needed.`)
   }
@@ -85,8 +85,7 @@ async function assertRoomFor(
   ctx: Pick<DomainContext, 'db' | 'tenant'>,
   amount: number,
 ): Promise<void> {
-  // the world's row locked (PostgreSQL) as a debit's is: two credits at once check in turn
-  const held = -(await accountBalanceForDebit(ctx.db, ctx.tenant.id, WORLD))
+  const held = -(await accountBalanceForUpdate(ctx.db, ctx.tenant.id, WORLD))
   if (amount > MAX_HELD - held) {
     throw refused(
       'amount',

@@ -29,16 +29,16 @@ export async function accountBalance(db: Db, tenantId: string, account: string):
 const balanceForUpdate = statement((db, t) => forUpdate(t, balanceSelect(db, t)).prepare())
 
 /**
- * The balance of an account about to be debited, in the debiting transaction: on PostgreSQL
- * its row stays locked until that transaction ends, so that a second debit reads the balance
- * the first one left (two checks of one balance never both pass).
+ * The balance of an account about to be checked and moved (a debit, money coming in past
+ * MAX_HELD), in the moving transaction: on PostgreSQL its row stays locked until that
+ * transaction ends, so that a second check reads the balance the first one left (two checks of
+ * one balance never both pass).
  */
-export async function accountBalanceForDebit(
+export async function accountBalanceForUpdate(
   db: Db,
   tenantId: string,
   account: string,
 ): Promise<number> {
-  while (locked(db)) await unlocked(db)
   return (await balanceForUpdate(db).get({ tenant: tenantId, account }))?.balance ?? 0
 }
 

@@ -3,30 +3,22 @@ import { and, eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/open.js'
 import { tenants, type Tenant } from '../db/schema.js'
 import { insertReturning, updateReturningBy } from './rows.js'
-import { forUpdate, locked, query, statement, unlocked } from './statements.js'
+import { forUpdate, locked, query, statement, unlocked, type Tables } from './statements.js'
 
-const byToken = statement((db, t) =>
+const tokenSelect = (db: Db, t: Tables) =>
   db
     .select()
     .from(t.tenants)
     .where(eq(t.tenants.token, sql.placeholder('token')))
-    .prepare(),
-)
+
+const byToken = statement((db, t) => tokenSelect(db, t).prepare())
 
 export async function tenantByToken(db: Db, token: string): Promise<Tenant | undefined> {
   while (locked(db)) await unlocked(db)
   return await byToken(db).get({ token })
 }
 
-const byTokenForUpdate = statement((db, t) =>
-  forUpdate(
-    t,
-    db
-      .select()
-      .from(t.tenants)
-      .where(eq(t.tenants.token, sql.placeholder('token'))),
-  ).prepare(),
-)
+const byTokenForUpdate = statement((db, t) => forUpdate(t, tokenSelect(db, t)).prepare())
 
 /**
  * A token's row about to be changed, in the changing transaction: on PostgreSQL it stays locked
