@@ -1,0 +1,203 @@
+#!/usr/bin/env node
+// npm run bench:instructions: how many machine instructions one request costs in a warm server,
+// counted by valgrind's callgrind, for GET /v1/cards and POST /v1/cards/create, against a bare
+// Hono app answering the same requests, split by where they run (SQLite, the JavaScript V8 made of
+// our code and the libraries', V8's built-ins and runtime, garbage collection, malloc, node's HTTP).
+//
+// Why instructions: on a shared machine requests per second and CPU time move by a fifth from one
+// run to the next (README, Performance); a count of instructions repeats to within a tenth of a
+// percent, so a change of 1 % is seen in one run. It counts user space only: the kernel's share
+// (the socket writes) is not in it, so it compares builds and finds costs; the ratios to Hono of
+// `npm run bench` stay the figures of the issue's targets.
+//
+// Each server is sent 3×N requests one at a time to warm up (V8 optimises what runs often), then
+// N counted ones. V8's optimising compilers still run now and then after the warm-up; their
+// instructions are left out of the figures (shown apart), as they fade with a longer run.
+//
+// usage: node bench/instructions.mjs [--n=1000] [--against=<another build's dist directory>]
+//   --against compares the built dist/ with another build of the sandbox instead of bare Hono
+//   (copy dist/ aside before a change: `cp -r dist dist-before`).
+import { execFileSync, spawn, spawnSync } from 'node:child_process'
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import http from 'node:http'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+
+const ROOT = resolve(import.meta.dirname, '..')
+const option = (name, fallback) =>
+  process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback
+const N = Number(option('n', 1_000))
+const AGAINST = option('against')
+
+if (spawnSync('valgrind', ['--version']).status !== 0) {
+  console.error('bench:instructions needs valgrind (Debian: apt-get install valgrind)')
+  process.exit(1)
+}
+
+/** A server to count: the built CLI of a dist directory, or a bare baseline script. */
+const sandboxOf = (dist) => ({
+  name: dist === join(ROOT, 'dist') ? 'sandbox' : `sandbox (${dist})`,
+  args: [join(dist, 'bin/card-sandbox.js'), '--port', '0', '--log', 'silent', '--clock', 'manual'],
+  bare: false,
+})
+const hono = { name: 'bare Hono', args: ['bench/baselines/hono.mjs'], bare: true }
+
+const TOKEN = 'bench'
+
+async function count(server, method) {
+  const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-instructions-'))
+  const child = spawn(
+    'valgrind',
+    [
+      '--tool=callgrind',
+      '--instr-atstart=no',
+      `--callgrind-out-file=${dir}/callgrind.out`,
+      process.execPath,
+      // the collector's helper threads would count their work in another order each run
+      '--single-threaded-gc',
+      ...server.args,
+    ],
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+  )
+  try {
+    const url = await listening(child)
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
+    const send = (m, path, body) => request(agent, url, m, path, body)
+    const body = server.bare ? {} : await cardsReady(send)
+    const one =
+      method === 'GET'
+        ? () => send('GET', '/v1/cards')
+        : () => send('POST', '/v1/cards/create', body)
+    for (let i = 0; i < 3 * N; i++) await one()
+    execFileSync('callgrind_control', ['--instr=on', String(child.pid)], { stdio: 'ignore' })
+    for (let i = 0; i < N; i++) await one()
+    execFileSync('callgrind_control', ['--dump', String(child.pid)], { stdio: 'ignore' })
+    agent.destroy()
+    const file = readdirSync(dir).find((f) => /\.\d+$/.test(f))
+    return byPlace(join(dir, file))
+  } finally {
+    child.kill('SIGKILL')
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+function listening(child) {
+  return new Promise((resolveUrl, reject) => {
+    let out = ''
+    let err = ''
+    child.stderr.on('data', (chunk) => (err += chunk))
+    child.stdout.on('data', (chunk) => {
+      out += chunk
+      const match = /(http:\/\/127\.0\.0\.1:\d+)/.exec(out)
+      if (match) resolveUrl(match[1])
+    })
+    child.on('exit', () => reject(new Error(`the server stopped: ${err.slice(-2_000)}`)))
+  })
+}
+
+function request(agent, url, method, path, body) {
+  const data = body === undefined ? undefined : JSON.stringify(body)
+  return new Promise((resolveJson, reject) => {
+    const req = http.request(
+      url + path,
+      {
+        method,
+        agent,
+        headers: {
+          Authorization: `Bearer ${TOKEN}`,
+          ...(data !== undefined && {
+            'Content-Type': 'application/json',
+            'Content-Length': Buffer.byteLength(data),
+          }),
+        },
+      },
+      (res) => {
+        let text = ''
+        res.on('data', (chunk) => (text += chunk))
+        res.on('end', () =>
+          res.statusCode === 200
+            ? resolveJson(JSON.parse(text))
+            : reject(new Error(`${method} ${path}: ${res.statusCode} ${text}`)),
+        )
+      },
+    )
+    req.on('error', reject)
+    req.end(data)
+  })
+}
+
+/** As bench/run.mjs: a passed card user with 20 cards; the body creates more. */
+async function cardsReady(send) {
+  const user = (
+    await send('POST', '/v1/card-users/create', {
+      first_name: 'Awa',
+      last_name: 'Diop',
+      address: 'Dakar',
+      phone: '+221770000000',
+      id_no: '1',
+      selfie_image: 'https://x.test/s.jpg',
+      id_image: 'https://x.test/i.jpg',
+    })
+  ).data.userCard.reference
+  await send('POST', `/__sandbox/card-users/${user}/transition`, { to: 'passed' })
+  const body = { card_user_reference: user, card_brand: 'visa', card_type: 'virtual' }
+  for (let i = 0; i < 20; i++) await send('POST', '/v1/cards/create', body)
+  return body
+}
+
+/** Where a function's instructions ran, by its name and object file (callgrind_annotate's). */
+const PLACES = [
+  [
+    'V8 compilers (left out)',
+    /v8::internal::(compiler|maglev|baseline|Compiler\b|Parser)|Zone|turboshaft/,
+  ],
+  ['SQLite', /better_sqlite3\.node/],
+  ['garbage collection', /Scavenger|heap::|Heap::|MarkCompact|Sweeper|Marking/],
+  ['malloc', /libc\.so.*malloc|malloc\.c/],
+  ['JavaScript (optimised code)', /^\?\?\?:0x/],
+  ["V8's built-ins", /Builtins_/],
+  ["node's HTTP and libuv", /llhttp|node::|uv_|libuv/],
+  ['libc (memcpy, strings)', /libc\.so/],
+  ["V8's runtime and the rest", /./],
+]
+
+function byPlace(file) {
+  const out = execFileSync('callgrind_annotate', ['--threshold=100', file], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+  })
+  const places = Object.fromEntries(PLACES.map(([name]) => [name, 0]))
+  for (const line of out.split('\n')) {
+    const match = /^\s*([\d,]+) \([^)]*\)\s+(.*)$/.exec(line)
+    if (!match || match[2].includes('PROGRAM TOTALS')) continue
+    const [name] = PLACES.find(([, pattern]) => pattern.test(match[2]))
+    places[name] += Number(match[1].replaceAll(',', ''))
+  }
+  for (const name in places) places[name] = Math.round(places[name] / N)
+  places.total = Object.entries(places)
+    .filter(([name]) => !name.startsWith('V8 compilers'))
+    .reduce((sum, [, n]) => sum + n, 0)
+  return places
+}
+
+const servers = [sandboxOf(join(ROOT, 'dist')), AGAINST ? sandboxOf(resolve(AGAINST)) : hono]
+const results = {}
+for (const method of ['GET', 'POST'])
+  for (const server of servers) {
+    results[`${method} ${server.name}`] = await count(server, method)
+    console.error(`counted ${method} on ${server.name}`)
+  }
+
+const thousands = (n) => n.toLocaleString('en-US')
+console.log(
+  `instructions per request (user space, ${N} requests after ${3 * N} to warm up), ${new Date().toISOString()}`,
+)
+for (const method of ['GET', 'POST']) {
+  const [ours, theirs] = servers.map((s) => results[`${method} ${s.name}`])
+  console.log(`\n| ${method} | ${servers[0].name} | ${servers[1].name} | ratio |`)
+  console.log('|---|---|---|---|')
+  for (const name of [...PLACES.map(([n]) => n), 'total'])
+    console.log(
+      `| ${name} | ${thousands(ours[name])} | ${thousands(theirs[name])} | ${theirs[name] ? (ours[name] / theirs[name]).toFixed(3) : '-'} |`,
+    )
+}
