@@ -6,6 +6,7 @@
 import { and, count, desc, eq, getTableColumns, getTableName, sql } from 'drizzle-orm'
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core'
 import type { Db } from '../db/open.js'
+import { compiled } from './compiled.js'
 import { readThrough } from './read-cache.js'
 import { pgOf } from './postgres.js'
 import {
@@ -129,7 +130,7 @@ function shapedStatement<T>(db: Db, what: object, shape: number, build: () => T)
   let byShape = byWhat.get(what)
   if (!byShape) byWhat.set(what, (byShape = new Map()))
   let statement = byShape.get(shape) as T | undefined
-  if (statement === undefined) byShape.set(shape, (statement = build()))
+  if (statement === undefined) byShape.set(shape, (statement = compiled(build() as object) as T))
   return statement
 }
 

@@ -7,6 +7,7 @@ import { getTableColumns, getTableName, is, Table } from 'drizzle-orm'
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core'
 import type { Db } from '../db/open.js'
 import * as sqliteTables from '../db/schema.js'
+import { compiled } from './compiled.js'
 import { pgDb, pgOf, pgPoolDb, pgStatement, type PgStore } from './postgres.js'
 
 /** The tables a statement's builder is given: SQLite's, or PostgreSQL's under the same names. */
@@ -166,7 +167,7 @@ export type EitherStatement<T> = {
 export function statement<T extends object>(
   make: (connection: Db, t: Tables) => T,
 ): (db: Db) => EitherStatement<T> {
-  const onConnection = perConnection((connection) => make(connection, sqliteTables))
+  const onConnection = perConnection((connection) => compiled(make(connection, sqliteTables)))
   // on PostgreSQL, built once per drizzle of a pool client (or of the pool) and kept with it
   const onClient = new WeakMap<object, EitherStatement<T>>()
   return (db) => {

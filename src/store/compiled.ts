@@ -1,0 +1,118 @@
+/**
+ * A drizzle prepared statement on SQLite, run without drizzle's per-call work. Drizzle's own
+ * `run`, `get` and `all` look at every parameter and every column of every row again on each
+ * call (is it a placeholder? which decoder does this column have?), walking prototype chains to
+ * answer; the answers never change for a prepared statement, so they are found here once, when
+ * it is prepared, and each call only binds values and builds rows. Same results as drizzle's
+ * (test/store/compiled.test.ts runs both); a statement this does not cover (nested selections,
+ * joins, relational queries, a logger) is left to drizzle.
+ */
+import { Column, is, noopDecoder, Param, Placeholder, SQL } from 'drizzle-orm'
+import { NoopLogger } from 'drizzle-orm/logger'
+
+type SqliteStatement = {
+  run(...params: unknown[]): unknown
+  get(...params: unknown[]): unknown
+  all(...params: unknown[]): unknown[]
+  raw(toggle?: boolean): SqliteStatement
+}
+
+type DrizzlePrepared = {
+  stmt: SqliteStatement
+  query: { params: unknown[] }
+  logger: unknown
+  fields?: { path: string[]; field: unknown }[]
+  joinsNotNullableMap?: unknown
+  customResultMapper?: unknown
+}
+
+type Decoder = { mapFromDriverValue(value: unknown): unknown }
+type Values = Record<string, unknown>
+
+const IDENTITY = [Column.prototype.mapFromDriverValue, noopDecoder.mapFromDriverValue]
+
+/** `prepared` with the same methods, run without drizzle's per-call work where it can be. */
+export function compiled<T extends object>(prepared: T): T {
+  const p = prepared as unknown as DrizzlePrepared
+  if (
+    !p.stmt ||
+    !p.query ||
+    !(p.logger instanceof NoopLogger) ||
+    p.joinsNotNullableMap ||
+    p.customResultMapper ||
+    p.fields?.some((f) => f.path.length !== 1)
+  )
+    return prepared
+  const bind = binder(p.query.params)
+  const { stmt } = p
+  const fast = Object.create(prepared) as Record<string, unknown>
+  fast.run = (values?: Values) => stmt.run(...bind(values))
+  fast.values = (values?: Values) => stmt.raw().all(...bind(values))
+  if (!p.fields) {
+    fast.get = (values?: Values) => stmt.get(...bind(values))
+    fast.all = (values?: Values) => stmt.all(...bind(values))
+    return fast as T
+  }
+  const toRow = rowMaker(p.fields)
+  fast.get = (values?: Values) => {
+    const row = stmt.raw().get(...bind(values)) as unknown[] | undefined
+    return row === undefined ? undefined : toRow(row)
+  }
+  fast.all = (values?: Values) => (stmt.raw().all(...bind(values)) as unknown[][]).map(toRow)
+  return fast as T
+}
+
+type Slot =
+  { name: string; encoder?: { mapToDriverValue(value: unknown): unknown } } | { constant: unknown }
+
+/** The statement's parameters from a call's placeholder values, as drizzle fills them. */
+function binder(params: unknown[]): (values?: Values) => unknown[] {
+  const slots = params.map((param): Slot => {
+    if (is(param, Placeholder)) return { name: param.name }
+    if (is(param, Param) && is(param.value, Placeholder))
+      return { name: param.value.name, encoder: param.encoder }
+    return { constant: param }
+  })
+  const none: Values = {}
+  return (values = none) => {
+    const bound = new Array<unknown>(slots.length)
+    for (let i = 0; i < slots.length; i++) {
+      const slot = slots[i]
+      if ('constant' in slot) {
+        bound[i] = slot.constant
+        continue
+      }
+      if (!(slot.name in values))
+        throw new Error(`No value for placeholder "${slot.name}" was provided`)
+      const value = values[slot.name]
+      bound[i] = slot.encoder ? slot.encoder.mapToDriverValue(value) : value
+    }
+    return bound
+  }
+}
+
+/** A row object from a raw row, each column through its decoder (null stays null), as drizzle's. */
+function rowMaker(fields: { path: string[]; field: unknown }[]): (raw: unknown[]) => Values {
+  const keys = fields.map((f) => f.path[0])
+  const decoders = fields.map(({ field }) => {
+    const decoder = decoderOf(field)
+    return IDENTITY.includes(decoder.mapFromDriverValue) ? undefined : decoder
+  })
+  return (raw) => {
+    const row: Values = {}
+    for (let i = 0; i < keys.length; i++) {
+      const value = raw[i]
+      const decoder = decoders[i]
+      row[keys[i]] = value === null || !decoder ? value : decoder.mapFromDriverValue(value)
+    }
+    return row
+  }
+}
+
+function decoderOf(field: unknown): Decoder {
+  if (is(field, Column)) return field
+  if (is(field, SQL)) return (field as unknown as { decoder: Decoder }).decoder
+  // SQL.Aliased, a subquery's field: as drizzle's mapResultRow
+  const f = field as { sql?: { decoder: Decoder }; _?: { sql: { decoder: Decoder } } }
+  return (f._?.sql ?? f.sql)!.decoder
+}

@@ -1,0 +1,121 @@
+/**
+ * A prepared statement run without drizzle's per-call work (store/compiled.ts) answers exactly as
+ * drizzle's own: each statement below is run both ways on the same database.
+ */
+import { count, eq, sql } from 'drizzle-orm'
+import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+import { drizzle } from 'drizzle-orm/better-sqlite3'
+import Database from 'better-sqlite3'
+import { describe, expect, it } from 'vitest'
+import { compiled } from '../../src/store/compiled.js'
+
+const things = sqliteTable('things', {
+  seq: integer('seq').primaryKey(),
+  name: text('name').notNull(),
+  tags: text('tags', { mode: 'json' }).$type<string[]>(),
+  active: integer('active', { mode: 'boolean' }),
+  at: integer('at', { mode: 'timestamp_ms' }),
+})
+
+function database() {
+  const client = new Database(':memory:')
+  client.exec(
+    'CREATE TABLE things (seq INTEGER PRIMARY KEY, name TEXT NOT NULL, tags TEXT, active INTEGER, at INTEGER)',
+  )
+  return drizzle(client)
+}
+
+/** The drizzle statement and its compiled twin. */
+function both<T extends object>(make: () => T): [T, T] {
+  return [make(), compiled(make())]
+}
+
+describe('compiled', () => {
+  it('binds placeholders through their columns’ encoders, as drizzle does', () => {
+    const db = database()
+    const [slow, fast] = both(() =>
+      db
+        .insert(things)
+        .values({
+          name: sql.placeholder('name'),
+          tags: sql.placeholder('tags'),
+          active: sql.placeholder('active'),
+          at: sql.placeholder('at'),
+        })
+        .prepare(),
+    )
+    const values = { name: 'a', tags: ['x', 'y'], active: true, at: new Date(5) }
+    expect(fast.run(values)).toEqual({ changes: 1, lastInsertRowid: 1 })
+    expect(slow.run({ ...values, name: 'b' })).toEqual({ changes: 1, lastInsertRowid: 2 })
+    const stored = db.$client.prepare('SELECT name, tags, active, at FROM things').raw().all()
+    expect(stored).toEqual([
+      ['a', '["x","y"]', 1, 5],
+      ['b', '["x","y"]', 1, 5],
+    ])
+  })
+
+  it('decodes each column of a row as drizzle does, nulls left null', () => {
+    const db = database()
+    db.insert(things)
+      .values([
+        { name: 'a', tags: ['x'], active: false, at: new Date(7) },
+        { name: 'b', tags: null, active: null, at: null },
+      ])
+      .run()
+    const [slow, fast] = both(() =>
+      db
+        .select()
+        .from(things)
+        .where(eq(things.name, sql.placeholder('name')))
+        .prepare(),
+    )
+    for (const name of ['a', 'b', 'none']) expect(fast.get({ name })).toEqual(slow.get({ name }))
+    expect(fast.get({ name: 'a' })).toEqual({
+      seq: 1,
+      name: 'a',
+      tags: ['x'],
+      active: false,
+      at: new Date(7),
+    })
+    const [slowAll, fastAll] = both(() => db.select().from(things).prepare())
+    expect(fastAll.all()).toEqual(slowAll.all())
+    expect(fastAll.values()).toEqual(slowAll.values())
+  })
+
+  it('names selected expressions and keeps constants bound in the SQL', () => {
+    const db = database()
+    db.insert(things).values({ name: 'a' }).run()
+    db.insert(things).values({ name: 'b' }).run()
+    const [slow, fast] = both(() =>
+      db
+        .select({ n: count(), label: sql<string>`'x' || ${'y'}` })
+        .from(things)
+        .where(eq(things.name, 'a'))
+        .prepare(),
+    )
+    expect(fast.get()).toEqual(slow.get())
+    expect(fast.get()).toEqual({ n: 1, label: 'xy' })
+  })
+
+  it('refuses a call without a value for a placeholder, as drizzle does', () => {
+    const db = database()
+    const [slow, fast] = both(() =>
+      db
+        .select()
+        .from(things)
+        .where(eq(things.name, sql.placeholder('name')))
+        .prepare(),
+    )
+    expect(() => slow.get({})).toThrow('No value for placeholder "name" was provided')
+    expect(() => fast.get({})).toThrow('No value for placeholder "name" was provided')
+  })
+
+  it('leaves nested selections to drizzle', () => {
+    const db = database()
+    const nested = db
+      .select({ thing: { name: things.name } })
+      .from(things)
+      .prepare()
+    expect(compiled(nested)).toBe(nested)
+  })
+})
