@@ -5,10 +5,11 @@
 // our code and the libraries', V8's built-ins and runtime, garbage collection, malloc, node's HTTP).
 //
 // Why instructions: on a shared machine requests per second and CPU time move by a fifth from one
-// run to the next (README, Performance); a count of instructions repeats to within a tenth of a
-// percent, so a change of 1 % is seen in one run. It counts user space only: the kernel's share
-// (the socket writes) is not in it, so it compares builds and finds costs; the ratios to Hono of
-// `npm run bench` stay the figures of the issue's targets.
+// run to the next (README, Performance); a count of instructions moves by 2 to 4 % (the sandbox's
+// 100 ms tick runs on the wall clock, which valgrind slows), so a change of 5 % shows in one run
+// and one of 2 % in two. It counts user space only: the kernel's share (the socket writes) is not
+// in it, so it compares builds and finds costs; the ratios to Hono of `npm run bench` stay the
+// figures of the issue's targets.
 //
 // Each server is sent 3×N requests one at a time to warm up (V8 optimises what runs often), then
 // N counted ones. V8's optimising compilers still run now and then after the warm-up; their
@@ -53,8 +54,8 @@ async function count(server, method) {
       '--instr-atstart=no',
       `--callgrind-out-file=${dir}/callgrind.out`,
       process.execPath,
-      // the collector's helper threads would count their work in another order each run
-      '--single-threaded-gc',
+      // V8's compiler and collector threads would finish their work at other moments each run
+      '--single-threaded',
       ...server.args,
     ],
     { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
