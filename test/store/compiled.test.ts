@@ -17,6 +17,8 @@ const things = sqliteTable('things', {
   at: integer('at', { mode: 'timestamp_ms' }),
 })
 
+const labels = sqliteTable('labels', { thing: integer('thing'), label: text('label') })
+
 function database() {
   const client = new Database(':memory:')
   client.exec(
@@ -108,6 +110,34 @@ describe('compiled', () => {
     )
     expect(() => slow.get({})).toThrow('No value for placeholder "name" was provided')
     expect(() => fast.get({})).toThrow('No value for placeholder "name" was provided')
+  })
+
+  it('takes over selects of a table and flat selections over a left join, as drizzle answers them', () => {
+    const db = database()
+    db.$client.exec('CREATE TABLE labels (thing INTEGER, label TEXT)')
+    db.insert(things)
+      .values([{ name: 'a' }, { name: 'b' }])
+      .run()
+    db.insert(labels).values({ thing: 1, label: 'first' }).run()
+    const select = db
+      .select()
+      .from(things)
+      .where(eq(things.seq, sql.placeholder('seq')))
+      .prepare()
+    expect(compiled(select)).not.toBe(select)
+    const [slow, fast] = both(() =>
+      db
+        .select({ name: things.name, label: labels.label })
+        .from(things)
+        .leftJoin(labels, eq(labels.thing, things.seq))
+        .prepare(),
+    )
+    expect(fast).not.toBe(slow)
+    expect(fast.all()).toEqual(slow.all())
+    expect(fast.all()).toEqual([
+      { name: 'a', label: 'first' },
+      { name: 'b', label: null },
+    ])
   })
 
   it('leaves nested selections to drizzle', () => {
