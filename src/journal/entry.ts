@@ -17,8 +17,8 @@ export function entryId(record: JournalRecord): string {
  */
 export function requestHeaders(record: JournalRecord): Record<string, string> {
   const headers = new Headers()
-  for (let i = 0; i < record.headers.length; i += 2)
-    headers.append(record.headers[i], record.headers[i + 1])
+  const kept = record.headers === '' ? [] : record.headers.split('\n')
+  for (let i = 0; i < kept.length; i += 2) headers.append(kept[i], kept[i + 1])
   const out: Record<string, string> = {}
   headers.forEach((value, name) => (out[name] = value))
   return out
