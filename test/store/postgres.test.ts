@@ -4,6 +4,7 @@
  * rows; a transaction holds a client of its own and rolls back whole, a nested one to its
  * savepoint.
  */
+import { randomUUID } from 'node:crypto'
 import pg from 'pg'
 import { afterEach, describe, expect, it } from 'vitest'
 import { openPgStore } from '../../src/db/open-pg.js'
@@ -50,6 +51,12 @@ const tenant = (token: string) => ({
   clockWallMs: 2_000,
   createdAt: 1_000,
 })
+
+/** Waits until `check` holds, polling (at most 4 s; the assertion after it says what failed). */
+async function until(check: () => boolean | Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 400 && !(await check()); i++)
+    await new Promise((resolve) => setTimeout(resolve, 10))
+}
 
 describe.skipIf(!TEST_PG)('the store on PostgreSQL', () => {
   it('writes and reads a tenant as SQLite does: numbers as numbers, nulls where nothing was given', async () => {
@@ -135,21 +142,31 @@ describe.skipIf(!TEST_PG)('the store on PostgreSQL', () => {
 
   it('lets one transaction at a time hold a name: the second waits for the first to commit', async () => {
     const db = await database()
+    const name = `partner-${randomUUID()}`
     const order: string[] = []
     let release = () => {}
     const held = new Promise<void>((resolve) => (release = resolve))
     const first = atomically(db, async (tx) => {
-      await lockName(tx, 'partner-1')
+      await lockName(tx, name)
       order.push('first has it')
       await held
       order.push('first commits')
     })
-    await new Promise((resolve) => setTimeout(resolve, 50))
+    await until(() => order.length > 0)
     const second = atomically(db, async (tx) => {
-      await lockName(tx, 'partner-1')
+      await lockName(tx, name)
       order.push('second has it')
     })
-    await new Promise((resolve) => setTimeout(resolve, 100))
+    // the second transaction's backend shows in pg_locks waiting for the name
+    const waiting = async () =>
+      (
+        await pgOf(db)!.queryable.query(
+          `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted
+           AND objid = ((hashtext($1)::bigint + 4294967296) % 4294967296)::oid`,
+          [name],
+        )
+      ).rows[0] as { n: number }
+    await until(async () => (await waiting()).n === 1)
     expect(order).toEqual(['first has it'])
     release()
     await Promise.all([first, second])
