@@ -52,12 +52,14 @@ export function compiled<T extends object>(prepared: T): T {
     fast.all = (values?: Values) => stmt.all(...bind(values))
     return fast as T
   }
+  // rows as arrays from now on, as drizzle reads a statement with fields (it asks on every call)
+  stmt.raw(true)
   const toRow = rowMaker(p.fields)
   fast.get = (values?: Values) => {
-    const row = stmt.raw().get(...bind(values)) as unknown[] | undefined
+    const row = stmt.get(...bind(values)) as unknown[] | undefined
     return row === undefined ? undefined : toRow(row)
   }
-  fast.all = (values?: Values) => (stmt.raw().all(...bind(values)) as unknown[][]).map(toRow)
+  fast.all = (values?: Values) => (stmt.all(...bind(values)) as unknown[][]).map(toRow)
   return fast as T
 }
 
