@@ -46,8 +46,9 @@ const HEX = '0123456789abcdef'
 /**
  * faker.string.uuid() without its 31 callbacks and option objects (about 2 % of a card's
  * creation): the same draws from the same randomizer in the same order, so the same UUIDs for a
- * seed. Faker draws every `x` of `xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx` first, then the `y`
- * (8 to b). Its randomizer is not in its types: without one, faker's own.
+ * seed. Faker's template is 8-4-4-4-12 hex digits with a `4` and a variant digit (8 to b): it
+ * draws the 30 free digits first, in order, then the variant digit. Its randomizer is not in its
+ * types: without one, faker's own.
  */
 function uuidOf(faker: Faker): () => string {
   const randomizer = (faker as unknown as { fakerCore?: { randomizer?: { next(): number } } })
