@@ -20,9 +20,9 @@
 //   (copy dist/ aside before a change: `cp -r dist dist-before`).
 import { execFileSync, spawn, spawnSync } from 'node:child_process'
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
-import http from 'node:http'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { call, cardsReady } from './setup.mjs'
 
 const ROOT = resolve(import.meta.dirname, '..')
 const option = (name, fallback) =>
@@ -43,8 +43,6 @@ const sandboxOf = (dist) => ({
 })
 const hono = { name: 'bare Hono', args: ['bench/baselines/hono.mjs'], bare: true }
 
-const TOKEN = 'bench'
-
 async function count(server, method) {
   const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-instructions-'))
   const child = spawn(
@@ -62,18 +60,15 @@ async function count(server, method) {
   )
   try {
     const url = await listening(child)
-    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
-    const send = (m, path, body) => request(agent, url, m, path, body)
-    const body = server.bare ? {} : await cardsReady(send)
+    const body = server.bare ? {} : await cardsReady(url)
     const one =
       method === 'GET'
-        ? () => send('GET', '/v1/cards')
-        : () => send('POST', '/v1/cards/create', body)
+        ? () => call(url, 'GET', '/v1/cards')
+        : () => call(url, 'POST', '/v1/cards/create', body)
     for (let i = 0; i < 3 * N; i++) await one()
     execFileSync('callgrind_control', ['--instr=on', String(child.pid)], { stdio: 'ignore' })
     for (let i = 0; i < N; i++) await one()
     execFileSync('callgrind_control', ['--dump', String(child.pid)], { stdio: 'ignore' })
-    agent.destroy()
     const file = readdirSync(dir).find((f) => /\.\d+$/.test(f))
     return byPlace(join(dir, file))
   } finally {
@@ -94,56 +89,6 @@ function listening(child) {
     })
     child.on('exit', () => reject(new Error(`the server stopped: ${err.slice(-2_000)}`)))
   })
-}
-
-function request(agent, url, method, path, body) {
-  const data = body === undefined ? undefined : JSON.stringify(body)
-  return new Promise((resolveJson, reject) => {
-    const req = http.request(
-      url + path,
-      {
-        method,
-        agent,
-        headers: {
-          Authorization: `Bearer ${TOKEN}`,
-          ...(data !== undefined && {
-            'Content-Type': 'application/json',
-            'Content-Length': Buffer.byteLength(data),
-          }),
-        },
-      },
-      (res) => {
-        let text = ''
-        res.on('data', (chunk) => (text += chunk))
-        res.on('end', () =>
-          res.statusCode === 200
-            ? resolveJson(JSON.parse(text))
-            : reject(new Error(`${method} ${path}: ${res.statusCode} ${text}`)),
-        )
-      },
-    )
-    req.on('error', reject)
-    req.end(data)
-  })
-}
-
-/** As bench/run.mjs: a passed card user with 20 cards; the body creates more. */
-async function cardsReady(send) {
-  const user = (
-    await send('POST', '/v1/card-users/create', {
-      first_name: 'Awa',
-      last_name: 'Diop',
-      address: 'Dakar',
-      phone: '+221770000000',
-      id_no: '1',
-      selfie_image: 'https://x.test/s.jpg',
-      id_image: 'https://x.test/i.jpg',
-    })
-  ).data.userCard.reference
-  await send('POST', `/__sandbox/card-users/${user}/transition`, { to: 'passed' })
-  const body = { card_user_reference: user, card_brand: 'visa', card_type: 'virtual' }
-  for (let i = 0; i < 20; i++) await send('POST', '/v1/cards/create', body)
-  return body
 }
 
 /** Where a function's instructions ran, by its name and object file (callgrind_annotate's). */

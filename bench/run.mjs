@@ -21,6 +21,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { createServer } from 'node:http'
 import { availableParallelism, cpus, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { call, cardsReady, identity, passedUser, SETUP_CALLS, TOKEN } from './setup.mjs'
 
 const ROOT = resolve(import.meta.dirname, '..')
 /** The built command, as `npx card-sandbox` runs it (package.json bin). */
@@ -110,21 +111,6 @@ const sandboxWith = (options, nodeFlags = []) =>
   startServer([...nodeFlags, 'bench/sandbox.mjs', JSON.stringify(options)])
 const baseline = (name) => startServer([`bench/baselines/${name}.mjs`])
 
-const TOKEN = 'bench'
-async function call(url, method, path, body, token = TOKEN) {
-  const res = await fetch(url + path, {
-    method,
-    headers: {
-      Authorization: `Bearer ${token}`,
-      ...(body !== undefined && { 'Content-Type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  })
-  const json = await res.json()
-  if (res.status !== 200)
-    throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`)
-  return json
-}
 /** Runs n calls, `width` at a time. */
 async function many(n, fn, width = CONNECTIONS) {
   let next = 0
@@ -134,33 +120,6 @@ async function many(n, fn, width = CONNECTIONS) {
     }),
   )
 }
-const identity = (i) => ({
-  first_name: 'Awa',
-  last_name: 'Diop',
-  address: 'Dakar',
-  phone: `+22177${String(i).padStart(7, '0')}`,
-  id_no: String(i),
-  selfie_image: 'https://x.test/s.jpg',
-  id_image: 'https://x.test/i.jpg',
-})
-async function passedUser(url) {
-  const user = (await call(url, 'POST', '/v1/card-users/create', identity(0))).data.userCard
-    .reference
-  await call(url, 'POST', `/__sandbox/card-users/${user}/transition`, { to: 'passed' })
-  return user
-}
-/** A passed card user with 20 cards: GET /v1/cards answers a full page; the body creates more. */
-async function cardsReady(url) {
-  const createBody = {
-    card_user_reference: await passedUser(url),
-    card_brand: 'visa',
-    card_type: 'virtual',
-  }
-  for (let i = 0; i < 20; i++) await call(url, 'POST', '/v1/cards/create', createBody)
-  return createBody
-}
-/** The calls cardsReady() makes. */
-const SETUP_CALLS = 22
 /** What a bare baseline is sent: the same requests (it answers a fixed page to each). */
 const BASELINE_BODY = {
   card_user_reference: '00000000-0000-4000-8000-000000000000',
