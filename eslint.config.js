@@ -12,7 +12,15 @@ import tseslint from 'typescript-eslint'
 
 export default defineConfig(
   {
-    ignores: ['dist/', 'dist-before/', '**/node_modules/', 'reports/', '.stryker-tmp/', 'test/artifacts/', '.tmp/'],
+    ignores: [
+      'dist/',
+      'dist-before/',
+      '**/node_modules/',
+      'reports/',
+      '.stryker-tmp/',
+      'test/artifacts/',
+      '.tmp/',
+    ],
   },
   {
     files: ['**/*.{ts,js,mjs}'],
