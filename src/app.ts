@@ -9,6 +9,7 @@ import type { AppEnv } from './env.js'
 import { createControlApi } from './http/control/index.js'
 import { onError, renderError } from './http/errors.js'
 import { literalRoutesFirst, unmatchedRequestError } from './http/method-not-allowed.js'
+import { chained } from './http/middleware/chained.js'
 import { cors } from './http/middleware/cors.js'
 import { dueWork } from './http/middleware/due-work.js'
 import { fixtures } from './http/middleware/fixtures.js'
@@ -32,36 +33,39 @@ export function createApp(deps: SandboxDeps) {
   // bench only (deps.ts StageSwitches): a stage switched off is left out of the path
   const on = (stage: keyof NonNullable<typeof options.stages>) => options.stages?.[stage] !== false
 
-  // 1. a request addressed to a name that is not the sandbox's reaches nothing (DNS rebinding)
-  if (on('hostCheck')) app.use(hostCheck(deps.allowedHosts))
+  // 1. a request addressed to a name that is not the sandbox's reaches nothing (DNS rebinding);
+  // then every stage may read the sandbox's parts (deps)
+  const provideDeps: MiddlewareHandler<AppEnv> = (c, next) => {
+    c.set('deps', deps)
+    return next()
+  }
+  app.use(on('hostCheck') ? chained(hostCheck(deps.allowedHosts), provideDeps) : provideDeps)
   // 2. with --cors, pages on the origins given may call it: preflights answered here, before the
   // tenant stage would ask them for a token; every answer carries the CORS headers
   if (options.cors.length) app.use(cors(options.cors))
   // 3. the pages' hardening headers; JSON answers carry nosniff from sendJson (envelope.ts)
   app.use('/__sandbox/*', securityHeaders(PAGE_SCRIPTS))
-  app.use(function provideDeps(c, next) {
-    c.set('deps', deps)
-    return next()
-  })
   // 4. one line per request on stdout, 5. the request journal: both once the answer is known
   if (options.log !== 'silent') app.use(requestLog(deps.logger))
   if (options.journal) app.use(journal())
-  // 6. for the bearer token's tenant (401 without one): seeded with --fixtures when new, its
-  // webhooks kicked once it has answered, what fell due on its clock run first
-  const forTenant: MiddlewareHandler<AppEnv>[] = [
+  // 6. for the bearer token's tenant: its webhooks kicked once it has answered; then (401 without
+  // a token) the tenant, seeded with --fixtures when new, and what fell due on its clock run first
+  const kick = on('webhookKick') ? [webhookKick()] : []
+  const tenantStages: [MiddlewareHandler<AppEnv>, ...MiddlewareHandler<AppEnv>[]] = [
     tenant(),
     ...(options.fixtures ? [fixtures()] : []),
-    ...(on('webhookKick') ? [webhookKick()] : []),
     ...(on('dueWork') ? [dueWork()] : []),
   ]
+  const forTenant = [...kick, chained(...tenantStages)]
   // 7. /v1 only: the request counted in its tenant's minute (429 past --rate-limit), 8. the
   // scenarios in force; then each route: 9. its body and validation (validate.ts), 10. its
   // handler, 11. the envelope (envelope.ts sendJson, with the rate-limit headers); a path some
-  // route names literally is never taken for a `{reference}` (method-not-allowed.ts)
+  // route names literally is never taken for a `{reference}` (method-not-allowed.ts). Stages
+  // with nothing to do after the answer share one layer (chained.ts).
   app.use(
     '/v1/*',
-    ...forTenant,
-    rateLimit(options.rateLimit),
+    ...kick,
+    chained(...tenantStages, rateLimit(options.rateLimit)),
     ...(on('scenarios') ? [scenarios()] : []),
     literalRoutesFirst(app),
   )
