@@ -39,8 +39,7 @@ export type Arrival = {
 
 /**
  * One kept record: an arrival masked and bounded, numbered in the order requests were kept. Its
- * headers are one string, names and values parted by newlines (neither can hold one): a record
- * outlives the young generation, and one string is copied there faster than a list of them.
+ * headers are one string, names and values parted by newlines (neither can hold one).
  */
 export type JournalRecord = Omit<Arrival, 'tenantId' | 'headers'> & { seq: number; headers: string }
 
@@ -52,8 +51,27 @@ export type JournalFilter = {
   status?: string
 }
 
-/** A fixed ring: `count` records from slot `first` on, the oldest first. */
-type Ring = { slots: (JournalRecord | undefined)[]; first: number; count: number; bytes: number }
+/**
+ * A fixed ring of MAX_ENTRIES_PER_TENANT slots: `count` records from slot `first` on, the oldest
+ * first, kept column by column. One object per record would outlive the young generation and be
+ * copied out of it; numbers in arrays of numbers, and strings shared with the request before
+ * (the same headers, path and answer), leave the collector next to nothing to copy.
+ */
+type Ring = {
+  first: number
+  count: number
+  bytes: number
+  seq: number[]
+  at: number[]
+  status: number[]
+  latencyMs: number[]
+  method: string[]
+  path: string[]
+  query: string[]
+  headers: string[]
+  requestBody: (string | null)[]
+  responseBody: (string | null)[]
+}
 
 export type Journal = ReturnType<typeof createJournal>
 
@@ -63,6 +81,17 @@ export function createJournal() {
   let sequence = 0
   const masked = lastOf(maskJsonSecrets)
   const maskedAuthorization = lastOf(maskAuthorization)
+  const maskedPath = lastOf(maskSecretPath)
+  // a client sends the same headers request after request: their record is then the last one's
+  let lastHeaders: readonly string[] = []
+  let lastJoined = ''
+  function headersOf(headers: readonly string[]): string {
+    if (!sameStrings(headers, lastHeaders)) {
+      lastJoined = maskedHeaders(headers, maskedAuthorization)
+      lastHeaders = headers
+    }
+    return lastJoined
+  }
 
   function ringOf(tenantId: string): Ring {
     let ring = byTenant.get(tenantId)
@@ -71,7 +100,7 @@ export function createJournal() {
       // re-inserted so that the Map's order is least recently active first
       byTenant.delete(tenantId)
     } else {
-      ring = { slots: [], first: 0, count: 0, bytes: 0 }
+      ring = emptyRing()
       if (byTenant.size >= MAX_TENANTS) byTenant.delete(byTenant.keys().next().value!)
     }
     byTenant.set(tenantId, ring)
@@ -79,34 +108,26 @@ export function createJournal() {
     return ring
   }
 
-  function dropOldest(ring: Ring): void {
-    ring.bytes -= sizeOf(ring.slots[ring.first]!)
-    ring.slots[ring.first] = undefined
-    ring.first = (ring.first + 1) % MAX_ENTRIES_PER_TENANT
-    ring.count--
-  }
-
   return {
     record(arrival: Arrival): JournalRecord {
-      const record: JournalRecord = {
-        seq: ++sequence,
-        at: arrival.at,
-        method: arrival.method,
-        path: maskSecretPath(arrival.path),
-        query: arrival.query,
-        status: arrival.status,
-        latencyMs: arrival.latencyMs,
-        headers: maskedHeaders(arrival.headers, maskedAuthorization),
-        requestBody: bounded(masked(arrival.requestBody)),
-        responseBody: bounded(masked(arrival.responseBody)),
-      }
       const ring = ringOf(arrival.tenantId)
       if (ring.count === MAX_ENTRIES_PER_TENANT) dropOldest(ring)
-      ring.slots[(ring.first + ring.count) % MAX_ENTRIES_PER_TENANT] = record
+      // slots fill in order, 0 to the last, then round again: the columns grow by appending
+      const slot = (ring.first + ring.count) % MAX_ENTRIES_PER_TENANT
+      ring.seq[slot] = ++sequence
+      ring.at[slot] = arrival.at
+      ring.method[slot] = arrival.method
+      ring.path[slot] = maskedPath(arrival.path)!
+      ring.query[slot] = arrival.query
+      ring.status[slot] = arrival.status
+      ring.latencyMs[slot] = arrival.latencyMs
+      ring.headers[slot] = headersOf(arrival.headers)
+      ring.requestBody[slot] = bounded(masked(arrival.requestBody))
+      ring.responseBody[slot] = bounded(masked(arrival.responseBody))
       ring.count++
-      ring.bytes += sizeOf(record)
+      ring.bytes += sizeOf(ring, slot)
       while (ring.bytes > MAX_BYTES_PER_TENANT && ring.count > 1) dropOldest(ring)
-      return record
+      return recordAt(ring, slot)
     },
 
     /** The tenant's records that match, newest first. */
@@ -116,7 +137,7 @@ export function createJournal() {
       const matches = matcher(filter)
       const found: JournalRecord[] = []
       for (let i = ring.count - 1; i >= 0; i--) {
-        const record = ring.slots[(ring.first + i) % MAX_ENTRIES_PER_TENANT]!
+        const record = recordAt(ring, (ring.first + i) % MAX_ENTRIES_PER_TENANT)
         if (matches(record)) found.push(record)
       }
       return found
@@ -129,8 +150,50 @@ export function createJournal() {
   }
 }
 
-function sizeOf(record: JournalRecord): number {
-  return (record.requestBody?.length ?? 0) + (record.responseBody?.length ?? 0) + 256
+function emptyRing(): Ring {
+  return {
+    first: 0,
+    count: 0,
+    bytes: 0,
+    seq: [],
+    at: [],
+    status: [],
+    latencyMs: [],
+    method: [],
+    path: [],
+    query: [],
+    headers: [],
+    requestBody: [],
+    responseBody: [],
+  }
+}
+
+function recordAt(ring: Ring, slot: number): JournalRecord {
+  return {
+    seq: ring.seq[slot],
+    at: ring.at[slot],
+    method: ring.method[slot],
+    path: ring.path[slot],
+    query: ring.query[slot],
+    status: ring.status[slot],
+    latencyMs: ring.latencyMs[slot],
+    headers: ring.headers[slot],
+    requestBody: ring.requestBody[slot],
+    responseBody: ring.responseBody[slot],
+  }
+}
+
+/** Drops the oldest record, and lets go of its bodies. */
+function dropOldest(ring: Ring): void {
+  ring.bytes -= sizeOf(ring, ring.first)
+  ring.requestBody[ring.first] = null
+  ring.responseBody[ring.first] = null
+  ring.first = (ring.first + 1) % MAX_ENTRIES_PER_TENANT
+  ring.count--
+}
+
+function sizeOf(ring: Ring, slot: number): number {
+  return (ring.requestBody[slot]?.length ?? 0) + (ring.responseBody[slot]?.length ?? 0) + 256
 }
 
 /**
@@ -147,6 +210,12 @@ function maskedHeaders(headers: readonly string[], mask: (value: string) => stri
   }
   // join makes one flat string (+= would keep a tree of the parts)
   return kept.join('\n')
+}
+
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
 }
 
 function bounded(text: string | null): string | null {
