@@ -7,7 +7,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { z } from 'zod'
 import type { AppEnv } from '../env.js'
 import { brandName } from '../domain/webhook-events.js'
-import { readThrough } from '../store/read-cache.js'
+import { cachedNow, readThrough } from '../store/read-cache.js'
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE, type Page, type PageOf } from '../store/rows.js'
 
 /**
@@ -33,22 +33,27 @@ export function ok(c: Context, message: string, fields: Record<string, unknown>)
  * the page depends on besides the tenant and how answers are presented (the list, page,
  * per_page, a filter), its free-form part last.
  */
-export async function okList(
+export function okList(
   c: Context<AppEnv>,
   key: string,
   message: string,
   fields: () => Promise<Record<string, unknown>> | Record<string, unknown>,
-): Promise<Response> {
+): Response | Promise<Response> {
   const p = presenting(c)
+  const db = c.get('ctx').db
   // spaces part the key: no origin (an http URL), tenant id or page number holds one
-  const answer = await readThrough(
-    c.get('ctx').db,
-    `answer ${p.quirks} ${p.sdkCompat} ${p.origin} ${c.get('tenant').id} ${key}`,
-    async () => {
-      const text = JSON.stringify({ message, statusCode: 200, ...(await fields()) })
-      return { text, bytes: Buffer.from(text) }
-    },
-  )
+  const cacheKey = `answer ${p.quirks} ${p.sdkCompat} ${p.origin} ${c.get('tenant').id} ${key}`
+  const cached = cachedNow<ListAnswer>(db, cacheKey)
+  if (cached) return sendList(c, cached)
+  return readThrough(db, cacheKey, async (): Promise<ListAnswer> => {
+    const text = JSON.stringify({ message, statusCode: 200, ...(await fields()) })
+    return { text, bytes: Buffer.from(text) }
+  }).then((answer) => sendList(c, answer))
+}
+
+type ListAnswer = { text: string; bytes: Buffer }
+
+function sendList(c: Context<AppEnv>, answer: ListAnswer): Response {
   c.set('responseJson', answer.text)
   return new Response(answer.bytes, { status: 200, headers: jsonHeaders(c) })
 }

@@ -23,7 +23,8 @@ const readCacheOf = perConnection(() => new Map<string, Cached>())
 export async function readThrough<V>(db: Db, key: string, read: () => Promise<V> | V): Promise<V> {
   // on PostgreSQL another replica may write: nothing is cached there (ARCHITECTURE.md)
   if (pgOf(db) || db.$client.inTransaction) return read()
-  const [ours, theirs] = await writeCounts(db)
+  while (locked(db)) await unlocked(db)
+  const [ours, theirs] = writeCounts(db)
   const cache = readCacheOf(db)
   const cached = cache.get(key)
   if (cached !== undefined && cached.ours === ours && cached.theirs === theirs)
@@ -36,15 +37,28 @@ export async function readThrough<V>(db: Db, key: string, read: () => Promise<V>
 }
 
 /**
- * The rows this connection has written (total_changes) and the commits of other connections
- * (data_version), in one statement. Either changing means a cached read may be stale; outside a
- * transaction neither moves without a write. An in-memory database has no other connection:
- * its count of theirs stays 0, without the pragma (a table-valued function, 1 µs a read).
+ * What readThrough would answer from memory, when it can be had without waiting (SQLite, no
+ * transaction open, nothing written since it was cached); else undefined, and readThrough is
+ * the way. A list page's answer then goes out without a turn of the event loop (envelope.ts).
  */
-async function writeCounts(db: Db): Promise<[number, number]> {
-  while (locked(db)) await unlocked(db)
-  if (db.$client.memory) return [(await ourWrites(db).get()) as number, 0]
-  return (await bothWrites(db).get()) as [number, number]
+export function cachedNow<V>(db: Db, key: string): V | undefined {
+  if (pgOf(db) || db.$client.inTransaction || locked(db)) return undefined
+  const cached = readCacheOf(db).get(key)
+  if (cached === undefined) return undefined
+  const [ours, theirs] = writeCounts(db)
+  return cached.ours === ours && cached.theirs === theirs ? (cached.value as V) : undefined
+}
+
+/**
+ * The rows this connection has written (total_changes) and the commits of other connections
+ * (data_version), in one statement, on SQLite (run at once: outside a transaction). Either
+ * changing means a cached read may be stale; outside a transaction neither moves without a
+ * write. An in-memory database has no other connection: its count of theirs stays 0, without
+ * the pragma (a table-valued function, 1 µs a read).
+ */
+function writeCounts(db: Db): [number, number] {
+  if (db.$client.memory) return [ourWrites(db).get() as number, 0]
+  return bothWrites(db).get() as [number, number]
 }
 
 const ourWrites = statement((db) => db.$client.prepare('SELECT total_changes()').pluck())

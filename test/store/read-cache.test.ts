@@ -1,7 +1,8 @@
 /**
  * Repeated reads are answered from memory until something is written (store/read-cache.ts
- * readThrough): whoever writes, the next read sees it. A list's answer is kept as the text sent
- * (http/envelope.ts okList): it changes with what was asked and how answers are presented.
+ * readThrough, and cachedNow when an answer can go out at once): whoever writes, the next read
+ * sees it. A list's answer is kept as the text sent (http/envelope.ts okList): it changes with
+ * what was asked and how answers are presented.
  */
 import Database from 'better-sqlite3'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -11,6 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { createApp } from '../../src/app.js'
 import { closeDb, openDb } from '../../src/db/open.js'
 import { cardPages, insertCard } from '../../src/store/cards.js'
+import { cachedNow, readThrough } from '../../src/store/read-cache.js'
 import { atomically } from '../../src/store/statements.js'
 import { newSandbox, TOKEN } from '../helpers.js'
 
@@ -79,6 +81,29 @@ describe('cached reads', () => {
       }),
     ).rejects.toThrow('refused')
     expect((await cardPages(db, 'ten_1', page)).total).toBe(0)
+    closeDb(db)
+  })
+
+  it('are had at once while nothing is written; not while a transaction is open, nor after a write', async () => {
+    const db = openDb()
+    expect(cachedNow(db, 'key')).toBeUndefined()
+    expect(await readThrough(db, 'key', () => 'kept')).toBe('kept')
+    expect(cachedNow(db, 'key')).toBe('kept')
+    await atomically(db, async (inside) => {
+      expect(cachedNow(db, 'key')).toBeUndefined()
+      await insertCard(inside, {
+        reference: 'card-1',
+        tenantId: 'ten_1',
+        cardUserReference: 'user-1',
+        identifier: null,
+        brand: 'visa',
+        type: 'virtual',
+        status: 'issuing',
+        createdAt: 0,
+        updatedAt: 0,
+      })
+    })
+    expect(cachedNow(db, 'key')).toBeUndefined()
     closeDb(db)
   })
 })

@@ -17,20 +17,22 @@ const BEARER = /^Bearer[ \t]+([!-~]{1,512})[ \t]*$/i
 export const UNAUTHENTICATED = 'Unauthenticated.'
 
 export function tenant(): MiddlewareHandler<AppEnv> {
-  return async function tenant(c, next) {
+  // a tenant met before is found in memory: then no promise is waited for (a /v1 request's path)
+  return function tenant(c, next) {
     const deps = c.get('deps')
     const match = BEARER.exec(requestHeader(c, 'authorization') ?? '')
-    const tenant = match
-      ? (deps.tenants.known(match[1]) ?? (await deps.tenants.forToken(match[1])))
-      : null
-    if (!tenant) throw new SandboxError('unauthenticated', UNAUTHENTICATED)
-    c.set('tenant', tenant)
-    c.set('ctx', contextAt(deps, tenant))
-    return next()
+    if (!match) throw new SandboxError('unauthenticated', UNAUTHENTICATED)
+    const enter = (found: Tenant | null | undefined) => {
+      if (!found) throw new SandboxError('unauthenticated', UNAUTHENTICATED)
+      c.set('tenant', found)
+      c.set('ctx', contextAt(deps, found))
+      return next()
+    }
+    const known = deps.tenants.known(match[1])
+    return known ? enter(known) : deps.tenants.forToken(match[1]).then(enter)
   }
 }
 
-/** The domain context of a request by `tenant`, at its "now". */
 export function contextAt(deps: SandboxDeps, tenant: Tenant): DomainContext {
   return {
     db: deps.db,

@@ -57,10 +57,10 @@ export const businessApi = new Hono<AppEnv>()
       answer: listBusinessOperationsAnswer,
     }),
     validate('query', pageQuery),
-    async (c) => {
+    (c) => {
       const asked = toPage(c.req.valid('query'))
       const key = `operations ${asked.page} ${asked.perPage}`
-      return await okList(c, key, 'Business operations fetched successfully', async () => {
+      return okList(c, key, 'Business operations fetched successfully', async () => {
         const p = presenting(c)
         const page = await listOperations(c.get('ctx'), asked)
         return {

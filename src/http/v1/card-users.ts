@@ -115,12 +115,12 @@ export const cardUsersApi = new Hono<AppEnv>()
     '/',
     describeRoute({ auth: 'bearer', summary: 'List card users', answer: listCardUsersAnswer }),
     validate('query', pageQuery),
-    async (c) => {
+    (c) => {
       const asked = toPage(c.req.valid('query'))
       // the paginator's links name the route asked: /v1/card-users or its /v1/v1 twin
       const route = c.req.routePath
       const key = `card-users ${asked.page} ${asked.perPage} ${route}`
-      return await okList(c, key, 'Card users fetched successfully', async () => {
+      return okList(c, key, 'Card users fetched successfully', async () => {
         const p = presenting(c)
         const page = await listCardUsers(c.get('ctx'), asked)
         const users = page.rows.map((user) => ({

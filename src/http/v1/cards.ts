@@ -157,9 +157,9 @@ export const cardsApi = new Hono<AppEnv>()
     '/',
     describeRoute({ auth: 'bearer', summary: 'List cards', answer: listCardsAnswer }),
     validate('query', pageQuery),
-    async (c) => {
+    (c) => {
       const asked = toPage(c.req.valid('query'))
-      return await okList(
+      return okList(
         c,
         `cards ${asked.page} ${asked.perPage}`,
         'Cards fetched successfully',

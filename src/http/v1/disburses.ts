@@ -73,10 +73,10 @@ export const disbursesApi = new Hono<AppEnv>()
     '/',
     describeRoute({ auth: 'bearer', summary: 'List of disburses', answer: listDisbursesAnswer }),
     validate('query', pageQuery),
-    async (c) => {
+    (c) => {
       const asked = toPage(c.req.valid('query'))
       const key = `disburses ${asked.page} ${asked.perPage}`
-      return await okList(c, key, 'Disburses fetched successfully', async () => {
+      return okList(c, key, 'Disburses fetched successfully', async () => {
         const p = presenting(c)
         const page = await listDisburses(c.get('ctx'), asked)
         return {

@@ -97,9 +97,9 @@ export const disputesApi = new Hono<AppEnv>()
     '/',
     describeRoute({ auth: 'bearer', summary: 'List disputes', answer: listDisputesAnswer }),
     validate('query', pageQuery),
-    async (c) => {
+    (c) => {
       const asked = toPage(c.req.valid('query'))
-      return await okList(
+      return okList(
         c,
         `disputes ${asked.page} ${asked.perPage}`,
         'Disputes fetched successfully',

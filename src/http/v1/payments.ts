@@ -77,10 +77,10 @@ export const paymentsApi = new Hono<AppEnv>()
     '/',
     describeRoute({ auth: 'bearer', summary: 'List payments', answer: listPaymentsAnswer }),
     validate('query', pageQuery),
-    async (c) => {
+    (c) => {
       const asked = toPage(c.req.valid('query'))
       const key = `payments ${asked.page} ${asked.perPage}`
-      return await okList(c, key, 'Payments fetched successfully', async () => {
+      return okList(c, key, 'Payments fetched successfully', async () => {
         const p = presenting(c)
         const page = await listPayments(c.get('ctx'), asked)
         return {

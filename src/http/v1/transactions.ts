@@ -164,11 +164,11 @@ export const transactionsApi = new Hono<AppEnv>()
       answer: listTransactionsAnswer,
     }),
     validate('query', transactionsQuery),
-    async (c) => {
+    (c) => {
       const query = c.req.valid('query')
       const asked = toPage(query)
       const key = `transactions ${asked.page} ${asked.perPage} ${query.card_reference ?? ''}`
-      return await okList(c, key, 'Transactions fetched successfully', async () => {
+      return okList(c, key, 'Transactions fetched successfully', async () => {
         const p = presenting(c)
         const page = await listTransactions(c.get('ctx'), asked, query.card_reference)
         return {
