@@ -8,6 +8,9 @@ export const MAX_JSON_DEPTH = 64
 
 /** Whether a JSON text opens more than `limit` objects or arrays at once, read without parsing. */
 export function nestsDeeperThan(text: string, limit: number): boolean {
+  // each level opens a bracket: a text with no more than `limit` of them (a request's body, as a
+  // rule) cannot nest deeper, and counting them is a few native searches, not a loop per character
+  if (openingBrackets(text, limit + 1) <= limit) return false
   let depth = 0
   let inString = false
   for (let i = 0; i < text.length; i++) {
@@ -21,4 +24,14 @@ export function nestsDeeperThan(text: string, limit: number): boolean {
     } else if (char === '}' || char === ']') depth--
   }
   return false
+}
+
+/** How many `{` and `[` the text holds (brackets inside strings too), counting up to `enough`. */
+function openingBrackets(text: string, enough: number): number {
+  let count = 0
+  for (let at = text.indexOf('{'); at !== -1 && count < enough; at = text.indexOf('{', at + 1))
+    count++
+  for (let at = text.indexOf('['); at !== -1 && count < enough; at = text.indexOf('[', at + 1))
+    count++
+  return count
 }
