@@ -21,6 +21,19 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
 })
 
+/** A card row of tenant ten_1, as the store inserts one. */
+const A_CARD = {
+  reference: 'card-1',
+  tenantId: 'ten_1',
+  cardUserReference: 'user-1',
+  identifier: null,
+  brand: 'visa',
+  type: 'virtual',
+  status: 'issuing',
+  createdAt: 0,
+  updatedAt: 0,
+} as const
+
 describe('cached reads', () => {
   it('see the writes of the sandbox itself: a new card, a balance', async () => {
     const { call, issuedCard } = newSandbox()
@@ -65,17 +78,7 @@ describe('cached reads', () => {
     const page = { page: 1, perPage: 20 }
     await expect(
       atomically(db, async (db) => {
-        await insertCard(db, {
-          reference: 'card-1',
-          tenantId: 'ten_1',
-          cardUserReference: 'user-1',
-          identifier: null,
-          brand: 'visa',
-          type: 'virtual',
-          status: 'issuing',
-          createdAt: 0,
-          updatedAt: 0,
-        })
+        await insertCard(db, A_CARD)
         expect((await cardPages(db, 'ten_1', page)).total).toBe(1)
         throw new Error('refused')
       }),
@@ -91,17 +94,7 @@ describe('cached reads', () => {
     expect(cachedNow(db, 'key')).toBe('kept')
     await atomically(db, async (inside) => {
       expect(cachedNow(db, 'key')).toBeUndefined()
-      await insertCard(inside, {
-        reference: 'card-1',
-        tenantId: 'ten_1',
-        cardUserReference: 'user-1',
-        identifier: null,
-        brand: 'visa',
-        type: 'virtual',
-        status: 'issuing',
-        createdAt: 0,
-        updatedAt: 0,
-      })
+      await insertCard(inside, A_CARD)
     })
     expect(cachedNow(db, 'key')).toBeUndefined()
     closeDb(db)

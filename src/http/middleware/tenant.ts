@@ -33,6 +33,7 @@ export function tenant(): MiddlewareHandler<AppEnv> {
   }
 }
 
+/** The domain context of a request by `tenant`, at its "now". */
 export function contextAt(deps: SandboxDeps, tenant: Tenant): DomainContext {
   return {
     db: deps.db,
