@@ -1,7 +1,8 @@
 /**
- * The validation stage of a route: @hono/zod-validator with the route's zod schema on one part of
- * the request, every failure thrown into the one error renderer with all bad fields named (STYLE
- * §2.2). A JSON body is first checked for size, media type, syntax and depth (json-body.ts).
+ * The validation stage of a route: the route's zod schema on one part of the request, every
+ * failure thrown into the one error renderer with all bad fields named (STYLE §2.2). A JSON body
+ * is first checked for size, media type, syntax and depth (json-body.ts), then given to the
+ * schema as parsed there; the query and path parameters go through @hono/zod-validator.
  * Bad path parameters are references that name nothing: 404. The schemas are synchronous, so
  * they run with `safeParse` rather than the validator's default `safeParseAsync`. Each validator
  * remembers what it checks, so that the OpenAPI document is written from the same schemas.
@@ -42,38 +43,43 @@ export function validate<T extends Target, Schema extends ZodType>(
   target: T,
   schema: Schema,
 ): Validator<T, Schema> {
-  const zodValidator = (prepare: (value: unknown) => unknown) =>
-    zValidator(
-      target,
-      schema,
-      (result) => {
-        if (result.success) return
-        if (target === 'param')
-          throw new SandboxError('not_found', 'No resource found for this reference.')
-        throw validationError(fieldErrorsOf(result.error, result.data))
-      },
-      // synchronous schemas: safeParse, not the default safeParseAsync (types differ by zod build)
-      { validationFunction: (s, value) => s.safeParse(prepare(value)) as never },
-    ) as unknown as Validator<T, Schema>
-  const checked = zodValidator((value) => value)
-  if (target === 'query') {
-    const validator = withoutQueryString(schema, checked)
+  if (target === 'json') {
+    const validator = checkedJsonBody(schema) as Validator<T, Schema>
     validations.set(validator, { target, schema })
     return validator
   }
-  if (target !== 'json') {
-    validations.set(checked, { target, schema })
-    return checked
-  }
-  const checkedApiBody = zodValidator(withoutNulls)
-  const validator: Validator<T, Schema> = async (c, next) => {
-    await readJsonBody(c)
-    // reading the body waits: the tenant is brought up to date before the handler runs
-    await refreshTenant(c)
-    return (c.req.path.startsWith('/v1/') ? checkedApiBody : checked)(c, next)
-  }
+  const checked = zValidator(
+    target,
+    schema,
+    (result) => {
+      if (result.success) return
+      if (target === 'param')
+        throw new SandboxError('not_found', 'No resource found for this reference.')
+      throw validationError(fieldErrorsOf(result.error, result.data))
+    },
+    // synchronous schemas: safeParse, not the default safeParseAsync (types differ by zod build)
+    { validationFunction: (s, value) => s.safeParse(value) as never },
+  ) as unknown as Validator<T, Schema>
+  const validator = target === 'query' ? withoutQueryString(schema, checked) : checked
   validations.set(validator, { target, schema })
   return validator
+}
+
+/**
+ * A JSON body, checked by json-body.ts and parsed once there, then by the schema; /v1 bodies
+ * with their null fields left out. Not through the zod validator: Hono's would build the
+ * request's Headers to read its content type and parse the body again.
+ */
+function checkedJsonBody(schema: ZodType): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const body = await readJsonBody(c)
+    // reading the body waits: the tenant is brought up to date before the handler runs
+    await refreshTenant(c)
+    const result = schema.safeParse(c.req.path.startsWith('/v1/') ? withoutNulls(body) : body)
+    if (!result.success) throw validationError(fieldErrorsOf(result.error, body))
+    c.req.addValidatedData('json', result.data as object)
+    return next()
+  }
 }
 
 /**
