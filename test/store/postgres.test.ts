@@ -17,6 +17,7 @@ import { retireTenantId, sweepRetiredTenants } from '../../src/store/retired-ten
 import { atomically } from '../../src/store/statements.js'
 import { insertTenant, tenantByToken, updateTenant } from '../../src/store/tenants.js'
 import { freshSchema, TEST_PG } from '../pg.js'
+import { until } from '../webhooks/receiver.js'
 
 const cleanups: (() => Promise<void>)[] = []
 afterEach(async () => {
@@ -51,12 +52,6 @@ const tenant = (token: string) => ({
   clockWallMs: 2_000,
   createdAt: 1_000,
 })
-
-/** Waits until `check` holds, polling (at most 4 s; the assertion after it says what failed). */
-async function until(check: () => boolean | Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 400 && !(await check()); i++)
-    await new Promise((resolve) => setTimeout(resolve, 10))
-}
 
 describe.skipIf(!TEST_PG)('the store on PostgreSQL', () => {
   it('writes and reads a tenant as SQLite does: numbers as numbers, nulls where nothing was given', async () => {

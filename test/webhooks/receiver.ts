@@ -39,9 +39,13 @@ export async function startReceiver(answers: Answer[] = [200]) {
 }
 
 /** Polls until `ready()` holds; fails after `ms` (every wait in these tests is bounded). */
-export async function until(ready: () => boolean, ms = 5_000, what = 'condition'): Promise<void> {
+export async function until(
+  ready: () => boolean | Promise<boolean>,
+  ms = 5_000,
+  what = 'condition',
+): Promise<void> {
   const deadline = Date.now() + ms
-  while (!ready()) {
+  while (!(await ready())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
     await new Promise((resolve) => setTimeout(resolve, 10))
   }

@@ -20,16 +20,16 @@ export function tenant(): MiddlewareHandler<AppEnv> {
   // a tenant met before is found in memory: then no promise is waited for (a /v1 request's path)
   return function tenant(c, next) {
     const deps = c.get('deps')
-    const match = BEARER.exec(requestHeader(c, 'authorization') ?? '')
-    if (!match) throw new SandboxError('unauthenticated', UNAUTHENTICATED)
+    const token = BEARER.exec(requestHeader(c, 'authorization') ?? '')?.[1]
     const enter = (found: Tenant | null | undefined) => {
       if (!found) throw new SandboxError('unauthenticated', UNAUTHENTICATED)
       c.set('tenant', found)
       c.set('ctx', contextAt(deps, found))
       return next()
     }
-    const known = deps.tenants.known(match[1])
-    return known ? enter(known) : deps.tenants.forToken(match[1]).then(enter)
+    if (token === undefined) return enter(null)
+    const known = deps.tenants.known(token)
+    return known ? enter(known) : deps.tenants.forToken(token).then(enter)
   }
 }
 
