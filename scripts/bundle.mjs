@@ -1,14 +1,17 @@
 /**
- * After tsc: bundles the `card-sandbox` command into one file (dist/bin/card-sandbox.js), so that
- * a cold start loads one module instead of ~350 (Node 20 has no compile cache; resolving and
- * loading the modules was most of the start-up); and writes the CommonJS builds that `require`
- * and Jest load (dist/*.cjs with their dist/*.d.cts). better-sqlite3 stays outside: it is a
- * native addon. The ES module library (`import 'card-sandbox'`) is tsc's dist/, unbundled.
+ * After tsc: bundles the `card-sandbox` command into one file (dist/bin/cli.cjs), so that a cold
+ * start loads one module instead of ~350 (resolving and loading the modules was most of the
+ * start-up), started by dist/bin/card-sandbox.js (src/bin.ts) through V8's code cache, which this
+ * script warms by running the command once; and writes the CommonJS builds that `require` and Jest
+ * load (dist/*.cjs with their dist/*.d.cts). better-sqlite3 stays outside: it is a native addon.
+ * The ES module library (`import 'card-sandbox'`) is tsc's dist/, unbundled.
  */
 import { build } from 'esbuild'
-import { chmodSync, copyFileSync, writeFileSync } from 'node:fs'
+import { spawn } from 'node:child_process'
+import { chmodSync, copyFileSync, existsSync, rmSync, writeFileSync } from 'node:fs'
 
-const OUT = 'dist/bin/card-sandbox.js'
+const BIN = 'dist/bin/card-sandbox.js'
+const CLI = 'dist/bin/cli.cjs'
 
 /**
  * zod's `z` namespace re-exports every one of its ~50 message locales, so a bundle keeps them
@@ -30,25 +33,133 @@ const zodEnglishOnly = {
   },
 }
 
+/**
+ * faker's fr locale with its en and base fallbacks is 430 KB of word lists the command would
+ * parse and build at every start, for the few it draws from (domain/ids.ts and its callers:
+ * person, location, company and internet names). The bundle's locale keeps those categories
+ * alone, whole and in the same [fr, en, base] order, so a seed draws the same values: checked
+ * here against the whole locale, and end to end by test/cli/seeded-bundle.test.ts.
+ */
+const FAKER_CATEGORIES = ['metadata', 'person', 'location', 'company', 'internet']
+const fakerDrawsUsed = (faker) => [
+  faker.person.firstName(),
+  faker.person.lastName(),
+  faker.location.streetAddress(),
+  faker.location.city(),
+  faker.internet.email(),
+  faker.company.name(),
+]
+const fakerNamesOnly = {
+  name: 'faker-names-only',
+  async setup(build) {
+    const { Faker, base, en, fr } = await import('@faker-js/faker')
+    const pick = (locale) =>
+      Object.fromEntries(FAKER_CATEGORIES.filter((c) => c in locale).map((c) => [c, locale[c]]))
+    const [frNames, enNames] = [pick(fr), pick(en)]
+    const whole = new Faker({ locale: [fr, en, base] })
+    const trimmed = new Faker({ locale: [frNames, enNames, base] })
+    whole.seed(7)
+    trimmed.seed(7)
+    for (let i = 0; i < 2_000; i++)
+      if (JSON.stringify(fakerDrawsUsed(whole)) !== JSON.stringify(fakerDrawsUsed(trimmed)))
+        throw new Error('bundle: the trimmed faker locale draws other values than the whole one')
+    build.onResolve({ filter: /^@faker-js\/faker\/locale\/fr$/ }, (args) => ({
+      path: args.path,
+      namespace: 'faker-names',
+    }))
+    build.onLoad({ filter: /.*/, namespace: 'faker-names' }, () => ({
+      contents: `import { Faker, base } from '@faker-js/faker'
+export const faker = new Faker({ locale: [${JSON.stringify(frNames)}, ${JSON.stringify(enNames)}, base] })`,
+      resolveDir: process.cwd(),
+    }))
+  },
+}
+
+/** `import.meta.url` in a CommonJS build: the bundle's own file, for package files and requires. */
+const moduleUrlOfFile = {
+  define: { 'import.meta.url': '__cardSandboxModuleUrl' },
+  banner: {
+    js: "const __cardSandboxModuleUrl = require('node:url').pathToFileURL(__filename).href;",
+  },
+}
+
 await build({
   entryPoints: ['src/cli.ts'],
-  outfile: OUT,
+  outfile: CLI,
   bundle: true,
   platform: 'node',
-  format: 'esm',
+  format: 'cjs',
   target: 'node20',
   external: ['better-sqlite3'],
-  // CommonJS dependencies inside an ES module bundle still call require() for Node's modules
-  banner: {
-    js: "import { createRequire as requireOf } from 'node:module'; const require = requireOf(import.meta.url);",
-  },
+  ...moduleUrlOfFile,
   // less to parse at start; names are kept for readable stack traces
   minifyWhitespace: true,
   minifySyntax: true,
-  plugins: [zodEnglishOnly],
+  plugins: [zodEnglishOnly, fakerNamesOnly],
   logLevel: 'warning',
 })
-chmodSync(OUT, 0o755)
+// CommonJS too (dist/bin/package.json says so): an ES module entry would have Node start its ES
+// module loader, about 10 ms of a start
+await build({
+  entryPoints: ['src/bin.ts'],
+  outfile: BIN,
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  ...moduleUrlOfFile,
+  logLevel: 'warning',
+})
+writeFileSync('dist/bin/package.json', '{ "type": "commonjs" }\n')
+chmodSync(BIN, 0o755)
+await warmCodeCache()
+
+/**
+ * Starts the command once and sends it the first calls of a client (a list, a card user), so that
+ * the code cache it writes two seconds after its start (lib/code-cache.ts) holds what a start and
+ * those calls compile. The cache of the previous build goes first: it is another source's.
+ */
+async function warmCodeCache() {
+  const cacheFile = `${CLI}.cache`
+  rmSync(cacheFile, { force: true })
+  const child = spawn(process.execPath, [BIN, '--port', '0', '--log', 'silent'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  try {
+    const api = await new Promise((resolve, reject) => {
+      let out = ''
+      child.stdout.on('data', (chunk) => {
+        out += chunk
+        const match = /API\s+(http:\/\/\S+\/v1)/.exec(out)
+        if (match) resolve(match[1])
+      })
+      child.once('exit', (code) => reject(new Error(`the command exited (${code}): ${out}`)))
+    })
+    const call = (method, path, body) =>
+      fetch(`${api}${path}`, {
+        method,
+        headers: { authorization: 'Bearer warm-up', 'content-type': 'application/json' },
+        body: body && JSON.stringify(body),
+      }).then((res) => res.arrayBuffer())
+    await call('GET', '/cards')
+    await call('POST', '/card-users/create', {
+      first_name: 'Awa',
+      last_name: 'Diop',
+      address: '12 Rue Carnot, Dakar',
+      phone: '+221770000001',
+      email: 'awa.diop@example.com',
+      id_no: '1234567890123',
+      selfie_image: 'https://img.example.com/selfie.jpg',
+      id_image: 'https://img.example.com/id-front.jpg',
+      back_id_image: 'https://img.example.com/id-back.jpg',
+    })
+    for (let waited = 0; !existsSync(cacheFile) && waited < 10_000; waited += 50)
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    if (!existsSync(cacheFile)) console.warn(`bundle: no ${cacheFile}; the first start writes it`)
+  } finally {
+    child.kill('SIGKILL')
+  }
+}
 
 /**
  * The CommonJS builds: the library and its client for `require()` (and Jest, whose module system
@@ -77,11 +188,7 @@ for (const [entry, outfile] of COMMONJS) {
     format: 'cjs',
     target: 'node20',
     external: ['better-sqlite3'],
-    // import.meta.url (where the package's files are, lazy requires) from the bundle's own path
-    define: { 'import.meta.url': '__cardSandboxModuleUrl' },
-    banner: {
-      js: "const __cardSandboxModuleUrl = require('node:url').pathToFileURL(__filename).href;",
-    },
+    ...moduleUrlOfFile,
     // `module.exports = fn` for a default export alone, as Jest and require() callers expect
     footer: entry.startsWith('src/jest')
       ? { js: 'module.exports = Object.assign(module.exports.default, module.exports);' }

@@ -293,4 +293,7 @@ function exposedWarning(host: string): LogLine {
   }
 }
 
-process.exitCode = await main(process.argv.slice(2), process.env)
+// a promise, not a top-level await: the command is bundled as CommonJS (src/bin.ts)
+void main(process.argv.slice(2), process.env).then((code) => {
+  process.exitCode = code
+})

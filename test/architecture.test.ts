@@ -46,6 +46,7 @@ const LAYERS: { name: string; paths: string[]; mayImport: string[] }[] = [
       'sandbox.ts',
       'index.ts',
       'cli.ts',
+      'bin.ts',
       'flags.ts',
       'client.ts',
       'client-v1.ts',

@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { startSandbox } from '../src/sandbox.js'
 import { until } from './webhooks/receiver.js'
 
 const CLI = new URL('../dist/bin/card-sandbox.js', import.meta.url).pathname
@@ -383,6 +384,35 @@ describe('npx card-sandbox', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
+  })
+
+  it('draws the same names, addresses and emails for a seed as the library does (the bundle keeps a part of faker)', async () => {
+    const flags = { seed: 7, clock: 'manual' as const }
+    const cli = startCli(['--seed', String(flags.seed), '--clock', flags.clock, '--log', 'silent'])
+    const library = await startSandbox({ port: 0, log: 'silent', ...flags })
+    cleanups.push(() => void library.close())
+    const identities = async (baseUrl: string) => {
+      const call = (method: string, url: string, body?: unknown) =>
+        fetch(url, {
+          method,
+          headers: auth,
+          body: body === undefined ? undefined : JSON.stringify(body),
+        }).then((res) => res.json() as Promise<any>)
+      const people: unknown[] = []
+      for (let i = 0; i < 25; i++) {
+        const created = await call('POST', `${baseUrl}/card-users/create`, {
+          phone: `+2217700000${String(i).padStart(2, '0')}`,
+        })
+        const reference = created.userCard.reference
+        const control = baseUrl.replace(/\/v1$/, '/__sandbox')
+        await call('POST', `${control}/card-users/${reference}/transition`, { to: 'passed' })
+        people.push((await call('GET', `${baseUrl}/card-users/${reference}`)).data.cardUser)
+      }
+      return people
+    }
+    const bundled = await identities(await cli.baseUrl)
+    expect(bundled.map((p: any) => typeof p.first_name)).toEqual(Array(25).fill('string'))
+    expect(bundled).toEqual(await identities(library.baseUrl))
   })
 
   it('prints the flag table with --help', () => {

@@ -1,0 +1,112 @@
+/**
+ * lib/code-cache.ts: the bundled command run with V8's code cache kept beside it. Each test
+ * writes a small CommonJS file of its own (a nonce in it: V8 would otherwise find the source in
+ * this process's compilation cache from an earlier test) that records what it ran.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { crc32 } from 'node:zlib'
+import { afterEach, describe, expect, it } from 'vitest'
+import { runWithCodeCache } from '../../src/lib/code-cache.js'
+import { until } from '../webhooks/receiver.js'
+
+const dirs: string[] = []
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
+})
+
+/** A CommonJS file that writes `said` and its own __filename to `ran` beside it; then `last`. */
+function commandFile(said: string, last = '') {
+  const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-code-cache-'))
+  dirs.push(dir)
+  const file = join(dir, 'cli.cjs')
+  writeFileSync(
+    file,
+    [
+      '#!/usr/bin/env node',
+      `// ${Math.random()}`,
+      "const { writeFileSync } = require('node:fs')",
+      `writeFileSync(require('node:path').join(__dirname, 'ran'), '${said} ' + __filename)`,
+      last,
+    ].join('\n'),
+  )
+  return { dir, file, cache: `${file}.cache`, ran: () => readFileSync(join(dir, 'ran'), 'utf8') }
+}
+
+const exists = (file: string) => {
+  try {
+    return statSync(file).isFile()
+  } catch {
+    return false
+  }
+}
+
+describe('runWithCodeCache', () => {
+  it('runs the file (its #! line, require, __dirname, __filename) and, with no cache, writes one headed by the source’s CRC-32', async () => {
+    const command = commandFile('first')
+    expect(runWithCodeCache(command.file, 0)).toBe('none')
+    expect(command.ran()).toBe(`first ${command.file}`)
+    await until(() => exists(command.cache), 5_000, 'the cache')
+    const cache = readFileSync(command.cache)
+    expect(cache.readUInt32BE(0)).toBe(crc32(readFileSync(command.file)))
+    expect(cache.length).toBeGreaterThan(4)
+  })
+
+  it('hands V8 the cache the source was compiled to, and writes none again', async () => {
+    const command = commandFile('cached')
+    runWithCodeCache(command.file, 0)
+    await until(() => exists(command.cache), 5_000, 'the cache')
+    const written = statSync(command.cache).mtimeMs
+    expect(runWithCodeCache(command.file, 0)).toBe('accepted')
+    expect(command.ran()).toBe(`cached ${command.file}`)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(statSync(command.cache).mtimeMs).toBe(written)
+  })
+
+  it('ignores the cache of another source of the same length: the new code runs, and its cache replaces the old', async () => {
+    const command = commandFile('old')
+    runWithCodeCache(command.file, 0)
+    await until(() => exists(command.cache), 5_000, 'the cache')
+    const before = readFileSync(command.file, 'utf8')
+    const after = before.replace("'old ", "'new ")
+    writeFileSync(command.file, after)
+    expect(after.length).toBe(before.length)
+    expect(runWithCodeCache(command.file, 0)).toBe('stale')
+    expect(command.ran()).toBe(`new ${command.file}`)
+    const checksum = crc32(Buffer.from(after))
+    await until(
+      () => readFileSync(command.cache).readUInt32BE(0) === checksum,
+      5_000,
+      'a new cache',
+    )
+  })
+
+  it('runs the file when V8 refuses the cache, and writes a good one', async () => {
+    const command = commandFile('refused')
+    const header = Buffer.alloc(4)
+    header.writeUInt32BE(crc32(readFileSync(command.file)))
+    writeFileSync(command.cache, Buffer.concat([header, Buffer.from('not bytecode at all')]))
+    expect(runWithCodeCache(command.file, 0)).toBe('rejected')
+    expect(command.ran()).toBe(`refused ${command.file}`)
+    await until(() => readFileSync(command.cache).length > 100, 5_000, 'a good cache')
+    expect(runWithCodeCache(command.file, 0)).toBe('accepted')
+  })
+
+  it('keeps every line of the file where it was, for stack traces', () => {
+    const command = commandFile('lines', "throw new Error('on line 5')")
+    expect(() => runWithCodeCache(command.file, 60_000)).toThrow(
+      expect.objectContaining({ stack: expect.stringContaining(`${command.file}:5:`) }),
+    )
+  })
+
+  it('runs without a cache where it cannot write one', async () => {
+    const command = commandFile('unwritable')
+    // where the cache is written before its rename: a directory there fails the write
+    mkdirSync(`${command.cache}.${process.pid}`)
+    expect(runWithCodeCache(command.file, 0)).toBe('none')
+    expect(command.ran()).toBe(`unwritable ${command.file}`)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(exists(command.cache)).toBe(false)
+  })
+})
