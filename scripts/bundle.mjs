@@ -1,8 +1,10 @@
 /**
- * After tsc: bundles the `card-sandbox` command into one file (dist/bin/cli.cjs), so that a cold
- * start loads one module instead of ~350 (resolving and loading the modules was most of the
- * start-up), started by dist/bin/card-sandbox.js (src/bin.ts) through V8's code cache, which this
- * script warms by running the command once; and writes the CommonJS builds that `require` and Jest
+ * After tsc: writes the image of a migrated database that `:memory:` sandboxes start from
+ * (dist/migrated.sqlite, db/open.ts); bundles the `card-sandbox` command into one file
+ * (dist/bin/cli.cjs), so that a cold start loads one module instead of ~350 (resolving and
+ * loading the modules was most of the start-up), started by dist/bin/card-sandbox.js
+ * (src/bin.ts) through V8's code cache, which this script warms by running the command once; and
+ * writes the CommonJS builds that `require` and Jest
  * load (dist/*.cjs with their dist/*.d.cts). better-sqlite3 stays outside: it is a native addon.
  * The ES module library (`import 'card-sandbox'`) is tsc's dist/, unbundled.
  */
@@ -82,6 +84,10 @@ const moduleUrlOfFile = {
     js: "const __cardSandboxModuleUrl = require('node:url').pathToFileURL(__filename).href;",
   },
 }
+
+// the database `:memory:` sandboxes start from (db/open.ts), made by tsc's build of it
+const { writeMigratedImage } = await import('../dist/db/open.js')
+writeMigratedImage()
 
 await build({
   entryPoints: ['src/cli.ts'],
