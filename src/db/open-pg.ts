@@ -10,8 +10,7 @@ import { drizzle } from 'drizzle-orm/node-postgres'
 import { migrate } from 'drizzle-orm/node-postgres/migrator'
 import pg from 'pg'
 import { packageFile } from '../lib/package-files.js'
-import * as pgSchema from './pg-schema.js'
-import { pgTables } from './pg-schema.js'
+import { pgTablesBySchemaName } from './pg-schema.js'
 import type * as schema from './schema.js'
 
 /** The advisory lock the migrations run under: "card" in ASCII. */
@@ -19,7 +18,7 @@ export const MIGRATION_LOCK = 0x63617264
 
 const MIGRATIONS_FOLDER = packageFile('drizzle-pg')
 
-export type PgPool = { db: ReturnType<typeof drizzle<typeof pgTables>>; pool: pg.Pool }
+export type PgPool = { db: ReturnType<typeof drizzle>; pool: pg.Pool }
 
 export async function openPgDb(url: string): Promise<PgPool> {
   const pool = new pg.Pool({ connectionString: url })
@@ -29,7 +28,7 @@ export async function openPgDb(url: string): Promise<PgPool> {
     await pool.end()
     throw error
   }
-  return { db: drizzle(pool, { schema: pgTables }), pool }
+  return { db: drizzle(pool), pool }
 }
 
 /** Applies the migrations not yet applied, holding MIGRATION_LOCK on one connection. */
@@ -100,14 +99,14 @@ export function openPgStore(url: string): PgStore {
   // a ready that fails is reported by the statements that wait for it, not as unhandled
   const ready = prepareSchema(pool)
   ready.catch(() => {})
-  const tables = pgSchema as unknown as PgStore['tables']
+  const tables = pgTablesBySchemaName() as unknown as PgStore['tables']
   let ended: Promise<void> | undefined
   // one drizzle per pool client (a pool reuses its few clients): statements built on it are
   // kept with it (store/statements.ts)
   const drizzles = new WeakMap<pg.Pool | pg.PoolClient, unknown>()
   const drizzleOn = (queryable: pg.Pool | pg.PoolClient) => {
     let made = drizzles.get(queryable)
-    if (!made) drizzles.set(queryable, (made = drizzle(queryable as pg.Pool, { schema: pgTables })))
+    if (!made) drizzles.set(queryable, (made = drizzle(queryable as pg.Pool)))
     return made
   }
   const on = (queryable: pg.Pool | pg.PoolClient, inTransaction: boolean): PgStore => ({

@@ -2,8 +2,8 @@
  * The same tables for PostgreSQL (issue 20, the team sandbox), derived from schema.ts, the one
  * place the schema is written: drizzle's table builders are per dialect, so each SQLite table is
  * rebuilt here with PostgreSQL's column types, its keys, unique columns and indexes, under the
- * same names. drizzle-kit generates drizzle-pg/ from this module (drizzle.pg.config.ts) as it
- * generates drizzle/ from schema.ts; test/db/pg-schema.test.ts compares the two.
+ * same names. drizzle-kit generates drizzle-pg/ from them (pg-tables.ts, drizzle.pg.config.ts) as
+ * it generates drizzle/ from schema.ts; test/db/pg-schema.test.ts compares the two.
  *
  * The types: text stays text (an enum is the TypeScript type only, as on SQLite); an integer is
  * a `bigint` read as a JavaScript number (times are milliseconds, past 2^31); a boolean is a
@@ -13,6 +13,7 @@
  */
 import { getTableColumns, is } from 'drizzle-orm'
 import {
+  type PgTable,
   bigint,
   boolean,
   index,
@@ -70,32 +71,29 @@ export function pgTableOf(source: SQLiteTable) {
   })
 }
 
-const sqliteTables = Object.values(sqlite).filter((value) => is(value, SQLiteTable))
+type PgTables = { bySqlName: Record<string, PgTable>; bySchemaName: Record<string, PgTable> }
+let built: PgTables | undefined
+
+/**
+ * The tables, built on first use: a sandbox on SQLite never builds them (they were about a
+ * twentieth of a cold start). By SQL name (`card_users`), and by schema.ts's export names
+ * (`cardUsers`), which the store reads them by.
+ */
+function buildOnce(): PgTables {
+  if (built) return built
+  const bySqlName: Record<string, PgTable> = {}
+  const bySchemaName: Record<string, PgTable> = {}
+  for (const [name, value] of Object.entries(sqlite)) {
+    if (!is(value, SQLiteTable)) continue
+    const table = pgTableOf(value)
+    bySqlName[getTableConfig(value).name] = table
+    bySchemaName[name] = table
+  }
+  return (built = { bySqlName, bySchemaName })
+}
 
 /** Every table of schema.ts, by its SQL name. */
-export const pgTables = Object.fromEntries(
-  sqliteTables.map((table) => [getTableConfig(table).name, pgTableOf(table)]),
-)
+export const pgTables = () => buildOnce().bySqlName
 
-// drizzle-kit finds tables among a schema module's exports: each one by name
-export const {
-  accounts,
-  business_operations: businessOperations,
-  card_reveal_tokens: cardRevealTokens,
-  card_users: cardUsers,
-  cards,
-  disburses,
-  disputes,
-  jobs,
-  payments,
-  postings,
-  replica_settings: replicaSettings,
-  retired_tenants: retiredTenants,
-  scenarios,
-  snapshots,
-  tenants,
-  transactions,
-  wallet_codes: walletCodes,
-  webhook_attempts: webhookAttempts,
-  webhook_events: webhookEvents,
-} = pgTables
+/** Every table of schema.ts, under its name there (`cardUsers`). */
+export const pgTablesBySchemaName = () => buildOnce().bySchemaName

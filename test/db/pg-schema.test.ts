@@ -45,11 +45,11 @@ const SQL_TYPES: Record<string, string> = {
 
 describe('the PostgreSQL schema', () => {
   it('has every table of schema.ts, with the same columns, keys and indexes', () => {
-    expect(Object.keys(pgTables).sort()).toEqual(
+    expect(Object.keys(pgTables()).sort()).toEqual(
       sqliteTables.map((table) => sqliteConfig(table).name).sort(),
     )
     for (const table of sqliteTables) {
-      const twin = pgTables[sqliteConfig(table).name]
+      const twin = pgTables()[sqliteConfig(table).name]
       expect(outline(pgConfig(twin))).toEqual(outline(sqliteConfig(table)))
       const types = Object.values(getTableColumns(table)).map((c) => SQL_TYPES[c.columnType])
       expect(Object.values(getTableColumns(twin)).map((c) => c.getSQLType())).toEqual(types)
