@@ -10,7 +10,7 @@
  */
 import { build } from 'esbuild'
 import { spawn } from 'node:child_process'
-import { chmodSync, copyFileSync, existsSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 
 const BIN = 'dist/bin/card-sandbox.js'
 const CLI = 'dist/bin/cli.cjs'
@@ -118,7 +118,19 @@ await build({
 })
 writeFileSync('dist/bin/package.json', '{ "type": "commonjs" }\n')
 chmodSync(BIN, 0o755)
+asciiOnly(CLI)
 await warmCodeCache()
+
+/**
+ * esbuild escapes what is not ASCII in strings but not in tagged templates (the pages' `html`,
+ * which reads only their cooked text): one `·` there made V8 hold the whole bundle as two-byte
+ * text, decoded at every start. Escaped, the cooked text is the same.
+ */
+function asciiOnly(file) {
+  const text = readFileSync(file, 'utf8')
+  const escape = (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`
+  writeFileSync(file, text.replace(/[^\x00-\x7f]/g, escape))
+}
 
 /**
  * Starts the command once and sends it the first calls of a client (a list, a card user), so that
