@@ -127,9 +127,9 @@ await warmCodeCache()
  * text, decoded at every start. Escaped, the cooked text is the same.
  */
 function asciiOnly(file) {
-  const text = readFileSync(file, 'utf8')
-  const escape = (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`
-  writeFileSync(file, text.replace(/[^\x00-\x7f]/g, escape))
+  // unit by unit (both halves of an emoji's pair)
+  const escape = (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`
+  writeFileSync(file, readFileSync(file, 'utf8').replace(/[\u0080-\uffff]/g, escape))
 }
 
 /**
