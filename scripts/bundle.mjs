@@ -140,7 +140,9 @@ function asciiOnly(file) {
 async function warmCodeCache() {
   const cacheFile = `${CLI}.cache`
   rmSync(cacheFile, { force: true })
+  // a plain start, as lib/code-cache.ts writes a cache for no other
   const child = spawn(process.execPath, [BIN, '--port', '0', '--log', 'silent'], {
+    env: { ...process.env, NODE_OPTIONS: '' },
     stdio: ['ignore', 'pipe', 'inherit'],
   })
   try {

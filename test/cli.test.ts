@@ -415,6 +415,20 @@ describe('npx card-sandbox', () => {
     expect(bundled).toEqual(await identities(library.baseUrl))
   })
 
+  it('keeps the code cache the build wrote when started with node options (a cache made under them would be refused)', async () => {
+    const cache = new URL('../dist/bin/cli.cjs.cache', import.meta.url).pathname
+    const written = readFileSync(cache)
+    const child = spawn(process.execPath, ['--single-threaded', CLI, '--port', '0'], {
+      env: { ...process.env, NODE_OPTIONS: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    running.push(child)
+    await new Promise((resolve) => child.stdout!.once('data', resolve))
+    // past the moment a start writes a cache it found refused (lib/code-cache.ts: 2 s)
+    await new Promise((resolve) => setTimeout(resolve, 3_000))
+    expect(readFileSync(cache).equals(written)).toBe(true)
+  })
+
   it('prints the flag table with --help', () => {
     const result = spawnSync(process.execPath, [CLI, '--help'], { encoding: 'utf8' })
     expect(result.status).toBe(0)

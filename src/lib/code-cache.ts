@@ -10,7 +10,9 @@
  * Without a cache, or with one V8 or the hash refuses, the file compiles as usual and a cache is
  * written `writeAfterMs` later (timer unref'd: a short-lived command writes none), when the
  * start and its first requests have compiled what they need; written beside the file through a
- * rename, or not at all where that directory is read-only.
+ * rename, or not at all where that directory is read-only. Only a plain start writes one: node
+ * options (`--single-threaded` under valgrind, `--cpu-prof`, NODE_OPTIONS) change V8's flags,
+ * and a cache made under them would be refused by every plain start after it.
  */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -22,7 +24,12 @@ export type CodeCacheUse = 'accepted' | 'rejected' | 'stale' | 'none'
 
 const CHECKSUM_BYTES = 4
 
-export function runWithCodeCache(file: string, writeAfterMs = 2_000): CodeCacheUse {
+const plainStart = () => process.execArgv.length === 0 && !process.env.NODE_OPTIONS
+
+export function runWithCodeCache(
+  file: string,
+  { writeAfterMs = 2_000, mayWrite = plainStart() } = {},
+): CodeCacheUse {
   const source = readFileSync(file)
   const checksum = crc32(source)
   const cacheFile = `${file}.cache`
@@ -43,7 +50,7 @@ export function runWithCodeCache(file: string, writeAfterMs = 2_000): CodeCacheU
         : script.cachedDataRejected
           ? 'rejected'
           : 'accepted'
-  if (use !== 'accepted')
+  if (use !== 'accepted' && mayWrite)
     setTimeout(() => writeCache(cacheFile, checksum, script), writeAfterMs).unref()
   const module = { exports: {} }
   script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file))

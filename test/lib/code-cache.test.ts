@@ -34,6 +34,9 @@ function commandFile(said: string, last = '') {
   return { dir, file, cache: `${file}.cache`, ran: () => readFileSync(join(dir, 'ran'), 'utf8') }
 }
 
+/** Writes a cache at once, whatever node options this test process runs with. */
+const now = { writeAfterMs: 0, mayWrite: true }
+
 const exists = (file: string) => {
   try {
     return statSync(file).isFile()
@@ -45,7 +48,7 @@ const exists = (file: string) => {
 describe('runWithCodeCache', () => {
   it('runs the file (its #! line, require, __dirname, __filename) and, with no cache, writes one headed by the source’s CRC-32', async () => {
     const command = commandFile('first')
-    expect(runWithCodeCache(command.file, 0)).toBe('none')
+    expect(runWithCodeCache(command.file, now)).toBe('none')
     expect(command.ran()).toBe(`first ${command.file}`)
     await until(() => exists(command.cache), 5_000, 'the cache')
     const cache = readFileSync(command.cache)
@@ -55,10 +58,10 @@ describe('runWithCodeCache', () => {
 
   it('hands V8 the cache the source was compiled to, and writes none again', async () => {
     const command = commandFile('cached')
-    runWithCodeCache(command.file, 0)
+    runWithCodeCache(command.file, now)
     await until(() => exists(command.cache), 5_000, 'the cache')
     const written = statSync(command.cache).mtimeMs
-    expect(runWithCodeCache(command.file, 0)).toBe('accepted')
+    expect(runWithCodeCache(command.file, now)).toBe('accepted')
     expect(command.ran()).toBe(`cached ${command.file}`)
     await new Promise((resolve) => setTimeout(resolve, 50))
     expect(statSync(command.cache).mtimeMs).toBe(written)
@@ -66,13 +69,13 @@ describe('runWithCodeCache', () => {
 
   it('ignores the cache of another source of the same length: the new code runs, and its cache replaces the old', async () => {
     const command = commandFile('old')
-    runWithCodeCache(command.file, 0)
+    runWithCodeCache(command.file, now)
     await until(() => exists(command.cache), 5_000, 'the cache')
     const before = readFileSync(command.file, 'utf8')
     const after = before.replace("'old ", "'new ")
     writeFileSync(command.file, after)
     expect(after.length).toBe(before.length)
-    expect(runWithCodeCache(command.file, 0)).toBe('stale')
+    expect(runWithCodeCache(command.file, now)).toBe('stale')
     expect(command.ran()).toBe(`new ${command.file}`)
     const checksum = crc32(Buffer.from(after))
     await until(
@@ -87,24 +90,32 @@ describe('runWithCodeCache', () => {
     const header = Buffer.alloc(4)
     header.writeUInt32BE(crc32(readFileSync(command.file)))
     writeFileSync(command.cache, Buffer.concat([header, Buffer.from('not bytecode at all')]))
-    expect(runWithCodeCache(command.file, 0)).toBe('rejected')
+    expect(runWithCodeCache(command.file, now)).toBe('rejected')
     expect(command.ran()).toBe(`refused ${command.file}`)
     await until(() => readFileSync(command.cache).length > 100, 5_000, 'a good cache')
-    expect(runWithCodeCache(command.file, 0)).toBe('accepted')
+    expect(runWithCodeCache(command.file, now)).toBe('accepted')
   })
 
   it('keeps every line of the file where it was, for stack traces', () => {
     const command = commandFile('lines', "throw new Error('on line 5')")
-    expect(() => runWithCodeCache(command.file, 60_000)).toThrow(
+    expect(() => runWithCodeCache(command.file, { writeAfterMs: 60_000 })).toThrow(
       expect.objectContaining({ stack: expect.stringContaining(`${command.file}:5:`) }),
     )
+  })
+
+  it('writes no cache when node runs with options (they change V8’s flags: a plain start would refuse it)', async () => {
+    const command = commandFile('flagged')
+    expect(runWithCodeCache(command.file, { writeAfterMs: 0, mayWrite: false })).toBe('none')
+    expect(command.ran()).toBe(`flagged ${command.file}`)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(exists(command.cache)).toBe(false)
   })
 
   it('runs without a cache where it cannot write one', async () => {
     const command = commandFile('unwritable')
     // where the cache is written before its rename: a directory there fails the write
     mkdirSync(`${command.cache}.${process.pid}`)
-    expect(runWithCodeCache(command.file, 0)).toBe('none')
+    expect(runWithCodeCache(command.file, now)).toBe('none')
     expect(command.ran()).toBe(`unwritable ${command.file}`)
     await new Promise((resolve) => setTimeout(resolve, 50))
     expect(exists(command.cache)).toBe(false)
