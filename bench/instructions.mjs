@@ -15,11 +15,16 @@
 // N counted ones. V8's optimising compilers still run now and then after the warm-up; their
 // instructions are left out of the figures (shown apart), as they fade with a longer run.
 //
+// It counts a cold start too: every instruction from the spawn to the first answer of
+// GET /v1/cards, against a bare node:http server's start to its first answer (the floor: node
+// itself). All threads, and no --single-threaded there: that V8 flag makes a start refuse the code
+// cache it would read (lib/code-cache.ts). A start's count moves by about 1 % between runs.
+//
 // usage: node bench/instructions.mjs [--n=1000] [--against=<another build's dist directory>]
 //   --against compares the built dist/ with another build of the sandbox instead of bare Hono
 //   (copy dist/ aside before a change: `cp -r dist dist-before`).
 import { execFileSync, spawn, spawnSync } from 'node:child_process'
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { call, cardsReady } from './setup.mjs'
@@ -71,6 +76,31 @@ async function count(server, method) {
     execFileSync('callgrind_control', ['--dump', String(child.pid)], { stdio: 'ignore' })
     const file = readdirSync(dir).find((f) => /\.\d+$/.test(f))
     return byPlace(join(dir, file))
+  } finally {
+    child.kill('SIGKILL')
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/** The instructions of one start, spawn to first answer of GET /v1/cards, every thread. */
+async function countStart(args) {
+  const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-instructions-'))
+  const child = spawn(
+    'valgrind',
+    ['--tool=callgrind', `--callgrind-out-file=${dir}/callgrind.out`, process.execPath, ...args],
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+  )
+  try {
+    const url = await listening(child)
+    const answered = () =>
+      fetch(`${url}/v1/cards`, { headers: { authorization: 'Bearer bench' } }).then(
+        (res) => res.status === 200,
+        () => false,
+      )
+    while (!(await answered())) await new Promise((resolve) => setTimeout(resolve, 20))
+    execFileSync('callgrind_control', ['--dump', String(child.pid)], { stdio: 'ignore' })
+    const file = readdirSync(dir).find((f) => /\.\d+$/.test(f))
+    return Number(/^summary: (\d+)/m.exec(readFileSync(join(dir, file), 'utf8'))[1])
   } finally {
     child.kill('SIGKILL')
     rmSync(dir, { recursive: true, force: true })
@@ -134,6 +164,17 @@ for (const method of ['GET', 'POST'])
     console.error(`counted ${method} on ${server.name}`)
   }
 
+const starts = [
+  ['sandbox', sandboxOf(join(ROOT, 'dist')).args],
+  AGAINST
+    ? [`sandbox (${AGAINST})`, sandboxOf(resolve(AGAINST)).args]
+    : ['bare node:http', ['bench/baselines/node-http.mjs']],
+]
+for (const [name, args] of starts) {
+  results[`start ${name}`] = await countStart(args)
+  console.error(`counted a start of ${name}`)
+}
+
 const thousands = (n) => n.toLocaleString('en-US')
 console.log(
   `instructions per request (user space, ${N} requests after ${3 * N} to warm up), ${new Date().toISOString()}`,
@@ -147,3 +188,9 @@ for (const method of ['GET', 'POST']) {
       `| ${name} | ${thousands(ours[name])} | ${thousands(theirs[name])} | ${theirs[name] ? (ours[name] / theirs[name]).toFixed(3) : '-'} |`,
     )
 }
+const [ourStart, theirStart] = starts.map(([name]) => results[`start ${name}`])
+console.log(`\n| cold start, to the first answer | ${starts[0][0]} | ${starts[1][0]} | ratio |`)
+console.log('|---|---|---|---|')
+console.log(
+  `| instructions | ${thousands(ourStart)} | ${thousands(theirStart)} | ${(ourStart / theirStart).toFixed(3)} |`,
+)

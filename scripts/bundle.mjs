@@ -1,6 +1,6 @@
 /**
- * After tsc: writes the image of a migrated database that `:memory:` sandboxes start from
- * (dist/migrated.sqlite, db/open.ts); bundles the `card-sandbox` command into one file
+ * After tsc: writes the schema of a migrated database that `:memory:` sandboxes start from
+ * (dist/migrated-schema.json, db/open.ts); bundles the `card-sandbox` command into one file
  * (dist/bin/cli.cjs), so that a cold start loads one module instead of ~350 (resolving and
  * loading the modules was most of the start-up), started by dist/bin/card-sandbox.js
  * (src/bin.ts) through V8's code cache, which this script warms by running the command once; and
@@ -85,9 +85,9 @@ const moduleUrlOfFile = {
   },
 }
 
-// the database `:memory:` sandboxes start from (db/open.ts), made by tsc's build of it
-const { writeMigratedImage } = await import('../dist/db/open.js')
-writeMigratedImage()
+// the schema `:memory:` sandboxes start from (db/open.ts), made by tsc's build of it
+const { writeMigratedSchema } = await import('../dist/db/open.js')
+writeMigratedSchema()
 
 await build({
   entryPoints: ['src/cli.ts'],

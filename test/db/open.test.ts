@@ -1,13 +1,13 @@
 /**
- * db/open.ts: a `:memory:` database starts from the build's image of a migrated database when
- * that image holds drizzle/'s migrations, hash for hash, and from the migrations otherwise.
+ * db/open.ts: a `:memory:` database starts from the schema the build wrote (the migrations'
+ * end state) when that schema was made from drizzle/'s migrations, hash for hash, and from the
+ * migrations otherwise.
  */
-import Database from 'better-sqlite3'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { closeDb, openDb, writeMigratedImage, type Db } from '../../src/db/open.js'
+import { closeDb, openDb, writeMigratedSchema, type Db } from '../../src/db/open.js'
 
 const dirs: string[] = []
 const opened: Db[] = []
@@ -16,76 +16,69 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
 })
 
-function imageFile() {
-  const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-image-'))
+function schemaFile() {
+  const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-schema-'))
   dirs.push(dir)
-  return join(dir, 'migrated.sqlite')
+  return join(dir, 'migrated-schema.json')
 }
 
-/** An image made by writeMigratedImage, changed by `change` (a marker table, say). */
-function imageWith(change: (sqlite: Database.Database) => void) {
-  const file = imageFile()
-  writeMigratedImage(file)
-  const sqlite = new Database(file)
-  change(sqlite)
-  sqlite.close()
+type MigratedSchema = { statements: string[]; migrations: { hash: string }[] }
+
+/** A schema file made by writeMigratedSchema, with a marker table, then changed by `change`. */
+function markedSchema(change: (schema: MigratedSchema) => void = () => {}) {
+  const file = schemaFile()
+  writeMigratedSchema(file)
+  const schema = JSON.parse(readFileSync(file, 'utf8')) as MigratedSchema
+  schema.statements.push('CREATE TABLE marker (x)')
+  change(schema)
+  writeFileSync(file, JSON.stringify(schema))
   return file
 }
 
-const open = (image: string) => {
-  const db = openDb(':memory:', image)
+const open = (file: string) => {
+  const db = openDb(':memory:', file)
   opened.push(db)
   return db
 }
-const tables = (db: Db) =>
-  db.$client.prepare('SELECT name, sql FROM sqlite_master ORDER BY name').all()
-const hasMarker = (db: Db) => tables(db).some((t: any) => t.name === 'marker')
+const objects = (db: Db) =>
+  db.$client.prepare('SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY name').all()
+const hasMarker = (db: Db) => objects(db).some((o: any) => o.name === 'marker')
+const applied = (db: Db) =>
+  db.$client.prepare('SELECT hash, created_at FROM __drizzle_migrations ORDER BY created_at').all()
 
 describe('openDb(":memory:")', () => {
-  it('starts from the image: the same tables, indexes and migrations as running each migration', () => {
-    const fromImage = open(imageWith((sqlite) => sqlite.exec('CREATE TABLE marker (x)')))
-    expect(hasMarker(fromImage)).toBe(true)
-    const migrated = open(join(imageFile(), 'none'))
-    expect(tables(fromImage).filter((t: any) => t.name !== 'marker')).toEqual(tables(migrated))
-    const applied = (db: Db) =>
-      db.$client
-        .prepare('SELECT hash, created_at FROM __drizzle_migrations ORDER BY created_at')
-        .all()
-    expect(applied(fromImage)).toEqual(applied(migrated))
+  it('starts from the schema file: the same tables, indexes and migrations as running each migration', () => {
+    const fromSchema = open(markedSchema())
+    expect(hasMarker(fromSchema)).toBe(true)
+    const migrated = open(join(schemaFile(), 'none'))
+    expect(objects(fromSchema).filter((o: any) => o.name !== 'marker')).toEqual(objects(migrated))
+    expect(applied(fromSchema)).toEqual(applied(migrated))
     expect(applied(migrated).length).toBeGreaterThan(10)
   })
 
-  it('runs the migrations instead when the image holds other migrations than drizzle/ (a migration changed since the build)', () => {
-    const changed = imageWith((sqlite) => {
-      sqlite.exec('CREATE TABLE marker (x)')
-      sqlite.exec("UPDATE __drizzle_migrations SET hash = 'other' WHERE rowid = 1")
-    })
+  it('runs the migrations instead when the file was made from other migrations (one changed or added since the build)', () => {
+    const changed = markedSchema((schema) => (schema.migrations[0].hash = 'other'))
     expect(hasMarker(open(changed))).toBe(false)
-    const fewer = imageWith((sqlite) => {
-      sqlite.exec('CREATE TABLE marker (x)')
-      sqlite.exec(
-        'DELETE FROM __drizzle_migrations WHERE rowid = (SELECT max(rowid) FROM __drizzle_migrations)',
-      )
-    })
-    expect(hasMarker(open(fewer))).toBe(false)
+    const fewer = markedSchema((schema) => schema.migrations.pop())
+    const db = open(fewer)
+    expect(hasMarker(db)).toBe(false)
+    expect(applied(db).length).toBe(applied(open(markedSchema())).length)
   })
 
-  it('runs the migrations when there is no image, or it is not a database', () => {
-    const garbage = imageFile()
-    writeFileSync(garbage, 'not a database')
-    for (const image of [garbage, join(imageFile(), 'none')]) {
-      const db = open(image)
-      expect(
-        db.$client.prepare('SELECT count(*) FROM __drizzle_migrations').pluck().get(),
-      ).toBeGreaterThan(10)
-    }
+  it('runs the migrations when there is no schema file, or it is not one', () => {
+    const garbage = schemaFile()
+    writeFileSync(garbage, 'not json')
+    for (const file of [garbage, join(schemaFile(), 'none')])
+      expect(applied(open(file)).length).toBeGreaterThan(10)
   })
 
-  it('writes and reads rows in a database started from the image', () => {
-    const db = open(imageWith(() => {}))
+  it('writes and reads rows, with their autoincrementing keys, in a database started from the schema file', () => {
+    const db = open(markedSchema())
     db.$client.exec(
-      'CREATE TABLE grows (x); WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 5000) INSERT INTO grows SELECT x FROM n',
+      'CREATE TABLE grows (id INTEGER PRIMARY KEY AUTOINCREMENT, x); WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 5000) INSERT INTO grows (x) SELECT x FROM n',
     )
-    expect(db.$client.prepare('SELECT count(*) FROM grows').pluck().get()).toBe(5000)
+    expect(db.$client.prepare('SELECT count(*), max(id) FROM grows').raw().get()).toEqual([
+      5000, 5000,
+    ])
   })
 })
