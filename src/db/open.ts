@@ -72,23 +72,24 @@ export function writeMigratedSchema(file: string = MIGRATED_SCHEMA): void {
 
 /** A `:memory:` database of the schema file, if there is one and it was made from drizzle/. */
 function migratedDatabase(file: string): Database.Database | undefined {
-  let schema: MigratedSchema
+  let sqlite: Database.Database | undefined
   try {
-    schema = JSON.parse(readFileSync(file, 'utf8')) as MigratedSchema
+    const schema = JSON.parse(readFileSync(file, 'utf8')) as MigratedSchema
     const committed = readMigrationFiles({ migrationsFolder: MIGRATIONS_FOLDER })
     if (schema.migrations.map((m) => m.hash).join() !== committed.map((m) => m.hash).join())
       return undefined
+    const made = (sqlite = new Database(':memory:'))
+    made.transaction(() => {
+      for (const statement of schema.statements) made.exec(statement)
+      const record = made.prepare(
+        'INSERT INTO __drizzle_migrations (hash, created_at) VALUES (?, ?)',
+      )
+      for (const m of schema.migrations) record.run(m.hash, m.created_at)
+    })()
+    return made
   } catch {
     // no file (a build that wrote none, tests before the first build), or not one of ours
+    sqlite?.close()
     return undefined
   }
-  const sqlite = new Database(':memory:')
-  sqlite.transaction(() => {
-    for (const statement of schema.statements) sqlite.exec(statement)
-    const record = sqlite.prepare(
-      'INSERT INTO __drizzle_migrations (hash, created_at) VALUES (?, ?)',
-    )
-    for (const m of schema.migrations) record.run(m.hash, m.created_at)
-  })()
-  return sqlite
 }

@@ -17,7 +17,7 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname } from 'node:path'
-import { Script } from 'node:vm'
+import { constants, Script } from 'node:vm'
 import { crc32 } from 'node:zlib'
 
 export type CodeCacheUse = 'accepted' | 'rejected' | 'stale' | 'none'
@@ -40,7 +40,12 @@ export function runWithCodeCache(
   const text = source.toString('utf8').replace(/^#!/, '//')
   const script = new Script(
     `(function (exports, require, module, __filename, __dirname) {${text}\n})`,
-    { filename: file, cachedData: fresh ? cache.subarray(CHECKSUM_BYTES) : undefined },
+    {
+      filename: file,
+      cachedData: fresh ? cache.subarray(CHECKSUM_BYTES) : undefined,
+      // an import() in the file loads as it would in a module node loaded itself
+      importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+    },
   )
   const use: CodeCacheUse =
     cache === undefined

@@ -96,6 +96,17 @@ describe('runWithCodeCache', () => {
     expect(runWithCodeCache(command.file, now)).toBe('accepted')
   })
 
+  it('lets the file import() a module, as a module node loaded would', async () => {
+    const command = commandFile(
+      'imports',
+      "import('node:os').then((os) => writeFileSync(__dirname + '/imported', os.EOL))",
+    )
+    runWithCodeCache(command.file, { writeAfterMs: 60_000 })
+    const imported = join(command.dir, 'imported')
+    await until(() => exists(imported), 5_000, 'the import')
+    expect(readFileSync(imported, 'utf8')).toBe('\n')
+  })
+
   it('keeps every line of the file where it was, for stack traces', () => {
     const command = commandFile('lines', "throw new Error('on line 5')")
     expect(() => runWithCodeCache(command.file, { writeAfterMs: 60_000 })).toThrow(
