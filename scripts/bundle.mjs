@@ -3,10 +3,10 @@
  * (dist/migrated-schema.json, db/open.ts); bundles the `card-sandbox` command into one file
  * (dist/bin/cli.cjs), so that a cold start loads one module instead of ~350 (resolving and
  * loading the modules was most of the start-up), started by dist/bin/card-sandbox.js
- * (src/bin.ts) through V8's code cache, which this script warms by running the command once; and
- * writes the CommonJS builds that `require` and Jest
- * load (dist/*.cjs with their dist/*.d.cts). better-sqlite3 stays outside: it is a native addon.
- * The ES module library (`import 'card-sandbox'`) is tsc's dist/, unbundled.
+ * (src/bin.ts) through V8's code cache, which this script warms by running the command once;
+ * and writes the CommonJS builds that `require` and Jest load (dist/*.cjs with their
+ * dist/*.d.cts). better-sqlite3 stays outside: it is a native addon. The ES module library
+ * (`import 'card-sandbox'`) is tsc's dist/, unbundled.
  */
 import { build } from 'esbuild'
 import { spawn } from 'node:child_process'
@@ -40,7 +40,8 @@ const zodEnglishOnly = {
  * parse and build at every start, for the few it draws from (domain/ids.ts and its callers:
  * person, location, company and internet names). The bundle's locale keeps those categories
  * alone, whole and in the same [fr, en, base] order, so a seed draws the same values: checked
- * here against the whole locale, and end to end by test/cli/seeded-bundle.test.ts.
+ * here against the whole locale, and end to end by test/cli.test.ts (the command and the library
+ * give the same names for a seed).
  */
 const FAKER_CATEGORIES = ['metadata', 'person', 'location', 'company', 'internet']
 const fakerDrawsUsed = (faker) => [
@@ -162,20 +163,11 @@ async function warmCodeCache() {
         body: body && JSON.stringify(body),
       }).then((res) => res.arrayBuffer())
     await call('GET', '/cards')
-    await call('POST', '/card-users/create', {
-      first_name: 'Awa',
-      last_name: 'Diop',
-      address: '12 Rue Carnot, Dakar',
-      phone: '+221770000001',
-      email: 'awa.diop@example.com',
-      id_no: '1234567890123',
-      selfie_image: 'https://img.example.com/selfie.jpg',
-      id_image: 'https://img.example.com/id-front.jpg',
-      back_id_image: 'https://img.example.com/id-back.jpg',
-    })
+    await call('POST', '/card-users/create', { phone: '+221770000001' })
     for (let waited = 0; !existsSync(cacheFile) && waited < 10_000; waited += 50)
       await new Promise((resolve) => setTimeout(resolve, 50))
-    if (!existsSync(cacheFile)) console.warn(`bundle: no ${cacheFile}; the first start writes it`)
+    if (!existsSync(cacheFile))
+      console.warn(`bundle: no ${cacheFile}; the first plain start that serves writes it`)
   } finally {
     child.kill('SIGKILL')
   }
