@@ -32,11 +32,12 @@ async function attempt(
 
 describe('the webhook log read side', () => {
   it("pages a tenant's events newest first, each with its own attempts in order, masked", async () => {
-    // nothing delivers meanwhile: with no webhook URL the deliverer would mark the pending
-    // events skipped (seen on PostgreSQL, where its pass runs beside the test's awaits)
-    const s = newSandbox({ ticking: false, stages: { webhookKick: false } })
+    const s = newSandbox()
     const ctx = await tenantContext(s, 'test-token', 1_000)
+    // no delivery marks the pending events skipped meanwhile (no webhook URL is set)
+    s.deps.deliverer.hold('test-token')
     const other = await tenantContext(s, 'other-token', 1_000)
+    await s.deps.deliverer.idle()
 
     // three events of this tenant, one of another
     await enqueueEvent(ctx, {
