@@ -2,7 +2,7 @@
  * Runs a CommonJS file (the bundled command, dist/bin/cli.cjs) with V8's code cache, as Node 22's
  * module.enableCompileCache() would (Node 20 has none): the bytecode of the functions a start
  * compiled is kept beside the file in `<file>.cache`, and the next start reads it instead of
- * parsing and compiling 1.5 MB of JavaScript (about a quarter of a cold start).
+ * parsing and compiling 1.2 MB of JavaScript (about a quarter of a cold start).
  *
  * The cache begins with the CRC-32 of the source it was made from, as Node's own compile cache
  * does: V8 checks its own version, its flags and the source's length, not its content, and the
