@@ -34,37 +34,45 @@ export function createApp(deps: SandboxDeps) {
   const on = (stage: keyof NonNullable<typeof options.stages>) => options.stages?.[stage] !== false
 
   // 1. a request addressed to a name that is not the sandbox's reaches nothing (DNS rebinding);
-  // then every stage may read the sandbox's parts (deps)
+  // then every stage may read the sandbox's parts (deps); 2. the request journal and 3. the
+  // webhook kick, once the answer is known: the last stages of the first layer (chained.ts), so
+  // that they wait for the answer of everything below and cost no layer of their own
   const provideDeps: MiddlewareHandler<AppEnv> = (c, next) => {
     c.set('deps', deps)
     return next()
   }
-  app.use(on('hostCheck') ? chained(hostCheck(deps.allowedHosts), provideDeps) : provideDeps)
-  // 2. with --cors, pages on the origins given may call it: preflights answered here, before the
+  const guarded: [MiddlewareHandler<AppEnv>, ...MiddlewareHandler<AppEnv>[]] = on('hostCheck')
+    ? [hostCheck(deps.allowedHosts), provideDeps]
+    : [provideDeps]
+  app.use(
+    chained(
+      ...guarded,
+      ...(options.journal ? [journal()] : []),
+      ...(on('webhookKick') ? [webhookKick()] : []),
+    ),
+  )
+  // 4. with --cors, pages on the origins given may call it: preflights answered here, before the
   // tenant stage would ask them for a token; every answer carries the CORS headers
   if (options.cors.length) app.use(cors(options.cors))
-  // 3. the pages' hardening headers; JSON answers carry nosniff from sendJson (envelope.ts)
+  // 5. the pages' hardening headers; JSON answers carry nosniff from sendJson (envelope.ts)
   app.use('/__sandbox/*', securityHeaders(PAGE_SCRIPTS))
-  // 4. one line per request on stdout, 5. the request journal: both once the answer is known
+  // 6. one line per request on stdout, once the answer is known
   if (options.log !== 'silent') app.use(requestLog(deps.logger))
-  if (options.journal) app.use(journal())
-  // 6. for the bearer token's tenant: its webhooks kicked once it has answered; then (401 without
-  // a token) the tenant, seeded with --fixtures when new, and what fell due on its clock run first
-  const kick = on('webhookKick') ? [webhookKick()] : []
+  // 7. for the bearer token's tenant (401 without a token): the tenant, seeded with --fixtures
+  // when new, and what fell due on its clock run first
   const tenantStages: [MiddlewareHandler<AppEnv>, ...MiddlewareHandler<AppEnv>[]] = [
     tenant(),
     ...(options.fixtures ? [fixtures()] : []),
     ...(on('dueWork') ? [dueWork()] : []),
   ]
-  const forTenant = [...kick, chained(...tenantStages)]
-  // 7. /v1 only: the request counted in its tenant's minute (429 past --rate-limit), 8. the
-  // scenarios in force; then each route: 9. its body and validation (validate.ts), 10. its
-  // handler, 11. the envelope (envelope.ts sendJson, with the rate-limit headers); a path some
+  const forTenant = [chained(...tenantStages)]
+  // 8. /v1 only: the request counted in its tenant's minute (429 past --rate-limit), 9. the
+  // scenarios in force; then each route: 10. its body and validation (validate.ts), 11. its
+  // handler, 12. the envelope (envelope.ts sendJson, with the rate-limit headers); a path some
   // route names literally is never taken for a `{reference}` (method-not-allowed.ts). Stages
   // with nothing to do after the answer share one layer (chained.ts).
   app.use(
     '/v1/*',
-    ...kick,
     chained(...tenantStages, rateLimit(options.rateLimit)),
     ...(on('scenarios') ? [scenarios()] : []),
     literalRoutesFirst(app),

@@ -6,8 +6,11 @@
  * throws or answers early ends the request exactly as it would in compose: none of the stages
  * around it has anything left to do, and the layer hands the error to app.onError.
  *
- * A stage with work after `next()` (the journal, the webhook kick, scenarios) stays a layer of
- * its own: an error thrown inside it must become an answer before that work runs.
+ * Stages with work after `next()` (the journal, the webhook kick) may run in a chain too, at its
+ * end, after every stage that may throw or answer early: the `next()` they wait for is then
+ * compose's, which renders any error below as the answer before it returns, so their work after
+ * it always runs and sees that answer. A stage that may throw placed after one of them would end
+ * the request without that work (the request log and scenarios keep layers of their own).
  */
 import type { Env, MiddlewareHandler, Next } from 'hono'
 

@@ -8,17 +8,21 @@ import { describe, expect, it } from 'vitest'
 import { chained } from '../../../src/http/middleware/chained.js'
 
 /** An app whose one layer chains `stages` between an outer layer that writes down what it saw. */
-function appWith(stages: [MiddlewareHandler, ...MiddlewareHandler[]], ran: string[]) {
+function appWith(
+  stages: [MiddlewareHandler, ...MiddlewareHandler[]],
+  ran: string[],
+  handler: MiddlewareHandler = (c) => {
+    ran.push('handler')
+    return Promise.resolve(c.text('handled'))
+  },
+) {
   const app = new Hono()
   app.use(async (c, next) => {
     await next()
     ran.push(`outer saw ${c.res.status}`)
   })
   app.use(chained(...stages))
-  app.get('/', (c) => {
-    ran.push('handler')
-    return c.text('handled')
-  })
+  app.get('/', handler)
   app.onError((error, c) => c.text(`rendered: ${error.message}`, 418))
   return app
 }
@@ -59,5 +63,34 @@ describe('chained stages', () => {
     const res = await appWith([stage('a', ran), answering, stage('c', ran)], ran).request('/')
     expect(res.status).toBe(204)
     expect(ran).toEqual(['a', 'b', 'outer saw 204'])
+  })
+
+  it('at their end, run work after next() once the route answered, inner ones first, and see the answer', async () => {
+    const ran: string[] = []
+    const after =
+      (name: string): MiddlewareHandler =>
+      async (c, next) => {
+        await next()
+        ran.push(`${name} saw ${c.res.status}`)
+      }
+    const res = await appWith([stage('a', ran), after('journal'), after('kick')], ran).request('/')
+    expect(await res.text()).toBe('handled')
+    expect(ran).toEqual(['a', 'handler', 'kick saw 200', 'journal saw 200', 'outer saw 200'])
+  })
+
+  it('at their end, see the rendered error when the route throws, and still run', async () => {
+    const ran: string[] = []
+    const after: MiddlewareHandler = async (c, next) => {
+      await next()
+      ran.push(`after saw ${c.res.status}`)
+    }
+    const failing: MiddlewareHandler = () => {
+      ran.push('handler')
+      throw new Error('refused')
+    }
+    const res = await appWith([stage('a', ran), after], ran, failing).request('/')
+    expect(res.status).toBe(418)
+    expect(await res.text()).toBe('rendered: refused')
+    expect(ran).toEqual(['a', 'handler', 'after saw 418', 'outer saw 418'])
   })
 })
