@@ -53,25 +53,26 @@ export type JournalFilter = {
 
 /**
  * A fixed ring of MAX_ENTRIES_PER_TENANT slots: `count` records from slot `first` on, the oldest
- * first, kept column by column. One object per record would outlive the young generation and be
- * copied out of it; numbers in arrays of numbers, and strings shared with the request before
- * (the same headers, path and answer), leave the collector next to nothing to copy.
+ * first. A record is four numbers side by side in `numbers` (off the collector's heap) and six
+ * strings side by side in `strings`, so that keeping one writes two runs of adjacent memory. One
+ * object per record would outlive the young generation and be copied out of it; strings shared
+ * with the request before (the same headers, path and answer) leave the collector next to
+ * nothing to copy.
  */
 type Ring = {
   first: number
   count: number
   bytes: number
-  seq: number[]
-  at: number[]
-  status: number[]
-  latencyMs: number[]
-  method: string[]
-  path: string[]
-  query: string[]
-  headers: string[]
-  requestBody: (string | null)[]
-  responseBody: (string | null)[]
+  /** seq, at, status, latencyMs of each slot */
+  numbers: Float64Array
+  /** method, path, query, headers, requestBody, responseBody of each slot */
+  strings: (string | null)[]
 }
+
+const NUMBERS = 4
+const STRINGS = 6
+const REQUEST_BODY = 4
+const RESPONSE_BODY = 5
 
 export type Journal = ReturnType<typeof createJournal>
 
@@ -114,16 +115,19 @@ export function createJournal() {
       if (ring.count === MAX_ENTRIES_PER_TENANT) dropOldest(ring)
       // slots fill in order, 0 to the last, then round again: the columns grow by appending
       const slot = (ring.first + ring.count) % MAX_ENTRIES_PER_TENANT
-      ring.seq[slot] = ++sequence
-      ring.at[slot] = arrival.at
-      ring.method[slot] = arrival.method
-      ring.path[slot] = maskedPath(arrival.path)!
-      ring.query[slot] = arrival.query
-      ring.status[slot] = arrival.status
-      ring.latencyMs[slot] = arrival.latencyMs
-      ring.headers[slot] = headersOf(arrival.headers)
-      ring.requestBody[slot] = bounded(masked(arrival.requestBody))
-      ring.responseBody[slot] = bounded(masked(arrival.responseBody))
+      const { numbers, strings } = ring
+      let n = slot * NUMBERS
+      numbers[n++] = ++sequence
+      numbers[n++] = arrival.at
+      numbers[n++] = arrival.status
+      numbers[n] = arrival.latencyMs
+      let s = slot * STRINGS
+      strings[s++] = arrival.method
+      strings[s++] = maskedPath(arrival.path)
+      strings[s++] = arrival.query
+      strings[s++] = headersOf(arrival.headers)
+      strings[s++] = bounded(masked(arrival.requestBody))
+      strings[s] = bounded(masked(arrival.responseBody))
       ring.count++
       ring.bytes += sizeOf(ring, slot)
       while (ring.bytes > MAX_BYTES_PER_TENANT && ring.count > 1) dropOldest(ring)
@@ -155,45 +159,46 @@ function emptyRing(): Ring {
     first: 0,
     count: 0,
     bytes: 0,
-    seq: [],
-    at: [],
-    status: [],
-    latencyMs: [],
-    method: [],
-    path: [],
-    query: [],
-    headers: [],
-    requestBody: [],
-    responseBody: [],
+    numbers: new Float64Array(MAX_ENTRIES_PER_TENANT * NUMBERS),
+    strings: new Array<string | null>(MAX_ENTRIES_PER_TENANT * STRINGS).fill(null),
   }
 }
 
 function recordAt(ring: Ring, slot: number): JournalRecord {
+  const { numbers, strings } = ring
+  const n = slot * NUMBERS
+  const s = slot * STRINGS
   return {
-    seq: ring.seq[slot],
-    at: ring.at[slot],
-    method: ring.method[slot],
-    path: ring.path[slot],
-    query: ring.query[slot],
-    status: ring.status[slot],
-    latencyMs: ring.latencyMs[slot],
-    headers: ring.headers[slot],
-    requestBody: ring.requestBody[slot],
-    responseBody: ring.responseBody[slot],
+    seq: numbers[n],
+    at: numbers[n + 1],
+    status: numbers[n + 2],
+    latencyMs: numbers[n + 3],
+    method: strings[s]!,
+    path: strings[s + 1]!,
+    query: strings[s + 2]!,
+    headers: strings[s + 3]!,
+    requestBody: strings[s + REQUEST_BODY],
+    responseBody: strings[s + RESPONSE_BODY],
   }
 }
 
 /** Drops the oldest record, and lets go of its bodies. */
 function dropOldest(ring: Ring): void {
   ring.bytes -= sizeOf(ring, ring.first)
-  ring.requestBody[ring.first] = null
-  ring.responseBody[ring.first] = null
+  const s = ring.first * STRINGS
+  ring.strings[s + REQUEST_BODY] = null
+  ring.strings[s + RESPONSE_BODY] = null
   ring.first = (ring.first + 1) % MAX_ENTRIES_PER_TENANT
   ring.count--
 }
 
 function sizeOf(ring: Ring, slot: number): number {
-  return (ring.requestBody[slot]?.length ?? 0) + (ring.responseBody[slot]?.length ?? 0) + 256
+  const s = slot * STRINGS
+  return (
+    (ring.strings[s + REQUEST_BODY]?.length ?? 0) +
+    (ring.strings[s + RESPONSE_BODY]?.length ?? 0) +
+    256
+  )
 }
 
 /**
