@@ -110,7 +110,8 @@ export function createJournal() {
   }
 
   return {
-    record(arrival: Arrival): JournalRecord {
+    /** Keeps a request and its answer (read them back with find: nothing is built here). */
+    record(arrival: Arrival): void {
       const ring = ringOf(arrival.tenantId)
       if (ring.count === MAX_ENTRIES_PER_TENANT) dropOldest(ring)
       // slots fill in order, 0 to the last, then round again: the columns grow by appending
@@ -131,7 +132,6 @@ export function createJournal() {
       ring.count++
       ring.bytes += sizeOf(ring, slot)
       while (ring.bytes > MAX_BYTES_PER_TENANT && ring.count > 1) dropOldest(ring)
-      return recordAt(ring, slot)
     },
 
     /** The tenant's records that match, newest first. */
