@@ -66,16 +66,19 @@ export function createApp(deps: SandboxDeps) {
     ...(on('dueWork') ? [dueWork()] : []),
   ]
   const forTenant = [chained(...tenantStages)]
-  // 8. /v1 only: the request counted in its tenant's minute (429 past --rate-limit), 9. the
-  // scenarios in force; then each route: 10. its body and validation (validate.ts), 11. its
-  // handler, 12. the envelope (envelope.ts sendJson, with the rate-limit headers); a path some
-  // route names literally is never taken for a `{reference}` (method-not-allowed.ts). Stages
-  // with nothing to do after the answer share one layer (chained.ts).
+  // 8. /v1 only: the request counted in its tenant's minute (429 past --rate-limit); a path some
+  // route names literally is never taken for a `{reference}` (405, method-not-allowed.ts); 9. the
+  // scenarios in force, last of the layer (they may have work once answered); then each route:
+  // 10. its body and validation (validate.ts), 11. its handler, 12. the envelope (envelope.ts
+  // sendJson, with the rate-limit headers)
   app.use(
     '/v1/*',
-    chained(...tenantStages, rateLimit(options.rateLimit)),
-    ...(on('scenarios') ? [scenarios()] : []),
-    literalRoutesFirst(app),
+    chained(
+      ...tenantStages,
+      rateLimit(options.rateLimit),
+      literalRoutesFirst(app),
+      ...(on('scenarios') ? [scenarios()] : []),
+    ),
   )
   app.route('/v1', createV1Api({ quirks: options.quirks }))
   app.route('/__sandbox', createControlApi(app, createPagesApi(app, forTenant), forTenant))

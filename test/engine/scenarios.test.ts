@@ -192,6 +192,17 @@ describe('the example scenarios', () => {
     expect(user.headers.get('x-card-sandbox-scenario')).toBeNull()
   })
 
+  it('slow-network: names the matched rule on an answer the route refused, and is not reached by a 405', async () => {
+    const s = withScenario('slow-network')
+    const refused = await s.call('GET', '/v1/cards?per_page=0')
+    expect(refused.status).toBe(422)
+    expect(refused.headers.get('x-card-sandbox-scenario')).toBe('slow-network/slow lists')
+    // a literal path asked with a method it does not have is refused before the scenarios
+    const wrongMethod = await s.call('GET', '/v1/cards/create')
+    expect(wrongMethod.status).toBe(405)
+    expect(wrongMethod.headers.get('x-card-sandbox-scenario')).toBeNull()
+  })
+
   it('rate-limited: the 4th and 5th payment creations get a 429 with Retry-After, per tenant', async () => {
     const s = withScenario('rate-limited')
     const body = {

@@ -2,15 +2,16 @@
  * Stages that act only before the route (each does its work, then returns `next()` and does
  * nothing once the answer is made), run in one Hono layer. Hono's compose costs every layer an
  * async dispatch and a promise resolved with the Context, about a thousand machine instructions
- * (README, Performance), and a request to /v1 crosses a dozen layers. Chained, a stage that
- * throws or answers early ends the request exactly as it would in compose: none of the stages
- * around it has anything left to do, and the layer hands the error to app.onError.
+ * (README, Performance); a request to /v1 crossed a dozen layers before its stages were chained.
+ * Chained, a stage that throws or answers early ends the request exactly as it would in compose:
+ * none of the stages around it has anything left to do, and the layer hands the error to
+ * app.onError.
  *
- * Stages with work after `next()` (the journal, the webhook kick) may run in a chain too, at its
- * end, after every stage that may throw or answer early: the `next()` they wait for is then
- * compose's, which renders any error below as the answer before it returns, so their work after
- * it always runs and sees that answer. A stage that may throw placed after one of them would end
- * the request without that work (the request log and scenarios keep layers of their own).
+ * Stages with work after `next()` (the journal, the webhook kick, scenarios) may be chained too,
+ * at the end, after every stage that may throw or answer early: the `next()` they wait for is
+ * then compose's, which renders any error below as the answer before it returns, so their work
+ * after it always runs and sees that answer. A stage that may throw, placed after one of them,
+ * would end the request without that work.
  */
 import type { Env, MiddlewareHandler, Next } from 'hono'
 
