@@ -21,7 +21,15 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { createServer } from 'node:http'
 import { availableParallelism, cpus, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { call, cardsReady, identity, passedUser, SETUP_CALLS, TOKEN } from './setup.mjs'
+import {
+  BASELINE_BODY,
+  call,
+  cardsReady,
+  identity,
+  passedUser,
+  SETUP_CALLS,
+  TOKEN,
+} from './setup.mjs'
 
 const ROOT = resolve(import.meta.dirname, '..')
 /** The built command, as `npx card-sandbox` runs it (package.json bin). */
@@ -119,12 +127,6 @@ async function many(n, fn, width = CONNECTIONS) {
       while (next < n) await fn(next++)
     }),
   )
-}
-/** What a bare baseline is sent: the same requests (it answers a fixed page to each). */
-const BASELINE_BODY = {
-  card_user_reference: '00000000-0000-4000-8000-000000000000',
-  card_brand: 'visa',
-  card_type: 'virtual',
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]
 const percentile = (xs, p) =>

@@ -42,3 +42,9 @@ export async function cardsReady(url) {
 }
 /** The calls cardsReady() makes. */
 export const SETUP_CALLS = 22
+/** What a bare baseline is sent: the same requests (it answers a fixed page to each). */
+export const BASELINE_BODY = {
+  card_user_reference: '00000000-0000-4000-8000-000000000000',
+  card_brand: 'visa',
+  card_type: 'virtual',
+}

@@ -108,3 +108,19 @@ it('measures each stage of the request path with --profile', () => {
     rmSync(dir, { recursive: true, force: true })
   }
 }, 150_000)
+
+it('compares two builds side by side with npm run bench:ab', () => {
+  // against itself: the harness is what is checked, not a figure
+  const run = spawnSync(
+    process.execPath,
+    ['bench/ab.mjs', '--against=dist', '--method=POST', '--rounds=1', '--seconds=0.2', '--hono'],
+    { cwd: new URL('..', import.meta.url).pathname, encoding: 'utf8', timeout: 60_000 },
+  )
+  expect(run.status, run.stderr).toBe(0)
+  const rows = run.stdout
+    .split('\n')
+    .filter((line) => /^\| (this build|dist|bare Hono) \|/.test(line))
+  expect(rows.map((row) => row.split(' | ')[0])).toEqual(['| this build', '| dist', '| bare Hono'])
+  for (const row of rows)
+    expect(row).toMatch(/^\| [^|]+ \| \d+ \| \d+\.\d{3} \(\d+\.\d\d\) \| \d+\.\d \|$/)
+}, 90_000)

@@ -1,0 +1,109 @@
+#!/usr/bin/env node
+// npm run bench:ab: is this build faster than another? Both servers (and bare Hono with --hono)
+// are started once, side by side on one core, and loaded in turn, two seconds each, for ten
+// rounds (each round in the other order than the one before). A round's ratio compares loads a
+// few seconds apart, so the drift of a shared machine (whole runs of `npm run bench` move by a
+// fifth) cancels; the median of the rounds' ratios is the figure, their spread its precision
+// (3 to 8 % on the machines of README "Performance"). It also reports the server's CPU time per
+// request, from /proc.
+//
+// usage: node bench/ab.mjs --against=<another build's dist directory> [--method=GET|POST]
+//   [--rounds=10] [--seconds=2] [--options='{"clock":"manual"}'] [--body='{"card_brand":"amex"}']
+//   [--hono]
+//   Copy dist/ aside before a change (`cp -r dist dist-before`), rebuild, then compare. --body
+//   merges into the create body (a refused POST, say); --options are the sandbox factory's.
+import { spawn, spawnSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { relative, resolve } from 'node:path'
+import autocannon from 'autocannon'
+import { BASELINE_BODY, cardsReady, TOKEN } from './setup.mjs'
+
+const ROOT = resolve(import.meta.dirname, '..')
+const option = (name, fallback) =>
+  process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback
+const AGAINST = option('against')
+const METHOD = option('method', 'GET').toUpperCase()
+const ROUNDS = Number(option('rounds', 10))
+const SECONDS = Number(option('seconds', 2))
+const OPTIONS = option('options', '{"clock":"manual"}')
+const BODY = JSON.parse(option('body', '{}'))
+if (!AGAINST) {
+  console.error('usage: node bench/ab.mjs --against=<dist directory> [--method=POST] …')
+  process.exit(2)
+}
+
+// servers on core 0, the load on core 1, when taskset and two cores are there
+const pinned = spawnSync('taskset', ['-c', '0', 'true']).status === 0
+const onCore0 = (args) => (pinned ? ['taskset', ['-c', '0', ...args]] : [args[0], args.slice(1)])
+if (pinned) spawnSync('taskset', ['-cp', '1', String(process.pid)])
+
+const servers = [
+  { name: 'this build', args: ['bench/sandbox.mjs', OPTIONS, 'dist'] },
+  { name: relative(ROOT, resolve(AGAINST)), args: ['bench/sandbox.mjs', OPTIONS, AGAINST] },
+  ...(process.argv.includes('--hono')
+    ? [{ name: 'bare Hono', args: ['bench/baselines/hono.mjs'], bare: true }]
+    : []),
+]
+
+function ticks(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+  return Number(fields[11]) + Number(fields[12])
+}
+
+for (const server of servers) {
+  const [command, args] = onCore0([process.execPath, ...server.args])
+  server.child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] })
+  server.url = await new Promise((resolveUrl, reject) => {
+    let out = ''
+    server.child.stdout.on('data', (chunk) => {
+      out += chunk
+      const match = /(http:\/\/127\.0\.0\.1:\d+)/.exec(out)
+      if (match) resolveUrl(match[1])
+    })
+    server.child.on('exit', () => reject(new Error(`${server.name} stopped`)))
+  })
+  server.body = server.bare ? BASELINE_BODY : { ...(await cardsReady(server.url)), ...BODY }
+  server.rps = []
+  server.cpu = []
+}
+
+const load = (server, seconds) =>
+  autocannon({
+    url: server.url + (METHOD === 'GET' ? '/v1/cards' : '/v1/cards/create'),
+    method: METHOD,
+    connections: 50,
+    duration: seconds,
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+    body: METHOD === 'POST' ? JSON.stringify(server.body) : undefined,
+  })
+
+try {
+  for (const server of servers) await load(server, Math.min(1, SECONDS)) // V8 optimises first
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const server of round % 2 ? [...servers].reverse() : servers) {
+      const before = ticks(server.child.pid)
+      const result = await load(server, SECONDS)
+      server.rps.push(result.requests.average)
+      // clock ticks are 10 ms; per request in µs
+      server.cpu.push(
+        ((ticks(server.child.pid) - before) * 10_000) / Math.max(1, result.requests.total),
+      )
+    }
+  }
+} finally {
+  for (const server of servers) server.child.kill('SIGKILL')
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]
+const [ours] = servers
+console.log(
+  `${METHOD} ${METHOD === 'GET' ? '/v1/cards' : '/v1/cards/create'}, ${ROUNDS} rounds of ${SECONDS} s, options ${OPTIONS}${pinned ? ', servers on core 0' : ''}`,
+)
+console.log('| server | requests/s | ÷ this build, median (rounds) | server CPU µs/request |')
+console.log('|---|---|---|---|')
+for (const server of servers) {
+  const ratios = server.rps.map((rps, i) => rps / ours.rps[i])
+  console.log(
+    `| ${server.name} | ${Math.round(median(server.rps))} | ${median(ratios).toFixed(3)} (${ratios.map((r) => r.toFixed(2)).join(' ')}) | ${median(server.cpu).toFixed(1)} |`,
+  )
+}
