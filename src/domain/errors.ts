@@ -33,9 +33,9 @@ export type ErrorDetails = {
 }
 
 /**
- * A refusal the sandbox answers with (a 4xx, or a 503 it means), never a fault: it carries no
- * stack trace, which V8 would capture at every throw (a fifth of a refused request's time) for
- * no reader. Faults are plain Errors, with theirs.
+ * An answer the sandbox gives (a refusal, or the 5xx it renders for a fault logged with the
+ * fault's own stack): it carries no stack trace, which V8 would capture at every throw (about a
+ * tenth of a refused request's time) for no reader. Other errors keep theirs.
  */
 export class SandboxError extends Error {
   constructor(

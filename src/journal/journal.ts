@@ -54,7 +54,8 @@ export type JournalFilter = {
 /**
  * A fixed ring of MAX_ENTRIES_PER_TENANT slots: `count` records from slot `first` on, the oldest
  * first. A record is four numbers side by side in `numbers` (off the collector's heap) and six
- * strings side by side in `strings`, so that keeping one writes two runs of adjacent memory. One
+ * strings side by side in `strings`, so that keeping one writes two runs of adjacent memory
+ * (80 KB a tenant, taken at its first request: at most MAX_TENANTS of them are kept). One
  * object per record would outlive the young generation and be copied out of it; strings shared
  * with the request before (the same headers, path and answer) leave the collector next to
  * nothing to copy.
@@ -114,7 +115,7 @@ export function createJournal() {
     record(arrival: Arrival): void {
       const ring = ringOf(arrival.tenantId)
       if (ring.count === MAX_ENTRIES_PER_TENANT) dropOldest(ring)
-      // slots fill in order, 0 to the last, then round again: the columns grow by appending
+      // slots fill in order, 0 to the last, then round again
       const slot = (ring.first + ring.count) % MAX_ENTRIES_PER_TENANT
       const { numbers, strings } = ring
       let n = slot * NUMBERS
