@@ -13,9 +13,9 @@
 //   Copy dist/ aside before a change (`cp -r dist dist-before`), rebuild, then compare. --body
 //   merges into the create body (a refused POST, say); --options are the sandbox factory's.
 import { spawn, spawnSync } from 'node:child_process'
-import { readFileSync } from 'node:fs'
 import { relative, resolve } from 'node:path'
 import autocannon from 'autocannon'
+import { cpuMicros, listeningUrl, median } from './processes.mjs'
 import { BASELINE_BODY, cardsReady, TOKEN } from './setup.mjs'
 
 const ROOT = resolve(import.meta.dirname, '..')
@@ -45,23 +45,10 @@ const servers = [
     : []),
 ]
 
-function ticks(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
-  return Number(fields[11]) + Number(fields[12])
-}
-
 for (const server of servers) {
   const [command, args] = onCore0([process.execPath, ...server.args])
   server.child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] })
-  server.url = await new Promise((resolveUrl, reject) => {
-    let out = ''
-    server.child.stdout.on('data', (chunk) => {
-      out += chunk
-      const match = /(http:\/\/127\.0\.0\.1:\d+)/.exec(out)
-      if (match) resolveUrl(match[1])
-    })
-    server.child.on('exit', () => reject(new Error(`${server.name} stopped`)))
-  })
+  server.url = await listeningUrl(server.child)
   server.body = server.bare ? BASELINE_BODY : { ...(await cardsReady(server.url)), ...BODY }
   server.rps = []
   server.cpu = []
@@ -81,20 +68,16 @@ try {
   for (const server of servers) await load(server, Math.min(1, SECONDS)) // V8 optimises first
   for (let round = 0; round < ROUNDS; round++) {
     for (const server of round % 2 ? [...servers].reverse() : servers) {
-      const before = ticks(server.child.pid)
+      const before = cpuMicros(server.child.pid)
       const result = await load(server, SECONDS)
       server.rps.push(result.requests.average)
-      // clock ticks are 10 ms; per request in µs
-      server.cpu.push(
-        ((ticks(server.child.pid) - before) * 10_000) / Math.max(1, result.requests.total),
-      )
+      server.cpu.push((cpuMicros(server.child.pid) - before) / Math.max(1, result.requests.total))
     }
   }
 } finally {
   for (const server of servers) server.child.kill('SIGKILL')
 }
 
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]
 const [ours] = servers
 console.log(
   `${METHOD} ${METHOD === 'GET' ? '/v1/cards' : '/v1/cards/create'}, ${ROUNDS} rounds of ${SECONDS} s, options ${OPTIONS}${pinned ? ', servers on core 0' : ''}`,

@@ -30,6 +30,7 @@ import {
   SETUP_CALLS,
   TOKEN,
 } from './setup.mjs'
+import { cpuMicros, listeningUrl, median } from './processes.mjs'
 
 const ROOT = resolve(import.meta.dirname, '..')
 /** The built command, as `npx card-sandbox` runs it (package.json bin). */
@@ -89,28 +90,17 @@ function startServer(args) {
     : [process.execPath, args]
   const child = spawn(command[0], command[1], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] })
   children.add(child)
-  return new Promise((resolveUrl, reject) => {
-    let out = ''
-    const timer = setTimeout(() => reject(new Error(`no URL after 20 s: ${out}`)), 20_000)
-    child.stdout.on('data', (chunk) => {
-      out += chunk
-      const match = /(http:\/\/127\.0\.0\.1:\d+)/.exec(out)
-      if (match) {
-        clearTimeout(timer)
-        resolveUrl({
-          url: match[1],
-          child,
-          stop: () => (child.kill('SIGKILL'), children.delete(child)),
-          /** Stops it as Ctrl-C does (a --cpu-prof server writes its profile then). */
-          interrupt: () =>
-            new Promise((done) => {
-              child.once('exit', done)
-              child.kill('SIGINT')
-            }).then(() => children.delete(child)),
-        })
-      }
-    })
-  })
+  return listeningUrl(child).then((url) => ({
+    url,
+    child,
+    stop: () => (child.kill('SIGKILL'), children.delete(child)),
+    /** Stops it as Ctrl-C does (a --cpu-prof server writes its profile then). */
+    interrupt: () =>
+      new Promise((done) => {
+        child.once('exit', done)
+        child.kill('SIGINT')
+      }).then(() => children.delete(child)),
+  }))
 }
 /** The built command with default flags unless named (the log off: it writes to a pipe). */
 const sandbox = (...flags) => startServer([CLI, '--port', '0', '--log', 'silent', ...flags])
@@ -128,7 +118,6 @@ async function many(n, fn, width = CONNECTIONS) {
     }),
   )
 }
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]
 const percentile = (xs, p) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)]
 const round = (x, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits
@@ -140,13 +129,6 @@ const rss = (pid, field = 'VmRSS') =>
         .find((l) => l.startsWith(field)),
     )[1],
   ) / 1024
-
-/** The CPU time the process has used so far, in µs (user and system, all its threads). */
-function cpuMicros(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
-  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS
-}
-const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100
 
 /**
  * `connections` at a time on `server` for C.duration. Besides requests per second and latency,

@@ -70,10 +70,19 @@ type Ring = {
   strings: (string | null)[]
 }
 
+/** A record's place in `numbers` (NUMBERS a slot) and in `strings` (STRINGS a slot). */
+const SEQ = 0
+const AT = 1
+const STATUS = 2
+const LATENCY_MS = 3
 const NUMBERS = 4
-const STRINGS = 6
+const METHOD = 0
+const PATH = 1
+const QUERY = 2
+const HEADERS = 3
 const REQUEST_BODY = 4
 const RESPONSE_BODY = 5
+const STRINGS = 6
 
 export type Journal = ReturnType<typeof createJournal>
 
@@ -118,18 +127,18 @@ export function createJournal() {
       // slots fill in order, 0 to the last, then round again
       const slot = (ring.first + ring.count) % MAX_ENTRIES_PER_TENANT
       const { numbers, strings } = ring
-      let n = slot * NUMBERS
-      numbers[n++] = ++sequence
-      numbers[n++] = arrival.at
-      numbers[n++] = arrival.status
-      numbers[n] = arrival.latencyMs
-      let s = slot * STRINGS
-      strings[s++] = arrival.method
-      strings[s++] = maskedPath(arrival.path)
-      strings[s++] = arrival.query
-      strings[s++] = headersOf(arrival.headers)
-      strings[s++] = bounded(masked(arrival.requestBody))
-      strings[s] = bounded(masked(arrival.responseBody))
+      const n = slot * NUMBERS
+      numbers[n + SEQ] = ++sequence
+      numbers[n + AT] = arrival.at
+      numbers[n + STATUS] = arrival.status
+      numbers[n + LATENCY_MS] = arrival.latencyMs
+      const s = slot * STRINGS
+      strings[s + METHOD] = arrival.method
+      strings[s + PATH] = maskedPath(arrival.path)
+      strings[s + QUERY] = arrival.query
+      strings[s + HEADERS] = headersOf(arrival.headers)
+      strings[s + REQUEST_BODY] = bounded(masked(arrival.requestBody))
+      strings[s + RESPONSE_BODY] = bounded(masked(arrival.responseBody))
       ring.count++
       ring.bytes += sizeOf(ring, slot)
       while (ring.bytes > MAX_BYTES_PER_TENANT && ring.count > 1) dropOldest(ring)
@@ -170,14 +179,14 @@ function recordAt(ring: Ring, slot: number): JournalRecord {
   const n = slot * NUMBERS
   const s = slot * STRINGS
   return {
-    seq: numbers[n],
-    at: numbers[n + 1],
-    status: numbers[n + 2],
-    latencyMs: numbers[n + 3],
-    method: strings[s]!,
-    path: strings[s + 1]!,
-    query: strings[s + 2]!,
-    headers: strings[s + 3]!,
+    seq: numbers[n + SEQ],
+    at: numbers[n + AT],
+    status: numbers[n + STATUS],
+    latencyMs: numbers[n + LATENCY_MS],
+    method: strings[s + METHOD]!,
+    path: strings[s + PATH]!,
+    query: strings[s + QUERY]!,
+    headers: strings[s + HEADERS]!,
     requestBody: strings[s + REQUEST_BODY],
     responseBody: strings[s + RESPONSE_BODY],
   }
