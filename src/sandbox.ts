@@ -11,6 +11,7 @@ import { joinReplicas } from './store/replicas.js'
 import type { ResolvedOptions, SandboxDeps, SandboxOptions } from './deps.js'
 import { isInstant, MANUAL_CLOCK_START_MS, wallClock } from './domain/clock.js'
 import { createIds } from './domain/ids.js'
+import { trimEventLogs } from './domain/outbox.js'
 import { createTenantDirectory } from './domain/tenants.js'
 import { applyFixture, loadFixture, type Call } from './engine/fixtures.js'
 import { createScenarioRegistry, type ScenarioRegistry } from './engine/scenarios/registry.js'
@@ -129,13 +130,15 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     allowedHosts,
     publicUrl: resolved.publicUrl ?? IN_PROCESS_URL,
   }
-  // everything periodic, in this order: due jobs (which may write events), the sweep, delivery
+  // everything periodic, in this order: due jobs (which may write events), the sweep, delivery,
+  // the trim of the event logs written to
   const stopTicker = startTicker(
     resolved.ticking
       ? [
           { name: 'scheduler', run: () => runDueOnRealClocks(deps) },
           { name: 'reset sweep', run: () => sweepRetiredTenants(db) },
           { name: 'webhook', run: () => deliverer.deliverDue() },
+          { name: 'event log trim', run: () => trimEventLogs(db) },
         ]
       : [],
   )
