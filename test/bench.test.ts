@@ -56,6 +56,7 @@ it('produces every figure of npm run bench', () => {
     expect(f.restore.rows).toBeGreaterThanOrEqual(20)
     expect(f.due_transitions.count).toBe(100)
     expect(f.run_due).toMatchObject({ count: 100, ms: expect.any(Number) })
+    expect(f.due_issuances).toMatchObject({ count: 100, ms: expect.any(Number) })
     expect(f.webhooks).toMatchObject({ count: 20, lost: 0 })
     expect(f.rss_idle_mb).toBeGreaterThan(0)
     expect(f.rss_peak_mb).toBeGreaterThan(0)
