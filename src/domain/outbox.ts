@@ -57,6 +57,7 @@ export async function enqueueEvent(
 export async function trimEventLogs(db: Db): Promise<void> {
   const { untrimmed } = outboxOf(db)
   for (const tenantId of [...untrimmed]) {
+    // taken off first: events it writes during the trim are trimmed on the next tick
     untrimmed.delete(tenantId)
     await pruneEvents(db, tenantId, EVENT_LOG_LIMIT)
   }

@@ -1,11 +1,11 @@
 /**
  * The one ticker of a sandbox: everything periodic runs from it, every TICK_MS of wall time, in
  * the order given (the scheduler's due jobs, the sweep of reset tenants' rows, webhook
- * delivery, the trim of the webhook logs: sandbox.ts), each awaited before the next. A tick still running when the next is
- * due makes that one skip. A task that throws is reported and the others still run; once
- * stopped (the database closing under a task), nothing more is run or reported. A database
- * that cannot be reached (PostgreSQL restarting) is said once per task, and its return once. The
- * timer never keeps the process alive.
+ * delivery, the trim of the webhook logs: sandbox.ts), each awaited before the next. A tick
+ * still running when the next is due makes that one skip. A task that throws is reported and
+ * the others still run; once stopped (the database closing under a task), nothing more is run or
+ * reported. A database that cannot be reached (PostgreSQL restarting) is said once per task, and
+ * its return once. The timer never keeps the process alive.
  */
 import { describeCause, storeUnreachable } from '../store/open.js'
 
