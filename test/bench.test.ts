@@ -68,7 +68,7 @@ it('produces every figure of npm run bench', () => {
             expect.objectContaining({ rps: expect.any(Number), to_sqlite: expect.any(Number) }),
           )
     else expect(f.team).toBeUndefined()
-    expect(report.targets).toHaveLength(16)
+    expect(report.targets).toHaveLength(17)
     for (const row of report.targets) expect(row.value).not.toContain('undefined')
   } finally {
     rmSync(dir, { recursive: true, force: true })
