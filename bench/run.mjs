@@ -12,7 +12,9 @@
 // `--smoke` runs everything tiny (the test suite uses it). `--profile` measures instead what each
 // stage of the request path (src/app.ts) costs, by switching it off in turn (the sandbox
 // factory's bench-only `stages` option, and `journal`), and where the rest goes: a CPU profile
-// of the server under load, as µs per request by function. It writes bench/profile.json.
+// of the server under load, as µs per request by function, and, where Linux `perf` runs, the
+// same by place across all its threads (the kernel, SQLite, V8…: bench/perf.mjs). It writes
+// bench/profile.json.
 import autocannon from 'autocannon'
 import Database from 'better-sqlite3'
 import { spawn, spawnSync } from 'node:child_process'
@@ -30,6 +32,7 @@ import {
   SETUP_CALLS,
   TOKEN,
 } from './setup.mjs'
+import { perfWorks, samplePlaces } from './perf.mjs'
 import { cpuMicros, listeningUrl, median } from './processes.mjs'
 
 const ROOT = resolve(import.meta.dirname, '..')
@@ -706,6 +709,26 @@ async function profile() {
     rmSync(dir, { recursive: true, force: true })
   }
 
+  // where it goes by place (the kernel, SQLite, V8…), across the server's threads, by perf
+  const places = perfWorks() ? {} : { unavailable: 'perf is not installed or may not sample here' }
+  if (!places.unavailable)
+    for (const [request, method, path] of [
+      ['get_cards', 'GET', '/v1/cards'],
+      ['create_card', 'POST', '/v1/cards/create'],
+    ]) {
+      const s = await sandboxWith({}, ['--perf-basic-prof'])
+      const body = await cardsReady(s.url)
+      await load(s, method, path, method === 'POST' ? body : undefined) // V8 optimises first
+      let result
+      const shares = await samplePlaces(s.child.pid, async () => {
+        result = await load(s, method, path, method === 'POST' ? body : undefined)
+      })
+      s.stop()
+      places[request] = [...shares]
+        .map(([place, share]) => ({ place, us: round(share * result.cpu_us, 1) }))
+        .sort((a, b) => b.us - a.us)
+    }
+
   const report = {
     date: new Date().toISOString(),
     machine,
@@ -715,6 +738,7 @@ async function profile() {
     smoke: SMOKE,
     stages: stageCosts,
     functions,
+    places,
   }
   writeFileSync(OUT, JSON.stringify(report, null, 2) + '\n')
   console.log(
@@ -739,6 +763,13 @@ async function profile() {
     )
     for (const { fn, us: t } of rows.slice(0, 25)) console.log(`${String(t).padStart(8)}  ${fn}`)
   }
+  if (places.unavailable) console.log(`\nwhere by place: not measured (${places.unavailable})`)
+  else
+    for (const request of ['get_cards', 'create_card']) {
+      console.log(`\nwhere a ${request} request's CPU time goes by place (perf, µs per request):`)
+      for (const { place, us } of places[request])
+        console.log(`${String(us).padStart(8)}  ${place}`)
+    }
   console.log(`written to ${OUT}`)
 }
 

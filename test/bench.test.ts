@@ -105,6 +105,15 @@ it('measures each stage of the request path with --profile', () => {
         })
     for (const request of ['get_cards', 'create_card'])
       expect(report.functions[request].length).toBeGreaterThan(10)
+    // by place, where perf runs (bench/perf.mjs); said so where it does not
+    if (report.places.unavailable) expect(report.places.unavailable).toMatch(/perf/)
+    else
+      for (const request of ['get_cards', 'create_card']) {
+        const places = report.places[request].map((row: { place: string }) => row.place)
+        expect(places).toContain('kernel (system calls, loopback TCP)')
+        expect(places).toContain('SQLite and better-sqlite3')
+        expect(places.some((place: string) => place.startsWith('JS: ours'))).toBe(true)
+      }
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
