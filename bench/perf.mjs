@@ -51,7 +51,7 @@ export async function samplePlaces(pid, run) {
   return shares
 }
 
-const GC = /Heap|Scaveng|Mark|Sweep|Evacuat|Compact|RememberedSet|MemoryChunk|::GC|Minor|Marking/
+const GC = /Heap|Scaveng|Mark|Sweep|Evacuat|Compact|RememberedSet|MemoryChunk|::GC/
 const COMPILER = /compiler::|maglev|Maglev|Turbofan|Compil|Baseline|Sparkplug|Parser|Bytecode|Zone/
 
 function placeOf(dso, kind, symbol) {

@@ -27,8 +27,8 @@ import {
   BASELINE_BODY,
   call,
   cardsReady,
+  createCardBody,
   identity,
-  passedUser,
   SETUP_CALLS,
   TOKEN,
 } from './setup.mjs'
@@ -336,14 +336,8 @@ async function bench() {
     const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-bench-'))
     const file = join(dir, 'bench.sqlite')
     const s = await sandbox('--clock', 'manual', '--db', file)
-    const user = await passedUser(s.url)
-    const card = (
-      await call(s.url, 'POST', '/v1/cards/create', {
-        card_user_reference: user,
-        card_brand: 'visa',
-        card_type: 'virtual',
-      })
-    ).data.card.reference
+    const card = (await call(s.url, 'POST', '/v1/cards/create', await createCardBody(s.url))).data
+      .card.reference
     const db = new Database(file)
     db.pragma('busy_timeout = 5000')
     const tenant = db.prepare('SELECT id FROM tenants WHERE token = ?').get(TOKEN).id
@@ -411,11 +405,7 @@ async function bench() {
     // as many cards issued by one advance, each with its card_creation webhook event: the event
     // log's trim once cost each event a read of the older ones still pending (quadratic)
     await call(s.url, 'POST', '/__sandbox/reset')
-    const createBody = {
-      card_user_reference: await passedUser(s.url),
-      card_brand: 'visa',
-      card_type: 'virtual',
-    }
+    const createBody = await createCardBody(s.url)
     await many(C.due, () => call(s.url, 'POST', '/v1/cards/create', createBody))
     const issuingStarted = performance.now()
     const issued = await call(s.url, 'POST', '/__sandbox/clock/advance', { by: '10s' })
@@ -691,16 +681,21 @@ async function profile() {
     }
   }
 
-  // where the time of a request goes, every stage on: one server per load, under --cpu-prof
-  const functions = {}
-  for (const [request, method, path] of [
+  // the two requests profiled, each loaded with the body of the set-up's cards on POST
+  const PROFILED = [
     ['get_cards', 'GET', '/v1/cards'],
     ['create_card', 'POST', '/v1/cards/create'],
-  ]) {
+  ]
+  const loadOf = (s, method, path, body) =>
+    load(s, method, path, method === 'POST' ? body : undefined)
+
+  // where the time of a request goes, every stage on: one server per load, under --cpu-prof
+  const functions = {}
+  for (const [request, method, path] of PROFILED) {
     const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-profile-'))
     const s = await sandboxWith({}, ['--cpu-prof', '--cpu-prof-dir', dir])
     const body = await cardsReady(s.url)
-    const result = await load(s, method, path, method === 'POST' ? body : undefined)
+    const result = await loadOf(s, method, path, body)
     await s.interrupt()
     const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'))
     functions[request] = file
@@ -713,16 +708,13 @@ async function profile() {
   // manual clock: over a load after the warm-up one, real-clock cards would come due meanwhile
   const places = perfWorks() ? {} : { unavailable: 'perf is not installed or may not sample here' }
   if (!places.unavailable)
-    for (const [request, method, path] of [
-      ['get_cards', 'GET', '/v1/cards'],
-      ['create_card', 'POST', '/v1/cards/create'],
-    ]) {
+    for (const [request, method, path] of PROFILED) {
       const s = await sandboxWith({ clock: 'manual' }, ['--perf-basic-prof'])
       const body = await cardsReady(s.url)
-      await load(s, method, path, method === 'POST' ? body : undefined) // V8 optimises first
+      await loadOf(s, method, path, body) // V8 optimises first
       let result
       const shares = await samplePlaces(s.child.pid, async () => {
-        result = await load(s, method, path, method === 'POST' ? body : undefined)
+        result = await loadOf(s, method, path, body)
       })
       s.stop()
       places[request] = [...shares]

@@ -30,13 +30,13 @@ export async function passedUser(url) {
   await call(url, 'POST', `/__sandbox/card-users/${user}/transition`, { to: 'passed' })
   return user
 }
+/** The body of POST /v1/cards/create for a new passed card user. */
+export async function createCardBody(url) {
+  return { card_user_reference: await passedUser(url), card_brand: 'visa', card_type: 'virtual' }
+}
 /** A passed card user with 20 cards: GET /v1/cards answers a full page; the body creates more. */
 export async function cardsReady(url) {
-  const createBody = {
-    card_user_reference: await passedUser(url),
-    card_brand: 'visa',
-    card_type: 'virtual',
-  }
+  const createBody = await createCardBody(url)
   for (let i = 0; i < 20; i++) await call(url, 'POST', '/v1/cards/create', createBody)
   return createBody
 }
