@@ -64,9 +64,13 @@ export function pgTableOf(source: SQLiteTable) {
     const on = (names: { name: string }[]) => names.map((c) => byName(c.name)) as [never]
     return [
       ...config.primaryKeys.map((key) => primaryKey({ columns: on(key.columns) })),
-      ...config.indexes.map(({ config: i }) =>
-        (i.unique ? uniqueIndex : index)(i.name).on(...on(i.columns as { name: string }[])),
-      ),
+      ...config.indexes.map(({ config: i }) => {
+        const built = (i.unique ? uniqueIndex : index)(i.name).on(
+          ...on(i.columns as { name: string }[]),
+        )
+        // a partial index's condition is plain SQL naming columns, the same in both dialects
+        return i.where ? built.where(i.where) : built
+      }),
     ]
   })
 }

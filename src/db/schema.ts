@@ -3,6 +3,7 @@
  * insertion order, so "newest first" is `ORDER BY seq DESC` on an index; public references are
  * UUIDs (SPEC §2). Times are integer milliseconds on the tenant's sandbox clock.
  */
+import { sql } from 'drizzle-orm'
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 import {
   CARD_USER_STATUSES,
@@ -88,7 +89,11 @@ export const cards = sqliteTable(
   },
   (t) => [
     index('cards_tenant_seq').on(t.tenantId, t.seq),
-    index('cards_tenant_user').on(t.tenantId, t.cardUserReference),
+    // linking looks a tenant's identifier up; only linked cards have one, so only they are indexed
+    // (a card's creation writes one index entry fewer)
+    index('cards_tenant_identifier')
+      .on(t.tenantId, t.identifier)
+      .where(sql`identifier IS NOT NULL`),
   ],
 )
 

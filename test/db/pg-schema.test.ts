@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { getTableColumns, is } from 'drizzle-orm'
-import { getTableConfig as pgConfig } from 'drizzle-orm/pg-core'
+import { PgDialect, getTableConfig as pgConfig } from 'drizzle-orm/pg-core'
 import { getTableConfig as sqliteConfig, SQLiteTable } from 'drizzle-orm/sqlite-core'
 import { describe, expect, it } from 'vitest'
 import { closePgDb, migratePg, openPgDb } from '../../src/db/open-pg.js'
@@ -32,6 +32,8 @@ function outline(config: ReturnType<typeof sqliteConfig> | ReturnType<typeof pgC
       name: i.name,
       unique: i.unique,
       columns: i.columns.map((c) => (c as { name: string }).name),
+      // a partial index's condition, as written (plain SQL, the same text in either dialect)
+      where: i.where ? new PgDialect().sqlToQuery(i.where).sql : null,
     })),
   }
 }
