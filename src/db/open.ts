@@ -15,7 +15,7 @@
  * renumbers the new pages in order through a page number past the 1 GiB mark, and the commit
  * after it then scans the whole page cache to drop pages past the end (pcache1TruncateUnsafe);
  * in memory the page cache is the database, and inserts into the indexes of random references
- * (UUIDs) split pages every few dozen rows. Half as many pages halve that scan: 11 % more card
+ * (UUIDs) split pages every few dozen rows. Half as many pages halve that scan: 12 % more card
  * creations a second once a tenant holds ~100,000 rows (README "Performance"), reads the same.
  */
 import Database from 'better-sqlite3'

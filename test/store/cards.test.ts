@@ -5,16 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import { openDb, type Db } from '../../src/db/open.js'
 import { insertCard, isIdentifierLinked } from '../../src/store/cards.js'
-
-const CARD = {
-  tenantId: 'ten_1',
-  cardUserReference: 'user-1',
-  brand: 'visa',
-  type: 'virtual',
-  status: 'issuing',
-  createdAt: 5,
-  updatedAt: 6,
-} as const
+import { CARD_COLUMNS } from './card-columns.js'
 
 /** The SQL of every statement prepared on the connection while `run` runs. */
 async function preparedDuring(db: Db, run: () => Promise<unknown>): Promise<string[]> {
@@ -33,8 +24,8 @@ async function preparedDuring(db: Db, run: () => Promise<unknown>): Promise<stri
 describe('isIdentifierLinked', () => {
   it("answers for the tenant's linked cards only", async () => {
     const db = openDb()
-    await insertCard(db, { ...CARD, reference: 'created' })
-    await insertCard(db, { ...CARD, reference: 'linked', identifier: 8840822604 })
+    await insertCard(db, { ...CARD_COLUMNS, reference: 'created' })
+    await insertCard(db, { ...CARD_COLUMNS, reference: 'linked', identifier: 8840822604 })
     expect(await isIdentifierLinked(db, 'ten_1', 8840822604)).toBe(true)
     expect(await isIdentifierLinked(db, 'ten_1', 1)).toBe(false)
     expect(await isIdentifierLinked(db, 'ten_2', 8840822604)).toBe(false)
@@ -53,8 +44,8 @@ describe('isIdentifierLinked', () => {
 
   it('keeps created cards out of that index: only linked ones have an entry', async () => {
     const db = openDb()
-    for (let i = 0; i < 5; i++) await insertCard(db, { ...CARD, reference: `created-${i}` })
-    await insertCard(db, { ...CARD, reference: 'linked', identifier: 3 })
+    for (let i = 0; i < 5; i++) await insertCard(db, { ...CARD_COLUMNS, reference: `created-${i}` })
+    await insertCard(db, { ...CARD_COLUMNS, reference: 'linked', identifier: 3 })
     // SQLite's dbstat: the entries (cells) on the index's pages
     const entriesOfIndex = db.$client
       .prepare("SELECT sum(ncell) FROM dbstat WHERE name = 'cards_tenant_identifier'")

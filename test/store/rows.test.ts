@@ -8,22 +8,12 @@ import { openDb } from '../../src/db/open.js'
 import { cardByReference, insertCard } from '../../src/store/cards.js'
 import { insertReturning } from '../../src/store/rows.js'
 import { insertTenant, tenantByToken } from '../../src/store/tenants.js'
-
-/** A card's columns but its reference. */
-const CARD = {
-  tenantId: 'ten_1',
-  cardUserReference: 'user-1',
-  brand: 'visa',
-  type: 'virtual',
-  status: 'issuing',
-  createdAt: 5,
-  updatedAt: 6,
-} as const
+import { CARD_COLUMNS } from './card-columns.js'
 
 describe('insertReturning', () => {
   it('returns the row as a read gives it: nulls for what was left out, seq assigned', async () => {
     const db = openDb()
-    const values = { ...CARD, reference: 'card-1' }
+    const values = { ...CARD_COLUMNS, reference: 'card-1' }
     const first = await insertCard(db, values)
     const second = await insertCard(db, { ...values, reference: 'card-2' })
     expect(first).toEqual(await cardByReference(db, 'ten_1', 'card-1'))
@@ -33,9 +23,9 @@ describe('insertReturning', () => {
 
   it('writes each value given, whichever columns an earlier insert left out or set to null', async () => {
     const db = openDb()
-    await insertCard(db, { ...CARD, reference: 'card-1' })
-    await insertCard(db, { ...CARD, reference: 'card-2', identifier: null })
-    await insertCard(db, { ...CARD, reference: 'card-3', identifier: 7 })
+    await insertCard(db, { ...CARD_COLUMNS, reference: 'card-1' })
+    await insertCard(db, { ...CARD_COLUMNS, reference: 'card-2', identifier: null })
+    await insertCard(db, { ...CARD_COLUMNS, reference: 'card-3', identifier: 7 })
     expect((await cardByReference(db, 'ten_1', 'card-2'))?.identifier).toBeNull()
     expect((await cardByReference(db, 'ten_1', 'card-3'))?.identifier).toBe(7)
   })
