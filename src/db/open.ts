@@ -40,9 +40,10 @@ type MigratedSchema = {
 const MEMORY_PAGE_SIZE = 8192
 
 export function openDb(path: string = ':memory:', schemaFile: string = MIGRATED_SCHEMA): Db {
-  const migrated = path === ':memory:' ? migratedDatabase(schemaFile) : undefined
-  const sqlite = migrated ?? (path === ':memory:' ? memoryDatabase() : new Database(path))
-  if (path !== ':memory:' && path !== '') {
+  const inMemory = path === ':memory:'
+  const migrated = inMemory ? migratedDatabase(schemaFile) : undefined
+  const sqlite = migrated ?? (inMemory ? memoryDatabase() : new Database(path))
+  if (!inMemory && path !== '') {
     sqlite.pragma('journal_mode = WAL')
     sqlite.pragma('synchronous = NORMAL')
   }
