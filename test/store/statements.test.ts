@@ -2,14 +2,22 @@
  * The store's transaction (store/statements.ts atomically): its body awaits, runs on a handle of
  * its own sharing the connection's prepared statements, and holds the connection: no statement
  * of another request runs between its BEGIN and COMMIT (they wait for it, and transactions
- * queue), and one prepared on the bare connection inside it is refused.
+ * queue), and one prepared on the bare connection inside it is refused. Those asked for in one
+ * turn of the event loop run back to back in the next (SQLite's caches stay warm).
  */
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { closeDb, openDb, type Db } from '../../src/db/open.js'
 import { cardByReference, insertCard } from '../../src/store/cards.js'
 import { atomically, connectionOf, prepared, statement } from '../../src/store/statements.js'
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5))
+
+/** A promise to await and the call that settles it. */
+function signal() {
+  let fire!: () => void
+  const fired = new Promise<void>((resolve) => (fire = resolve))
+  return { fired, fire }
+}
 
 const opened: Db[] = []
 afterEach(() => {
@@ -52,12 +60,15 @@ describe('a transaction', () => {
   it('keeps every statement from outside it waiting until it has committed', async () => {
     const db = database()
     const seen: string[] = []
+    const open = signal()
     const writing = atomically(db, async (tx) => {
       await insertCard(tx, card('first'))
+      open.fire()
       await tick() // the other request's read is made meanwhile
       await insertCard(tx, card('second'))
       seen.push('committing')
     })
+    await open.fired
     const reading = cardByReference(db, 'ten_1', 'second').then((row) => {
       seen.push(`read ${row?.reference}`)
     })
@@ -68,11 +79,14 @@ describe('a transaction', () => {
   it('keeps a statement of the bare connection waiting, when it is called while one is open', async () => {
     const db = database()
     const count = statement((on) => on.$client.prepare('SELECT count(*) AS n FROM cards'))
+    const open = signal()
     const failing = atomically(db, async (tx) => {
       await insertCard(tx, card('undone'))
+      open.fire()
       await tick()
       throw new Error('refused')
     })
+    await open.fired
     // the transaction is open: the count runs once it has rolled back, never inside it
     const counted = count(db).get()
     await expect(failing).rejects.toThrow('refused')
@@ -94,6 +108,55 @@ describe('a transaction', () => {
       atomically(db, body('c')),
     ])
     expect(steps).toEqual(['a begins', 'a ends', 'b begins', 'b ends', 'c begins', 'c ends'])
+  })
+
+  it('runs those asked for in one turn of the event loop back to back, then answers their callers', async () => {
+    const db = database()
+    const steps: string[] = []
+    const body = (name: string) => async (tx: Db) => {
+      steps.push(`${name} begins`)
+      await insertCard(tx, card(name))
+      steps.push(`${name} ends`)
+      return name
+    }
+    const answered = (name: string) => atomically(db, body(name)).then(() => steps.push(name))
+    const refusing = () =>
+      atomically(db, async () => {
+        steps.push('refused begins')
+        throw new Error('refused')
+      }).catch(() => steps.push('refused'))
+    await Promise.all([answered('a'), refusing(), answered('b')])
+    expect(steps).toEqual([
+      'a begins',
+      'a ends',
+      'refused begins',
+      'b begins',
+      'b ends',
+      'a',
+      'refused',
+      'b',
+    ])
+    expect(await cardByReference(db, 'ten_1', 'b')).toBeDefined()
+  })
+
+  it('begins in the next turn of the event loop: a statement asked for before then runs first', async () => {
+    const db = database()
+    const writing = atomically(db, (tx) => insertCard(tx, card('new')))
+    const before = await cardByReference(db, 'ten_1', 'new')
+    await writing
+    expect(before).toBeUndefined()
+    expect(await cardByReference(db, 'ten_1', 'new')).toBeDefined()
+  })
+
+  it("runs under a test's fake timers (they replace the global setImmediate)", async () => {
+    const db = database()
+    vi.useFakeTimers()
+    try {
+      await atomically(db, (tx) => insertCard(tx, card('faked')))
+    } finally {
+      vi.useRealTimers()
+    }
+    expect(await cardByReference(db, 'ten_1', 'faked')).toBeDefined()
   })
 
   it('rolls its writes back when its body rejects after an await, and lets the next one run', async () => {
