@@ -355,7 +355,7 @@ function inNextTurn<T>(connection: Db, run: () => Promise<T>): Promise<T> {
         (error: unknown) => () => reject(error),
       ),
     )
-    if (turn.length === 1) setImmediate(runTurn, turn)
+    if (turn.length === 1) setImmediate(() => void runTurn(turn))
   })
 }
 
