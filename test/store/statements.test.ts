@@ -5,7 +5,11 @@
  * queue), and one prepared on the bare connection inside it is refused. Those asked for in one
  * turn of the event loop run back to back in the next (SQLite's caches stay warm).
  */
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import Database from 'better-sqlite3'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest'
 import { closeDb, openDb, type Db } from '../../src/db/open.js'
 import { cardByReference, insertCard } from '../../src/store/cards.js'
 import { atomically, connectionOf, prepared, statement } from '../../src/store/statements.js'
@@ -121,8 +125,9 @@ describe('a transaction', () => {
     }
     const answered = (name: string) => atomically(db, body(name)).then(() => steps.push(name))
     const refusing = () =>
-      atomically(db, async () => {
+      atomically(db, async (tx) => {
         steps.push('refused begins')
+        await insertCard(tx, card('undone'))
         throw new Error('refused')
       }).catch(() => steps.push('refused'))
     await Promise.all([answered('a'), refusing(), answered('b')])
@@ -136,7 +141,45 @@ describe('a transaction', () => {
       'refused',
       'b',
     ])
+    // the refusal undid its own write only
+    expect(await cardByReference(db, 'ten_1', 'a')).toBeDefined()
+    expect(await cardByReference(db, 'ten_1', 'undone')).toBeUndefined()
     expect(await cardByReference(db, 'ten_1', 'b')).toBeDefined()
+  })
+
+  it('commits them together: another connection sees none of their writes until all have run', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-turn-'))
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }))
+    const file = join(dir, 'turn.db')
+    const db = openDb(file)
+    opened.push(db)
+    const other = new Database(file, { readonly: true })
+    const seenByOther = () =>
+      other.prepare('SELECT reference FROM cards ORDER BY seq').pluck().all() as string[]
+    let seenDuringB: string[] = []
+    await Promise.all([
+      atomically(db, (tx) => insertCard(tx, card('a'))),
+      atomically(db, async (tx) => {
+        seenDuringB = seenByOther()
+        await insertCard(tx, card('b'))
+      }),
+    ])
+    expect(seenDuringB).toEqual([])
+    expect(seenByOther()).toEqual(['a', 'b'])
+    other.close()
+  })
+
+  it('answers every caller of the turn with the error when its commit fails, and keeps none of their writes', async () => {
+    const db = database()
+    // a deferred foreign key is checked at COMMIT: b's orphan fails the turn's commit
+    db.$client.exec(`PRAGMA foreign_keys = ON;
+      CREATE TABLE parents (id INTEGER PRIMARY KEY);
+      CREATE TABLE children (parent INTEGER REFERENCES parents (id) DEFERRABLE INITIALLY DEFERRED)`)
+    const a = atomically(db, (tx) => insertCard(tx, card('a')))
+    const b = atomically(db, (tx) => tx.$client.prepare('INSERT INTO children VALUES (7)').run())
+    await expect(a).rejects.toThrow('FOREIGN KEY constraint failed')
+    await expect(b).rejects.toThrow('FOREIGN KEY constraint failed')
+    expect(await cardByReference(db, 'ten_1', 'a')).toBeUndefined()
   })
 
   it('begins in the next turn of the event loop: a statement asked for before then runs first', async () => {
