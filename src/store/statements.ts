@@ -270,7 +270,8 @@ let savepoints = 0
  * Runs `body` in one SQLite transaction (in a savepoint when already inside one, so that a
  * refusal undoes only its own writes), handing it the handle its statements must use: for a
  * database, a handle of the same connection; for a context (`{ db, … }`), the same context with
- * that handle. Transactions on one connection run one after the other (the lock above).
+ * that handle. Transactions on one connection run one after the other (the lock above); on
+ * SQLite, those asked for in one turn of the event loop run together in the next (runTurn).
  */
 export function atomically<T>(db: Db, body: (db: Db) => Promise<T> | T): Promise<T>
 export function atomically<C extends { db: Db }, T>(

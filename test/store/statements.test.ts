@@ -3,7 +3,8 @@
  * its own sharing the connection's prepared statements, and holds the connection: no statement
  * of another request runs between its BEGIN and COMMIT (they wait for it, and transactions
  * queue), and one prepared on the bare connection inside it is refused. Those asked for in one
- * turn of the event loop run back to back in the next (SQLite's caches stay warm).
+ * turn of the event loop run back to back in the next, in one transaction with a savepoint
+ * each, their callers answered once it is committed.
  */
 import Database from 'better-sqlite3'
 import { mkdtempSync, rmSync } from 'node:fs'
