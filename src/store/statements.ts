@@ -352,7 +352,8 @@ const savepoint = perConnection((connection) => ({
  * throughout; then answers their callers, once committed. One COMMIT for the turn: SQLite's
  * commit walks its whole page cache after a page split (db/open.ts), a walk that grows with
  * the database (a create's 5.9 % of samples in 10 s of creates); the savepoints copy the pages
- * they change as transactions did. If the COMMIT fails, every caller hears of it.
+ * they change as transactions did. If the COMMIT fails, or a body's error ends the transaction,
+ * every caller hears of that error.
  */
 async function runTurn(connection: Db, turn: Asked[]): Promise<void> {
   const asked = turn.splice(0)
@@ -372,7 +373,9 @@ async function runTurn(connection: Db, turn: Asked[]): Promise<void> {
         if (!alone) release.run()
         answers.push(() => one.resolve(result))
       } catch (error) {
-        if (alone) throw error
+        // alone, or its error ended the transaction (SQLite rolls back by itself on a full
+        // disk, say): the turn ends with it
+        if (alone || !connection.$client.inTransaction) throw error
         undo.run()
         release.run()
         answers.push(() => one.reject(error))

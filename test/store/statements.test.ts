@@ -183,6 +183,22 @@ describe('a transaction', () => {
     expect(await cardByReference(db, 'ten_1', 'a')).toBeUndefined()
   })
 
+  it("answers every caller with a body's error that ended the turn's transaction", async () => {
+    const db = database()
+    const a = atomically(db, (tx) => insertCard(tx, card('a')))
+    // as SQLite does by itself on some errors (a full disk), then the error
+    const b = atomically(db, (tx) => {
+      tx.$client.exec('ROLLBACK')
+      throw new Error('database or disk is full')
+    })
+    await expect(a).rejects.toThrow('database or disk is full')
+    await expect(b).rejects.toThrow('database or disk is full')
+    expect(await cardByReference(db, 'ten_1', 'a')).toBeUndefined()
+    // the connection serves the next turn
+    await atomically(db, (tx) => insertCard(tx, card('next')))
+    expect(await cardByReference(db, 'ten_1', 'next')).toBeDefined()
+  })
+
   it('begins in the next turn of the event loop: a statement asked for before then runs first', async () => {
     const db = database()
     const writing = atomically(db, (tx) => insertCard(tx, card('new')))
