@@ -361,10 +361,11 @@ async function runTurn(connection: Db, turn: Asked[]): Promise<void> {
   const lock = lockOf(connection)
   const waited = acquire(lock)
   if (waited) await waited
-  const { begin, commit, rollback } = control(connection)
-  const { open, release, undo } = savepoint(connection)
   let answers: (() => void)[] = []
   try {
+    // prepared inside: a database closed since the turn was asked makes them throw
+    const { begin, commit } = control(connection)
+    const { open, release, undo } = savepoint(connection)
     begin.run()
     for (const one of asked) {
       if (!alone) open.run()
@@ -383,7 +384,7 @@ async function runTurn(connection: Db, turn: Asked[]): Promise<void> {
     }
     commit.run()
   } catch (error) {
-    if (connection.$client.inTransaction) rollback.run()
+    if (connection.$client.inTransaction) control(connection).rollback.run()
     answers = asked.map((one) => () => one.reject(error))
   } finally {
     releaseLock(lock)

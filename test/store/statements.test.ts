@@ -199,6 +199,13 @@ describe('a transaction', () => {
     expect(await cardByReference(db, 'ten_1', 'next')).toBeDefined()
   })
 
+  it('answers its callers with the error when the database was closed before their turn', async () => {
+    const db = openDb()
+    const asked = atomically(db, (tx) => insertCard(tx, card('late')))
+    closeDb(db)
+    await expect(asked).rejects.toThrow('The database connection is not open')
+  })
+
   it('begins in the next turn of the event loop: a statement asked for before then runs first', async () => {
     const db = database()
     const writing = atomically(db, (tx) => insertCard(tx, card('new')))
