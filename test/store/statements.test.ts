@@ -24,6 +24,16 @@ function signal() {
   return { fired, fire }
 }
 
+/** A body that inserts card `name`, writing down when it begins and when it ends (after `pause`). */
+function recording(steps: string[], name: string, pause?: () => Promise<unknown>) {
+  return async (tx: Db) => {
+    steps.push(`${name} begins`)
+    await insertCard(tx, card(name))
+    if (pause) await pause()
+    steps.push(`${name} ends`)
+  }
+}
+
 const opened: Db[] = []
 afterEach(() => {
   for (const db of opened.splice(0)) closeDb(db)
@@ -101,16 +111,10 @@ describe('a transaction', () => {
   it('runs one at a time, in the order they were asked for', async () => {
     const db = database()
     const steps: string[] = []
-    const body = (name: string) => async (tx: Db) => {
-      steps.push(`${name} begins`)
-      await insertCard(tx, card(name))
-      await tick()
-      steps.push(`${name} ends`)
-    }
     await Promise.all([
-      atomically(db, body('a')),
-      atomically(db, body('b')),
-      atomically(db, body('c')),
+      atomically(db, recording(steps, 'a', tick)),
+      atomically(db, recording(steps, 'b', tick)),
+      atomically(db, recording(steps, 'c', tick)),
     ])
     expect(steps).toEqual(['a begins', 'a ends', 'b begins', 'b ends', 'c begins', 'c ends'])
   })
@@ -118,13 +122,8 @@ describe('a transaction', () => {
   it('runs those asked for in one turn of the event loop back to back, then answers their callers', async () => {
     const db = database()
     const steps: string[] = []
-    const body = (name: string) => async (tx: Db) => {
-      steps.push(`${name} begins`)
-      await insertCard(tx, card(name))
-      steps.push(`${name} ends`)
-      return name
-    }
-    const answered = (name: string) => atomically(db, body(name)).then(() => steps.push(name))
+    const answered = (name: string) =>
+      atomically(db, recording(steps, name)).then(() => steps.push(name))
     const refusing = () =>
       atomically(db, async (tx) => {
         steps.push('refused begins')
