@@ -154,6 +154,7 @@ describe('a transaction', () => {
     const db = openDb(file)
     opened.push(db)
     const other = new Database(file, { readonly: true })
+    onTestFinished(() => other.close())
     const seenByOther = () =>
       other.prepare('SELECT reference FROM cards ORDER BY seq').pluck().all() as string[]
     let seenDuringB: string[] = []
@@ -166,7 +167,6 @@ describe('a transaction', () => {
     ])
     expect(seenDuringB).toEqual([])
     expect(seenByOther()).toEqual(['a', 'b'])
-    other.close()
   })
 
   it('answers every caller of the turn with the error when its commit fails, and keeps none of their writes', async () => {
