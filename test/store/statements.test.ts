@@ -154,7 +154,7 @@ describe('a transaction', () => {
     const db = openDb(file)
     opened.push(db)
     const other = new Database(file, { readonly: true })
-    onTestFinished(() => other.close())
+    onTestFinished(() => void other.close())
     const seenByOther = () =>
       other.prepare('SELECT reference FROM cards ORDER BY seq').pluck().all() as string[]
     let seenDuringB: string[] = []
