@@ -57,15 +57,16 @@ export function registerCardUser(
   input: CardUserInput & { phone: string },
 ): Promise<CardUser> {
   return atomically(ctx, async (ctx) => {
+    // the spread after the keys it lacks (ARCHITECTURE.md, "Objects on a request's path"); its phone is input.phone
     const user = await insertCardUser(ctx.db, {
-      ...columnsOf(input),
-      phone: input.phone,
       reference: ctx.ids.uuid(),
       tenantId: ctx.tenant.id,
       flow: hasIdentityData(input) ? 'full_data' : 'widget',
       status: LIFECYCLES.card_user.initial,
       createdAt: ctx.now,
       updatedAt: ctx.now,
+      ...columnsOf(input),
+      phone: input.phone,
     })
     await scheduleVerification(ctx, user)
     return user

@@ -130,7 +130,8 @@ export async function setCardStatus(
 ): Promise<Card> {
   assertMove('card', card.status, to)
   const details = to === 'issued' && card.cardNumber === null ? cardDetails(ctx, card) : {}
-  return await updateCard(ctx.db, card.seq, { ...details, status: to, updatedAt: ctx.now })
+  // details (number, cvv2, expiry) last (ARCHITECTURE.md, "Objects on a request's path")
+  return await updateCard(ctx.db, card.seq, { status: to, updatedAt: ctx.now, ...details })
 }
 
 /** A linked card's number, cvv2 and expiry arrive after its delay; its status does not change. */

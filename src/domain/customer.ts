@@ -48,10 +48,11 @@ export function moneyRequestValues(ctx: DomainContext, input: MoneyRequestInput)
     partnerReference: input.partnerReference ?? ctx.ids.uuid(),
     network: input.network,
     amount: input.amount,
-    ...customerColumns(input.customer),
     expiredAt: ctx.now + EXPIRY_MS,
     createdAt: ctx.now,
     updatedAt: ctx.now,
+    // last (ARCHITECTURE.md, "Objects on a request's path")
+    ...customerColumns(input.customer),
   }
 }
 

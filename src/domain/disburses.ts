@@ -39,8 +39,8 @@ export function createDisburse(ctx: DomainContext, input: MoneyRequestInput): Pr
     )
     await assertFunds(ctx, FLOAT, input.amount, 'amount')
     const disburse = await insertDisburse(ctx.db, {
-      ...moneyRequestValues(ctx, input),
       status: LIFECYCLES.disburse.initial,
+      ...moneyRequestValues(ctx, input),
     })
     await recordOperation(ctx, {
       kind: 'float_debit',

@@ -35,8 +35,8 @@ export function createPayment(ctx: DomainContext, input: MoneyRequestInput): Pro
       input.partnerReference,
     )
     const payment = await insertPayment(ctx.db, {
-      ...moneyRequestValues(ctx, input),
       status: LIFECYCLES.payment.initial,
+      ...moneyRequestValues(ctx, input),
     })
     await move(ctx, {
       from: WORLD,

@@ -57,7 +57,9 @@ export async function scheduleAt(
   dueAt: number,
   job: { resource: JobResource; key: string; action: string },
 ): Promise<void> {
-  await insertJob(ctx.db, { ...job, tenantId: ctx.tenant.id, dueAt })
+  // not `{ ...job, tenantId, dueAt }` (ARCHITECTURE.md, "Objects on a request's path")
+  const { resource, key, action } = job
+  await insertJob(ctx.db, { resource, key, action, tenantId: ctx.tenant.id, dueAt })
 }
 
 /**

@@ -53,9 +53,9 @@ const MOVERS: Record<TransitionResource, Mover> = {
     assertMove('card_user', user.status, to)
     const identity = to === 'passed' ? generatedIdentity(ctx, user) : {}
     await updateCardUser(ctx.db, user.seq, {
-      ...identity,
       status: to as CardUser['status'],
       updatedAt: ctx.now,
+      ...identity,
     })
     if (to === 'passed' || to === 'failed') {
       await enqueueEvent(

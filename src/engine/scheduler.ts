@@ -67,17 +67,20 @@ export async function runDue(
     const batch = await atomically(deps, async (deps) => {
       const due = await dueJobs(deps.db, tenant.id, until, BATCH, unclaimed)
       for (const job of due) {
-        const ctx = { db: deps.db, ids: deps.ids, tenant, now: job.dueAt }
-        const happened = await runJob(
-          {
-            ...ctx,
-            quirks: deps.options.quirks,
-            webhookExtensions: deps.options.webhookExtensions,
-          },
-          job,
-        )
+        const ctx = {
+          db: deps.db,
+          ids: deps.ids,
+          tenant,
+          now: job.dueAt,
+          quirks: deps.options.quirks,
+          webhookExtensions: deps.options.webhookExtensions,
+        }
+        const happened = await runJob(ctx, job)
         if (!happened) continue
-        deps.logger.log({ ...happened, tenant: tenant.token, sandboxTime: job.dueAt })
+        // not `{ ...happened, tenant, … }` (ARCHITECTURE.md, "Objects on a request's path")
+        deps.logger.log(
+          Object.assign({}, happened, { tenant: tenant.token, sandboxTime: job.dueAt }),
+        )
         fired.push({ at: job.dueAt, ...happened.fields })
       }
       return due.length

@@ -260,7 +260,8 @@ export async function updateBySeq<T extends SeqTable>(
   }
   while (locked(db)) await unlocked(db)
   const statement = updateStatement(db, table, table.seq, changes as Values, false)
-  return statement.run({ ...changes, [WHERE_KEY]: seq }).changes
+  // the key first (ARCHITECTURE.md, "Objects on a request's path")
+  return statement.run({ [WHERE_KEY]: seq, ...changes }).changes
 }
 
 /** Updates the row `seq` of `table` and returns it as stored. */
@@ -291,7 +292,7 @@ export async function updateReturningBy<T extends SQLiteTable>(
     )
   while (locked(db)) await unlocked(db)
   const statement = updateStatement(db, table, by, changes as Values, true)
-  return statement.get({ ...changes, [WHERE_KEY]: value }) as T['$inferSelect']
+  return statement.get({ [WHERE_KEY]: value, ...changes }) as T['$inferSelect']
 }
 
 /** The tenant's row of `table` whose `column` equals a value (a reference lookup). */

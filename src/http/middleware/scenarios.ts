@@ -42,11 +42,16 @@ async function apply(c: Context<AppEnv>, next: Next, inForce: InForce): Promise<
     token: tenant.token,
     tenantId: tenant.id,
   })
-  c.set('ctx', {
-    ...c.get('ctx'),
-    scenarioDelays: inForce.delays,
-    ...(effects.outcome && { outcome: effects.outcome }),
-  })
+  // not `{ ...ctx, scenarioDelays, … }` (ARCHITECTURE.md, "Objects on a request's path")
+  c.set(
+    'ctx',
+    Object.assign(
+      {},
+      c.get('ctx'),
+      { scenarioDelays: inForce.delays },
+      effects.outcome && { outcome: effects.outcome },
+    ),
+  )
   if (effects.matched.length === 0) return next()
 
   if (effects.latencyMs > 0) {
