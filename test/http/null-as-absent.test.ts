@@ -54,8 +54,21 @@ describe('null in a /v1 body', () => {
   })
 
   it('keeps a field called __proto__ as data, never as a prototype', () => {
-    const kept = withoutNulls(JSON.parse('{"__proto__": {"polluted": true}, "a": 1}')) as object
-    expect(Object.getPrototypeOf(kept)).toBeNull()
-    expect(Object.keys(kept)).toEqual(['__proto__', 'a'])
+    // with a null to leave out (a copy is made) and without (the body as parsed)
+    for (const text of [
+      '{"__proto__": {"polluted": true}, "a": 1, "b": null}',
+      '{"__proto__": {"polluted": true}, "a": 1}',
+    ]) {
+      const kept = withoutNulls(JSON.parse(text)) as Record<string, unknown>
+      expect(Object.keys(kept)).toEqual(['__proto__', 'a'])
+      expect(kept.polluted).toBeUndefined()
+      expect(Object.getOwnPropertyDescriptor(kept, '__proto__')?.value).toEqual({ polluted: true })
+    }
+  })
+
+  it('gives a body without any null back as it came', () => {
+    const body = { card_brand: 'visa', nested: { a: 1 }, list: [null] }
+    expect(withoutNulls(body)).toBe(body)
+    expect(withoutNulls({ ...body, nested: { a: null } })).toEqual({ ...body, nested: {} })
   })
 })
