@@ -57,7 +57,8 @@ export function registerCardUser(
   input: CardUserInput & { phone: string },
 ): Promise<CardUser> {
   return atomically(ctx, async (ctx) => {
-    // the spread after the keys it lacks (ARCHITECTURE.md, "Objects on a request's path"); its phone is input.phone
+    // the spread after the keys it lacks (ARCHITECTURE.md, "Objects on a request's path");
+    // its phone is input.phone
     const user = await insertCardUser(ctx.db, {
       reference: ctx.ids.uuid(),
       tenantId: ctx.tenant.id,

@@ -64,7 +64,8 @@ function insertTransaction(
   card: Card,
   values: TransactionValues,
 ): Promise<Transaction> {
-  // `{ status, ...values, reference, … }` without its cost (ARCHITECTURE.md, "Objects on a request's path")
+  // `{ status, ...values, reference, … }` without its cost (ARCHITECTURE.md, "Objects on a
+  // request's path")
   return insertTransactionRow(
     ctx.db,
     Object.assign({ status: LIFECYCLES.transaction.initial }, values, {
