@@ -44,22 +44,26 @@ export function delaysOf(
  */
 export type JobResource = Exclude<TransitionResource, 'disputes'> | 'wallet-codes'
 
-export async function scheduleAfter(
+// scheduleAfter, scheduleAt and scheduleOutcome hand on insertJob's promise rather than await
+// it: a create passes through all three, and each async level costs a promise and a turn of
+// the microtask queue
+
+export function scheduleAfter(
   ctx: DomainContext,
   delay: DelayName,
   job: { resource: JobResource; key: string; action: string },
 ): Promise<void> {
-  await scheduleAt(ctx, ctx.now + delaysOf(ctx)[delay], job)
+  return scheduleAt(ctx, ctx.now + delaysOf(ctx)[delay], job)
 }
 
-export async function scheduleAt(
+export function scheduleAt(
   ctx: DomainContext,
   dueAt: number,
   job: { resource: JobResource; key: string; action: string },
 ): Promise<void> {
   // not `{ ...job, tenantId, dueAt }` (ARCHITECTURE.md, "Objects on a request's path")
   const { resource, key, action } = job
-  await insertJob(ctx.db, { resource, key, action, tenantId: ctx.tenant.id, dueAt })
+  return insertJob(ctx.db, { resource, key, action, tenantId: ctx.tenant.id, dueAt })
 }
 
 /**
@@ -67,7 +71,7 @@ export async function scheduleAt(
  * magic value forces another outcome: then that, after the forced or the usual delay. A job
  * without an action (a widget user, a payment) is only scheduled when an outcome is forced.
  */
-export async function scheduleOutcome(
+export function scheduleOutcome(
   ctx: DomainContext,
   delay: DelayName,
   job: { resource: JobResource; key: string; action?: string },
@@ -76,8 +80,9 @@ export async function scheduleOutcome(
   const forced = ctx.outcome ?? magic
   if (forced) {
     const dueAt = ctx.now + (forced.afterMs ?? delaysOf(ctx)[delay])
-    await scheduleAt(ctx, dueAt, { resource: job.resource, key: job.key, action: forced.to })
-  } else if (job.action) {
-    await scheduleAfter(ctx, delay, { resource: job.resource, key: job.key, action: job.action })
+    return scheduleAt(ctx, dueAt, { resource: job.resource, key: job.key, action: forced.to })
   }
+  if (job.action)
+    return scheduleAfter(ctx, delay, { resource: job.resource, key: job.key, action: job.action })
+  return Promise.resolve()
 }

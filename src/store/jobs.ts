@@ -27,7 +27,8 @@ import {
 
 export async function insertJob(db: Db, job: typeof jobs.$inferInsert): Promise<void> {
   await insertRow(db, jobs, job)
-  const earliest = (await dueIndex(db)).byTenant
+  // the index from memory once loaded: no second await on a create's path
+  const earliest = (dueIndexes.get(connectionOf(db)) ?? (await dueIndex(db))).byTenant
   const current = earliest.get(job.tenantId)
   if (current === undefined || job.dueAt < current) earliest.set(job.tenantId, job.dueAt)
 }
