@@ -39,6 +39,17 @@ it('produces every figure of npm run bench', () => {
       expect(f[`${request}_1_mean_to_hono`]).toEqual(expect.any(Number))
       expect(f[`${request}_real_to_manual`]).toEqual(expect.any(Number))
       expect(f[`${request}_journal_off_to_on`]).toEqual(expect.any(Number))
+      // the variants' ratios come from their side-by-side slices, with each round's figures
+      const variants = f.variants[request]
+      expect(variants.real_to_manual.ratio).toBe(f[`${request}_real_to_manual`])
+      expect(variants.journal_off_to_on.ratio).toBe(f[`${request}_journal_off_to_on`])
+      for (const which of ['real_to_manual', 'journal_off_to_on']) {
+        expect(variants[which].min).toBeLessThanOrEqual(variants[which].ratio)
+        expect(variants[which].max).toBeGreaterThanOrEqual(variants[which].ratio)
+      }
+      expect(variants.rounds).toHaveLength(1)
+      for (const name of ['default', 'manual_clock', 'journal_off'])
+        expect(variants.rounds[0][name].rps).toBeGreaterThan(0)
     }
     expect(f.cold_start_ms).toEqual(expect.any(Number))
     expect(f.reset).toEqual({
