@@ -3,12 +3,11 @@
 // as separate processes on loopback, in one run on this machine. Prints a table and writes
 // bench/results.json, each figure also as a ratio to the bare Hono baseline of the same run,
 // beside the figure of the previous run (the results.json it replaces). With two or more cores
-// the servers run on core 0 and this load generator on core 1 (taskset). The sandbox's loads and
-// bare Hono's are interleaved over ROUNDS rounds, and each ratio is the median of the rounds'
-// ratios, so that a burst of load from elsewhere moves all of them or none; the sandbox with
-// `--clock manual` and with `--journal off` run side by side with the default one, in short
-// slices in turn (variantsSideBySide), because the targets on them are a few per cent. Every loop
-// is bounded in time and count.
+// the servers run on core 0 and this load generator on core 1 (taskset). The loads compared with
+// one another (bare Hono, the sandbox, the sandbox with `--clock manual` and with `--journal off`)
+// run side by side, in short slices in turn over rounds, and each ratio is the median of the
+// rounds' ratios (sideBySide), so that the drift of a shared machine moves all of them or none.
+// Every loop is bounded in time and count.
 //
 // `--smoke` runs everything tiny (the test suite uses it). `--profile` measures instead what each
 // stage of the request path (src/app.ts) costs, by switching it off in turn (the sandbox
@@ -57,7 +56,7 @@ const C = SMOKE
       listRows: [50, 500],
       due: 100,
       hooks: 20,
-      variantRounds: 1,
+      sliceRounds: 1,
       slice: 0.2,
       warmSlice: 0.1,
     }
@@ -71,7 +70,7 @@ const C = SMOKE
       listRows: [1_000, 100_000],
       due: 10_000,
       hooks: 1_000,
-      variantRounds: Number(option('variant-rounds', 10)),
+      sliceRounds: Number(option('slice-rounds', 10)),
       slice: 1,
       warmSlice: 1,
     }
@@ -183,16 +182,6 @@ async function loads(server, body) {
     create_card: await load(server, 'POST', '/v1/cards/create', body),
   }
 }
-/**
- * The same at one connection, on a server of its own: after the 50-connection creates, the
- * lifecycle work of ~40,000 cards coming due would be measured instead of the request.
- */
-async function singleLoads(server, body) {
-  return {
-    get_cards_1: await load(server, 'GET', '/v1/cards', undefined, 1),
-    create_card_1: await load(server, 'POST', '/v1/cards/create', body, 1),
-  }
-}
 /** The round whose figure is the median of `ratioOf` over the rounds, and that median. */
 function medianRound(rounds, ratioOf) {
   const ratios = rounds.map(ratioOf)
@@ -238,56 +227,17 @@ async function bench() {
     figures.cold_start_ms = round(median(times), 1)
   }
 
-  // 2. requests per second and latency, interleaved over rounds: bare Hono and the sandbox
-  // (default flags); bare node:http once. 6. memory.
+  // 2. requests per second and latency: bare Hono, the sandbox (default flags), with
+  // --clock manual and with --journal off, side by side; bare node:http once. 6. memory.
+  Object.assign(figures, await sideBySide())
   {
-    const rounds = []
-    for (let r = 0; r < C.rounds; r++) {
-      const measured = {}
-      const hono = await baseline('hono')
-      measured.hono = await loads(hono, BASELINE_BODY)
-      hono.stop()
-      const s = await sandbox()
-      if (r === 0) figures.rss_idle_mb = round(rss(s.child.pid), 1)
-      measured.sandbox = await loads(s, await cardsReady(s.url))
-      if (r === 0) figures.rss_peak_mb = round(rss(s.child.pid, 'VmHWM'), 1)
-      s.stop()
-      const hono1 = await baseline('hono')
-      Object.assign(measured.hono, await singleLoads(hono1, BASELINE_BODY))
-      hono1.stop()
-      const s1 = await sandbox()
-      Object.assign(measured.sandbox, await singleLoads(s1, await cardsReady(s1.url)))
-      s1.stop()
-      rounds.push(measured)
-    }
     const bare = await baseline('node-http')
-    const nodeHttp = await loads(bare, BASELINE_BODY)
+    for (const [request, method, path, body] of [
+      ['get_cards', 'GET', '/v1/cards'],
+      ['create_card', 'POST', '/v1/cards/create', BASELINE_BODY],
+    ])
+      figures[`node_http_${request}`] = await load(bare, method, path, body)
     bare.stop()
-
-    // each figure from the round whose ratio is the median one
-    for (const request of ['get_cards', 'create_card']) {
-      const toHono = medianRound(rounds, (m) => m.sandbox[request].rps / m.hono[request].rps)
-      figures[`sandbox_${request}`] = toHono.round.sandbox[request]
-      figures[`hono_${request}`] = toHono.round.hono[request]
-      figures[`node_http_${request}`] = nodeHttp[request]
-      figures[`${request}_to_hono`] = toHono.ratio
-      const single = medianRound(
-        rounds,
-        (m) => m.sandbox[`${request}_1`].mean / m.hono[`${request}_1`].mean,
-      )
-      figures[`sandbox_${request}_1`] = single.round.sandbox[`${request}_1`]
-      figures[`hono_${request}_1`] = single.round.hono[`${request}_1`]
-      figures[`${request}_1_mean_to_hono`] = single.ratio
-    }
-    figures.rounds = rounds
-  }
-
-  // 2b. the sandbox's variants side by side: the default real clock ÷ --clock manual, and
-  // --journal off ÷ on
-  figures.variants = await variantsSideBySide()
-  for (const request of ['get_cards', 'create_card']) {
-    figures[`${request}_real_to_manual`] = figures.variants[request].real_to_manual.ratio
-    figures[`${request}_journal_off_to_on`] = figures.variants[request].journal_off_to_on.ratio
   }
 
   // 3. reset of a tenant holding C.resetRows rows
@@ -478,7 +428,8 @@ async function bench() {
     machine,
     pinning,
     load: { before: loadBefore, after: uptime() },
-    rounds: C.rounds,
+    rounds: C.sliceRounds,
+    slice_seconds: C.slice,
     smoke: SMOKE,
     previous: previous ? previous.date : null,
     figures,
@@ -503,57 +454,72 @@ async function bench() {
 }
 
 /**
- * The default sandbox, `--clock manual` and `--journal off`, started side by side on the servers'
- * core and loaded in turn, C.slice seconds each, over C.variantRounds rounds of GET and as many of
- * POST (each round in the other order than the one before), as bench:ab does: loads a second
- * apart see the same machine, where loads of section 2, tens of seconds apart, each see their own
- * (on a nested virtual machine, a fifth apart). Each ratio is the median of the rounds' ratios,
- * with their spread. The tenant's card issuance is put an hour off first (`PUT /__sandbox/delays`):
- * otherwise the cards of one server's slice come due 5 s later, during another's, and a
- * real-clock server's ticker issues them there, on the same core. What the real clock costs a
- * request (whether anything has fallen due) is measured all the same; section 2's loads, 4 s on
- * a fresh server, see no issuance either.
+ * Bare Hono, the sandbox with default flags, with `--clock manual` and with `--journal off`,
+ * started side by side on the servers' core and loaded in turn, C.slice seconds each, over
+ * C.sliceRounds rounds of each load (each round in the other order than the one before), as
+ * bench:ab does: loads a second apart see the same machine, where loads of fresh servers tens of
+ * seconds apart each see their own (on a nested virtual machine, a fifth apart: the ratios of
+ * runs of the same code swung by a third). The loads: GET /v1/cards and POST /v1/cards/create at
+ * 50 connections, then at one (Hono and the default sandbox alone), each after a warm-up slice.
+ * Each ratio is the median of its rounds' ratios, with their spread; each figure (latency,
+ * p99) is the one of the round whose ratio is the median.
+ *
+ * The tenant's card issuance is put an hour off first (`PUT /__sandbox/delays`): otherwise the
+ * cards of one server's slice come due 5 s later, during another's, and a real-clock server's
+ * ticker issues them there, on the same core. What the real clock costs a request (whether
+ * anything has fallen due) is measured all the same.
  */
-async function variantsSideBySide() {
-  const VARIANTS = [
-    ['default', []],
-    ['manual_clock', ['--clock', 'manual']],
-    ['journal_off', ['--journal', 'off']],
+async function sideBySide() {
+  const SERVERS = [
+    ['hono', () => baseline('hono')],
+    ['sandbox', () => sandbox()],
+    ['manual_clock', () => sandbox('--clock', 'manual')],
+    ['journal_off', () => sandbox('--journal', 'off')],
   ]
   const servers = await Promise.all(
-    VARIANTS.map(async ([name, flags]) => {
-      const server = await sandbox(...flags)
+    SERVERS.map(async ([name, start]) => {
+      const server = await start()
+      if (name === 'hono') return { name, server, body: BASELINE_BODY }
       await call(server.url, 'PUT', '/__sandbox/delays', { card_issuing: '1h' })
       return { name, server, body: await cardsReady(server.url) }
     }),
   )
-  const rounds = { get_cards: [], create_card: [] }
-  const slices = async (request, r, seconds) => {
-    const [method, path] =
-      request === 'get_cards' ? ['GET', '/v1/cards'] : ['POST', '/v1/cards/create']
-    const measured = {}
-    for (const { name, server, body } of r % 2 ? [...servers].reverse() : servers)
-      measured[name] = await load(
-        server,
-        method,
-        path,
-        method === 'POST' ? body : undefined,
-        CONNECTIONS,
-        seconds,
-      )
-    return measured
-  }
+  const ours = servers.find((s) => s.name === 'sandbox').server
+  const figures = { rss_idle_mb: round(rss(ours.child.pid), 1) }
+  const LOADS = [
+    ['get_cards', 'GET', '/v1/cards', CONNECTIONS],
+    ['create_card', 'POST', '/v1/cards/create', CONNECTIONS],
+    ['get_cards_1', 'GET', '/v1/cards', 1],
+    ['create_card_1', 'POST', '/v1/cards/create', 1],
+  ]
+  const rounds = {}
   try {
-    for (const request of ['get_cards', 'create_card']) {
-      await slices(request, 0, C.warmSlice) // V8 optimises first
-      for (let r = 0; r < C.variantRounds; r++)
-        rounds[request].push(await slices(request, r, C.slice))
+    for (const [request, method, path, connections] of LOADS) {
+      const loaded =
+        connections === 1 ? servers.filter((s) => ['hono', 'sandbox'].includes(s.name)) : servers
+      const slice = async (r, seconds) => {
+        const measured = {}
+        for (const { name, server, body } of r % 2 ? [...loaded].reverse() : loaded)
+          measured[name] = await load(
+            server,
+            method,
+            path,
+            method === 'POST' ? body : undefined,
+            connections,
+            seconds,
+          )
+        return measured
+      }
+      await slice(0, C.warmSlice) // V8 optimises first
+      rounds[request] = []
+      for (let r = 0; r < C.sliceRounds; r++) rounds[request].push(await slice(r, C.slice))
     }
+    figures.rss_peak_mb = round(rss(ours.child.pid, 'VmHWM'), 1)
   } finally {
     servers.forEach(({ server }) => server.stop())
   }
 
-  const ratioOver = (measured, of) => {
+  const spreadOf = (measured, of) => {
     const ratios = measured.map(of)
     return {
       ratio: round(median(ratios), 3),
@@ -561,21 +527,41 @@ async function variantsSideBySide() {
       max: round(Math.max(...ratios), 3),
     }
   }
-  const variants = {}
-  for (const [request, measured] of Object.entries(rounds))
-    variants[request] = {
-      real_to_manual: ratioOver(measured, (m) => m.default.rps / m.manual_clock.rps),
-      journal_off_to_on: ratioOver(measured, (m) => m.journal_off.rps / m.default.rps),
-      cpu_us: Object.fromEntries(
-        VARIANTS.map(([name]) => [name, round(median(measured.map((m) => m[name].cpu_us)), 1)]),
+  figures.spreads = {}
+  for (const request of ['get_cards', 'create_card']) {
+    const toHono = medianRound(rounds[request], (m) => m.sandbox.rps / m.hono.rps)
+    figures[`sandbox_${request}`] = toHono.round.sandbox
+    figures[`hono_${request}`] = toHono.round.hono
+    figures[`${request}_to_hono`] = toHono.ratio
+    const single = medianRound(rounds[`${request}_1`], (m) => m.sandbox.mean / m.hono.mean)
+    figures[`sandbox_${request}_1`] = single.round.sandbox
+    figures[`hono_${request}_1`] = single.round.hono
+    figures[`${request}_1_mean_to_hono`] = single.ratio
+    const spreads = {
+      to_hono: spreadOf(rounds[request], (m) => m.sandbox.rps / m.hono.rps),
+      one_connection_mean_to_hono: spreadOf(
+        rounds[`${request}_1`],
+        (m) => m.sandbox.mean / m.hono.mean,
       ),
-      rounds: measured.map((m) =>
+      real_to_manual: spreadOf(rounds[request], (m) => m.sandbox.rps / m.manual_clock.rps),
+      journal_off_to_on: spreadOf(rounds[request], (m) => m.journal_off.rps / m.sandbox.rps),
+    }
+    figures.spreads[request] = spreads
+    figures[`${request}_real_to_manual`] = spreads.real_to_manual.ratio
+    figures[`${request}_journal_off_to_on`] = spreads.journal_off_to_on.ratio
+  }
+  // each load's rounds, as requests/s and CPU µs a request by server
+  figures.rounds = Object.fromEntries(
+    Object.entries(rounds).map(([request, measured]) => [
+      request,
+      measured.map((m) =>
         Object.fromEntries(
-          VARIANTS.map(([name]) => [name, { rps: m[name].rps, cpu_us: m[name].cpu_us }]),
+          Object.entries(m).map(([name, f]) => [name, { rps: f.rps, cpu_us: f.cpu_us }]),
         ),
       ),
-    }
-  return variants
+    ]),
+  )
+  return figures
 }
 
 /**
@@ -583,11 +569,15 @@ async function variantsSideBySide() {
  * too; a row it lacks shows —), the target of issue 16 and whether it is met.
  */
 const ratio = (a, b) => round(a / b, 2)
-/** The rounds' least and greatest ratio, GET / POST, where a run has them (section 2b). */
+/** The rounds' least and greatest ratio, GET / POST, where a run has them (sideBySide). */
 const spread = (f, which) => {
-  if (!f.variants) return ''
-  const [get, post] = [f.variants.get_cards[which], f.variants.create_card[which]]
+  if (!f.spreads) return ''
+  const [get, post] = [f.spreads.get_cards[which], f.spreads.create_card[which]]
   return ` (rounds ${get.min}–${get.max} / ${post.min}–${post.max})`
+}
+const spreadOne = (f, request, which) => {
+  const one = f.spreads?.[request][which]
+  return one ? `, rounds ${one.min}–${one.max}` : ''
 }
 const TABLE = [
   {
@@ -599,7 +589,7 @@ const TABLE = [
   {
     what: () => 'GET /v1/cards, 50 connections',
     value: (f) =>
-      `${f.sandbox_get_cards.rps} rps, ${f.get_cards_to_hono ?? ratio(f.sandbox_get_cards.rps, f.hono_get_cards.rps)}× Hono (${f.hono_get_cards.rps}; node:http ${f.node_http_get_cards.rps})`,
+      `${f.sandbox_get_cards.rps} rps, ${f.get_cards_to_hono ?? ratio(f.sandbox_get_cards.rps, f.hono_get_cards.rps)}× Hono (${f.hono_get_cards.rps}; node:http ${f.node_http_get_cards.rps}${spreadOne(f, 'get_cards', 'to_hono')})`,
     target: '≥ 0.6× Hono',
     met: (f) => f.get_cards_to_hono >= 0.6,
   },
@@ -613,7 +603,7 @@ const TABLE = [
   {
     what: () => 'POST /v1/cards/create, 50 connections',
     value: (f) =>
-      `${f.sandbox_create_card.rps} rps, ${f.create_card_to_hono ?? ratio(f.sandbox_create_card.rps, f.hono_create_card.rps)}× Hono (${f.hono_create_card.rps}; node:http ${f.node_http_create_card.rps})`,
+      `${f.sandbox_create_card.rps} rps, ${f.create_card_to_hono ?? ratio(f.sandbox_create_card.rps, f.hono_create_card.rps)}× Hono (${f.hono_create_card.rps}; node:http ${f.node_http_create_card.rps}${spreadOne(f, 'create_card', 'to_hono')})`,
     target: '≥ 0.4× Hono',
     met: (f) => f.create_card_to_hono >= 0.4,
   },
@@ -627,14 +617,14 @@ const TABLE = [
   {
     what: () => 'GET /v1/cards, one connection, mean latency',
     value: (f) =>
-      `${f.sandbox_get_cards_1.mean} ms, ${f.get_cards_1_mean_to_hono}× Hono's (${f.hono_get_cards_1.mean})`,
+      `${f.sandbox_get_cards_1.mean} ms, ${f.get_cards_1_mean_to_hono}× Hono's (${f.hono_get_cards_1.mean}${spreadOne(f, 'get_cards', 'one_connection_mean_to_hono')})`,
     target: '≤ 1.5× Hono',
     met: (f) => f.get_cards_1_mean_to_hono <= 1.5,
   },
   {
     what: () => 'POST /v1/cards/create, one connection, mean latency',
     value: (f) =>
-      `${f.sandbox_create_card_1.mean} ms, ${f.create_card_1_mean_to_hono}× Hono's (${f.hono_create_card_1.mean})`,
+      `${f.sandbox_create_card_1.mean} ms, ${f.create_card_1_mean_to_hono}× Hono's (${f.hono_create_card_1.mean}${spreadOne(f, 'create_card', 'one_connection_mean_to_hono')})`,
     target: '≤ 2× Hono',
     met: (f) => f.create_card_1_mean_to_hono <= 2,
   },

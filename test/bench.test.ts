@@ -39,17 +39,24 @@ it('produces every figure of npm run bench', () => {
       expect(f[`${request}_1_mean_to_hono`]).toEqual(expect.any(Number))
       expect(f[`${request}_real_to_manual`]).toEqual(expect.any(Number))
       expect(f[`${request}_journal_off_to_on`]).toEqual(expect.any(Number))
-      // the variants' ratios come from their side-by-side slices, with each round's figures
-      const variants = f.variants[request]
-      expect(variants.real_to_manual.ratio).toBe(f[`${request}_real_to_manual`])
-      expect(variants.journal_off_to_on.ratio).toBe(f[`${request}_journal_off_to_on`])
-      for (const which of ['real_to_manual', 'journal_off_to_on']) {
-        expect(variants[which].min).toBeLessThanOrEqual(variants[which].ratio)
-        expect(variants[which].max).toBeGreaterThanOrEqual(variants[which].ratio)
+      // the ratios come from the side-by-side slices, each with its rounds' spread
+      const spreads = f.spreads[request]
+      expect(spreads.to_hono.ratio).toBe(f[`${request}_to_hono`])
+      expect(spreads.one_connection_mean_to_hono.ratio).toBe(f[`${request}_1_mean_to_hono`])
+      expect(spreads.real_to_manual.ratio).toBe(f[`${request}_real_to_manual`])
+      expect(spreads.journal_off_to_on.ratio).toBe(f[`${request}_journal_off_to_on`])
+      for (const spread of Object.values(spreads) as {
+        ratio: number
+        min: number
+        max: number
+      }[]) {
+        expect(spread.min).toBeLessThanOrEqual(spread.ratio)
+        expect(spread.max).toBeGreaterThanOrEqual(spread.ratio)
       }
-      expect(variants.rounds).toHaveLength(1)
-      for (const name of ['default', 'manual_clock', 'journal_off'])
-        expect(variants.rounds[0][name].rps).toBeGreaterThan(0)
+      expect(f.rounds[request]).toHaveLength(1)
+      for (const name of ['hono', 'sandbox', 'manual_clock', 'journal_off'])
+        expect(f.rounds[request][0][name].rps).toBeGreaterThan(0)
+      expect(Object.keys(f.rounds[`${request}_1`][0]).sort()).toEqual(['hono', 'sandbox'])
     }
     expect(f.cold_start_ms).toEqual(expect.any(Number))
     expect(f.reset).toEqual({
