@@ -175,13 +175,6 @@ async function load(server, method, path, body, connections = CONNECTIONS, secon
     non2xx: result.non2xx,
   }
 }
-/** GET /v1/cards and POST /v1/cards/create at 50 connections. */
-async function loads(server, body) {
-  return {
-    get_cards: await load(server, 'GET', '/v1/cards'),
-    create_card: await load(server, 'POST', '/v1/cards/create', body),
-  }
-}
 /** The round whose figure is the median of `ratioOf` over the rounds, and that median. */
 function medianRound(rounds, ratioOf) {
   const ratios = rounds.map(ratioOf)
@@ -453,67 +446,83 @@ async function bench() {
   console.log(`written to ${OUT}`)
 }
 
+/** GET /v1/cards and POST /v1/cards/create at 50 connections, then at one. */
+const LOADS = [
+  { request: 'get_cards', method: 'GET', path: '/v1/cards', connections: CONNECTIONS },
+  { request: 'create_card', method: 'POST', path: '/v1/cards/create', connections: CONNECTIONS },
+  { request: 'get_cards_1', method: 'GET', path: '/v1/cards', connections: 1 },
+  { request: 'create_card_1', method: 'POST', path: '/v1/cards/create', connections: 1 },
+]
+
 /**
- * Bare Hono, the sandbox with default flags, with `--clock manual` and with `--journal off`,
- * started side by side on the servers' core and loaded in turn, C.slice seconds each, over
- * C.sliceRounds rounds of each load (each round in the other order than the one before), as
- * bench:ab does: loads a second apart see the same machine, where loads of fresh servers tens of
- * seconds apart each see their own (on a nested virtual machine, a fifth apart: the ratios of
- * runs of the same code swung by a third). The loads: GET /v1/cards and POST /v1/cards/create at
- * 50 connections, then at one (Hono and the default sandbox alone), each after a warm-up slice.
- * Each ratio is the median of its rounds' ratios, with their spread; each figure (latency,
- * p99) is the one of the round whose ratio is the median.
- *
- * The tenant's card issuance is put an hour off first (`PUT /__sandbox/delays`): otherwise the
- * cards of one server's slice come due 5 s later, during another's, and a real-clock server's
- * ticker issues them there, on the same core. What the real clock costs a request (whether
- * anything has fallen due) is measured all the same.
+ * Servers started side by side on the servers' core, loaded in turn, C.slice seconds each, over
+ * C.sliceRounds rounds of each load (each round in the other order than the one before), after
+ * a warm-up slice each, as bench:ab does: loads a second apart see the same machine, where loads
+ * of fresh servers tens of seconds apart each see their own (on a nested virtual machine, a
+ * fifth apart: the ratios of runs of the same code swung by a third). `servers`: { name, server,
+ * body }; `only(name)` says which are loaded at one connection. Returns each load's rounds, each
+ * a server's figures by its name.
  */
-async function sideBySide() {
-  const SERVERS = [
-    ['hono', () => baseline('hono')],
-    ['sandbox', () => sandbox()],
-    ['manual_clock', () => sandbox('--clock', 'manual')],
-    ['journal_off', () => sandbox('--journal', 'off')],
-  ]
-  const servers = await Promise.all(
-    SERVERS.map(async ([name, start]) => {
+async function inTurn(servers, loads, { only = () => true, warmSeconds = C.warmSlice } = {}) {
+  const rounds = {}
+  for (const { request, method, path, connections } of loads) {
+    const loaded = servers.filter((s) => connections > 1 || only(s.name))
+    const slice = async (r, seconds) => {
+      const measured = {}
+      for (const { name, server, body } of r % 2 ? [...loaded].reverse() : loaded)
+        measured[name] = await load(
+          server,
+          method,
+          path,
+          method === 'POST' ? body : undefined,
+          connections,
+          seconds,
+        )
+      return measured
+    }
+    await slice(0, warmSeconds) // V8 optimises first
+    rounds[request] = []
+    for (let r = 0; r < C.sliceRounds; r++) rounds[request].push(await slice(r, C.slice))
+  }
+  return rounds
+}
+
+/**
+ * Starts servers at once, each `[name, start, bare]`: a bare one is sent BASELINE_BODY; a
+ * sandbox, the set-up's cards (cardsReady), its tenant's card issuance put an hour off first
+ * (`PUT /__sandbox/delays`): otherwise the cards of one server's slice come due 5 s later,
+ * during another's, and a real-clock server's ticker issues them there, on the same core. What
+ * the real clock costs a request (whether anything has fallen due) is measured all the same.
+ */
+function startSideBySide(starts) {
+  return Promise.all(
+    starts.map(async ([name, start, bare]) => {
       const server = await start()
-      if (name === 'hono') return { name, server, body: BASELINE_BODY }
+      if (bare) return { name, server, body: BASELINE_BODY }
       await call(server.url, 'PUT', '/__sandbox/delays', { card_issuing: '1h' })
       return { name, server, body: await cardsReady(server.url) }
     }),
   )
+}
+
+/**
+ * Bare Hono, the sandbox with default flags, with `--clock manual` and with `--journal off`, side
+ * by side (inTurn): each load at 50 connections on all four, at one connection on Hono and the
+ * sandbox. Each ratio is the median of its rounds' ratios, with their spread; each figure
+ * (latency, p99) is the one of the round whose ratio is the median.
+ */
+async function sideBySide() {
+  const servers = await startSideBySide([
+    ['hono', () => baseline('hono'), true],
+    ['sandbox', () => sandbox()],
+    ['manual_clock', () => sandbox('--clock', 'manual')],
+    ['journal_off', () => sandbox('--journal', 'off')],
+  ])
   const ours = servers.find((s) => s.name === 'sandbox').server
   const figures = { rss_idle_mb: round(rss(ours.child.pid), 1) }
-  const LOADS = [
-    ['get_cards', 'GET', '/v1/cards', CONNECTIONS],
-    ['create_card', 'POST', '/v1/cards/create', CONNECTIONS],
-    ['get_cards_1', 'GET', '/v1/cards', 1],
-    ['create_card_1', 'POST', '/v1/cards/create', 1],
-  ]
-  const rounds = {}
+  let rounds
   try {
-    for (const [request, method, path, connections] of LOADS) {
-      const loaded =
-        connections === 1 ? servers.filter((s) => ['hono', 'sandbox'].includes(s.name)) : servers
-      const slice = async (r, seconds) => {
-        const measured = {}
-        for (const { name, server, body } of r % 2 ? [...loaded].reverse() : loaded)
-          measured[name] = await load(
-            server,
-            method,
-            path,
-            method === 'POST' ? body : undefined,
-            connections,
-            seconds,
-          )
-        return measured
-      }
-      await slice(0, C.warmSlice) // V8 optimises first
-      rounds[request] = []
-      for (let r = 0; r < C.sliceRounds; r++) rounds[request].push(await slice(r, C.slice))
-    }
+    rounds = await inTurn(servers, LOADS, { only: (name) => name === 'hono' || name === 'sandbox' })
     figures.rss_peak_mb = round(rss(ours.child.pid, 'VmHWM'), 1)
   } finally {
     servers.forEach(({ server }) => server.stop())
@@ -551,7 +560,13 @@ async function sideBySide() {
     figures[`${request}_journal_off_to_on`] = spreads.journal_off_to_on.ratio
   }
   // each load's rounds, as requests/s and CPU µs a request by server
-  figures.rounds = Object.fromEntries(
+  figures.rounds = roundFigures(rounds)
+  return figures
+}
+
+/** inTurn's rounds with each server's requests/s and CPU µs a request only. */
+const roundFigures = (rounds) =>
+  Object.fromEntries(
     Object.entries(rounds).map(([request, measured]) => [
       request,
       measured.map((m) =>
@@ -561,8 +576,6 @@ async function sideBySide() {
       ),
     ]),
   )
-  return figures
-}
 
 /**
  * Each row of the table: what is measured, its value from a run's figures (the previous run's
@@ -703,10 +716,10 @@ const TABLE = [
 
 /**
  * --profile: the stages of the request path (src/app.ts) switched off one at a time, all on and
- * all off, and bare Hono, interleaved over rounds; a stage's cost is the server's CPU time per
- * request it adds (with it, less without: CPU time, unlike requests per second, hardly moves
- * with what else runs on a shared machine). Then a CPU profile of the sandbox with every stage on, under each load, as
- * µs per request by function (self time).
+ * all off, and bare Hono, all side by side (inTurn); a stage's cost is the server's CPU time per
+ * request it adds (with it, less without), the median of the rounds' differences. Then a CPU
+ * profile of the sandbox with every stage on, under each load, as µs per request by function
+ * (self time).
  */
 async function profile() {
   const STAGES = ['hostCheck', 'journal', 'webhookKick', 'dueWork', 'scenarios']
@@ -722,32 +735,36 @@ async function profile() {
       },
     ],
   ]
-  const rounds = []
   const loadBefore = uptime()
-  for (let r = 0; r < C.rounds; r++) {
-    const measured = {}
-    const hono = await baseline('hono')
-    measured['bare Hono'] = await loads(hono, BASELINE_BODY)
-    hono.stop()
-    for (const [name, options] of configs) {
-      const s = await sandboxWith(options)
-      measured[name] = await loads(s, await cardsReady(s.url))
-      s.stop()
-    }
-    rounds.push(measured)
+  // side by side, at 50 connections (inTurn)
+  const servers = await startSideBySide([
+    ['bare Hono', () => baseline('hono'), true],
+    ...configs.map(([name, options]) => [name, () => sandboxWith(options)]),
+  ])
+  let rounds
+  try {
+    // the library unbundled (bench/sandbox.mjs) imports and compiles for longer at its first
+    // creates: CPU a create fell from 400–770 µs to 200 over the first three rounds after 1 s
+    rounds = await inTurn(
+      servers,
+      LOADS.filter((l) => l.connections > 1),
+      { warmSeconds: SMOKE ? C.warmSlice : 4 },
+    )
+  } finally {
+    servers.forEach(({ server }) => server.stop())
   }
   const stageCosts = {}
   for (const [name] of [...configs, ['bare Hono']]) {
     stageCosts[name] = {}
     for (const request of ['get_cards', 'create_card']) {
-      const of = (m) => m[name][request]
+      const of = (m) => m[name]
       // the server's CPU time per request, and what the configuration saves against every
       // stage on (medians over the rounds)
       stageCosts[name][request] = {
-        rps: median(rounds.map((m) => of(m).rps)),
-        cpu_us: median(rounds.map((m) => of(m).cpu_us)),
+        rps: median(rounds[request].map((m) => of(m).rps)),
+        cpu_us: median(rounds[request].map((m) => of(m).cpu_us)),
         saves_us: round(
-          median(rounds.map((m) => m['all stages'][request].cpu_us - of(m).cpu_us)),
+          median(rounds[request].map((m) => m['all stages'].cpu_us - of(m).cpu_us)),
           1,
         ),
       }
@@ -800,9 +817,12 @@ async function profile() {
     machine,
     pinning,
     load: { before: loadBefore, after: uptime() },
-    rounds: C.rounds,
+    slice_rounds: C.sliceRounds,
+    slice_seconds: C.slice,
     smoke: SMOKE,
     stages: stageCosts,
+    // each load's rounds, as requests/s and CPU µs a request by configuration
+    rounds: roundFigures(rounds),
     functions,
     places,
   }
