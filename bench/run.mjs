@@ -140,8 +140,8 @@ const rss = (pid, field = 'VmRSS') =>
   ) / 1024
 
 /**
- * `connections` at a time on `server` for C.duration. Besides requests per second and latency,
- * the server's CPU time per request (`cpu_us`), which other load on the machine moves far less.
+ * `connections` at a time on `server` for `seconds` (C.duration unless named). Besides requests
+ * per second and latency, the server's CPU time per request (`cpu_us`).
  */
 async function load(server, method, path, body, connections = CONNECTIONS, seconds = C.duration) {
   // a group of replicas (team()): the load spread over them in turn, their CPU time summed
