@@ -121,6 +121,13 @@ it('measures each stage of the request path with --profile', () => {
           cpu_us: expect.any(Number),
           saves_us: expect.any(Number),
         })
+    // every configuration and bare Hono loaded side by side in each round
+    for (const request of ['get_cards', 'create_card']) {
+      expect(report.rounds[request]).toHaveLength(1)
+      expect(Object.keys(report.rounds[request][0]).sort()).toEqual(
+        Object.keys(report.stages).sort(),
+      )
+    }
     for (const request of ['get_cards', 'create_card'])
       expect(report.functions[request].length).toBeGreaterThan(10)
     // by place, where perf runs (bench/perf.mjs); said so where it does not
