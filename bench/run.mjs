@@ -175,11 +175,19 @@ async function load(server, method, path, body, connections = CONNECTIONS, secon
     non2xx: result.non2xx,
   }
 }
-/** The round whose figure is the median of `ratioOf` over the rounds, and that median. */
+/**
+ * The round whose figure is the median of `ratioOf` over the rounds, that median, and the least
+ * and greatest of the rounds' ratios.
+ */
 function medianRound(rounds, ratioOf) {
   const ratios = rounds.map(ratioOf)
   const middle = median(ratios)
-  return { ratio: round(middle, 3), round: rounds[ratios.indexOf(middle)] }
+  return {
+    ratio: round(middle, 3),
+    min: round(Math.min(...ratios), 3),
+    max: round(Math.max(...ratios), 3),
+    round: rounds[ratios.indexOf(middle)],
+  }
 }
 const uptime = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')
 const machine = `${cpus()[0]?.model ?? 'unknown cpu'}, ${cpus().length} cores, Node ${process.version}`
@@ -528,14 +536,7 @@ async function sideBySide() {
     servers.forEach(({ server }) => server.stop())
   }
 
-  const spreadOf = (measured, of) => {
-    const ratios = measured.map(of)
-    return {
-      ratio: round(median(ratios), 3),
-      min: round(Math.min(...ratios), 3),
-      max: round(Math.max(...ratios), 3),
-    }
-  }
+  const spread = ({ ratio, min, max }) => ({ ratio, min, max })
   figures.spreads = {}
   for (const request of ['get_cards', 'create_card']) {
     const toHono = medianRound(rounds[request], (m) => m.sandbox.rps / m.hono.rps)
@@ -547,13 +548,14 @@ async function sideBySide() {
     figures[`hono_${request}_1`] = single.round.hono
     figures[`${request}_1_mean_to_hono`] = single.ratio
     const spreads = {
-      to_hono: spreadOf(rounds[request], (m) => m.sandbox.rps / m.hono.rps),
-      one_connection_mean_to_hono: spreadOf(
-        rounds[`${request}_1`],
-        (m) => m.sandbox.mean / m.hono.mean,
+      to_hono: spread(toHono),
+      one_connection_mean_to_hono: spread(single),
+      real_to_manual: spread(
+        medianRound(rounds[request], (m) => m.sandbox.rps / m.manual_clock.rps),
       ),
-      real_to_manual: spreadOf(rounds[request], (m) => m.sandbox.rps / m.manual_clock.rps),
-      journal_off_to_on: spreadOf(rounds[request], (m) => m.journal_off.rps / m.sandbox.rps),
+      journal_off_to_on: spread(
+        medianRound(rounds[request], (m) => m.journal_off.rps / m.sandbox.rps),
+      ),
     }
     figures.spreads[request] = spreads
     figures[`${request}_real_to_manual`] = spreads.real_to_manual.ratio

@@ -28,7 +28,7 @@ import {
 export async function insertJob(db: Db, job: typeof jobs.$inferInsert): Promise<void> {
   await insertRow(db, jobs, job)
   // the index from memory once loaded: no second await on a create's path
-  const earliest = (dueIndexes.get(connectionOf(db)) ?? (await dueIndex(db))).byTenant
+  const earliest = (loadedDueIndex(db) ?? (await dueIndex(db))).byTenant
   const current = earliest.get(job.tenantId)
   if (current === undefined || job.dueAt < current) earliest.set(job.tenantId, job.dueAt)
 }
@@ -59,14 +59,16 @@ const earliestOfTenant = statement((db, t) =>
  */
 export function dueAtInMemory(db: Db, tenantId: string): number | undefined | null {
   if (sharedStore(db)) return null
-  const index = dueIndexes.get(connectionOf(db))
+  const index = loadedDueIndex(db)
   return index ? index.byTenant.get(tenantId) : null
 }
 
+/** The connection's due index if it is loaded. */
+const loadedDueIndex = (db: Db): DueIndex | undefined => dueIndexes.get(connectionOf(db))
+
 async function dueIndex(db: Db): Promise<DueIndex> {
-  const connection = connectionOf(db)
-  let index = dueIndexes.get(connection)
-  if (!index) dueIndexes.set(connection, (index = await loadDueIndex(db)))
+  let index = loadedDueIndex(db)
+  if (!index) dueIndexes.set(connectionOf(db), (index = await loadDueIndex(db)))
   return index
 }
 
