@@ -62,14 +62,17 @@ export async function pruneEvents(db: Db, tenantId: string, keep: number): Promi
       lt(t.webhookEvents.seq, oldest.seq),
       ne(t.webhookEvents.status, 'pending'),
     )
-  const ids = (
-    await query<{ id: string }[]>(db, 'all', (db, t) =>
-      db.select({ id: t.webhookEvents.id }).from(t.webhookEvents).where(old(t)),
-    )
-  ).map((row) => row.id)
-  if (ids.length === 0) return
+  // by a subquery, not a list of ids: a log far past `keep` (a tick starved under load) would
+  // bind more values than SQLite takes in one statement
   await query(db, 'run', (db, t) =>
-    db.delete(t.webhookAttempts).where(inArray(t.webhookAttempts.eventId, ids)),
+    db
+      .delete(t.webhookAttempts)
+      .where(
+        inArray(
+          t.webhookAttempts.eventId,
+          db.select({ id: t.webhookEvents.id }).from(t.webhookEvents).where(old(t)),
+        ),
+      ),
   )
   await query(db, 'run', (db, t) => db.delete(t.webhookEvents).where(old(t)))
 }

@@ -39,6 +39,35 @@ describe('the webhook event log', () => {
     s.close()
   })
 
+  it('trims a log tens of thousands of events past its limit, and their attempts', async () => {
+    const s = newSandbox({ ticking: false })
+    await fullLog(s)
+    // more than SQLite binds in one statement (32,766): a tick starved under load leaves as many
+    await sqlRows(
+      s.deps.db,
+      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 40000)
+       INSERT INTO webhook_events (id, tenant_id, type, extension, body, status, attempts,
+         next_attempt_at, created_at)
+       SELECT 'old' || i, tenant_id, 'old', extension, '{}', 'delivered', 1, 0, 0
+       FROM n, (SELECT tenant_id, extension FROM webhook_events LIMIT 1) AS first`,
+    )
+    await sqlRows(
+      s.deps.db,
+      `INSERT INTO webhook_attempts (event_id, tenant_id, attempt, url, at, latency_ms)
+       SELECT id, tenant_id, 1, 'http://127.0.0.1:1/', 0, 1 FROM webhook_events`,
+    )
+    await trimEventLogs(s.deps.db)
+    const rows = await events(s)
+    expect(rows.length).toBe(EVENT_LOG_LIMIT + 1)
+    expect(rows.some((r) => r.type === 'first')).toBe(true)
+    expect(rows.filter((r) => r.type === 'old')).toHaveLength(EVENT_LOG_LIMIT) // the newest
+    const [{ n }] = (await sqlRows(s.deps.db, 'SELECT count(*) AS n FROM webhook_attempts')) as {
+      n: number
+    }[]
+    expect(Number(n)).toBe(EVENT_LOG_LIMIT + 1) // the kept events' own
+    s.close()
+  })
+
   it('is trimmed by the tick', async () => {
     const s = newSandbox()
     await fullLog(s)
