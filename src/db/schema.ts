@@ -289,12 +289,20 @@ export const jobs = sqliteTable(
     key: text('key').notNull(),
     action: text('action').notNull(),
     dueAt: integer('due_at').notNull(),
+    /**
+     * The resource's row (its `seq`), by which a transition finds and cancels its jobs. Not the
+     * key: in an index of random references each new job's entry lands on a page of its own, one
+     * more 8 KiB page for a create to copy into SQLite's rollback journal (README "Performance").
+     * Null only in a job of a snapshot taken before the column (then it is not cancelled: it
+     * runs and finds its move no longer legal, or makes it).
+     */
+    resourceSeq: integer('resource_seq'),
   },
   (t) => [
     // every read of due jobs is per tenant (the tick's too: tenant by tenant, in SQL)
     index('jobs_tenant_due').on(t.tenantId, t.dueAt, t.seq),
-    // a transition cancels the jobs of its resource: found by key, not by scanning
-    index('jobs_tenant_resource_key').on(t.tenantId, t.resource, t.key),
+    // a transition cancels the jobs of its resource: found by its row, not by scanning
+    index('jobs_tenant_resource_seq').on(t.tenantId, t.resource, t.resourceSeq),
   ],
 )
 

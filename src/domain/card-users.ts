@@ -86,6 +86,7 @@ async function scheduleVerification(ctx: DomainContext, user: CardUser): Promise
     {
       resource: 'card-users',
       key: user.reference,
+      seq: user.seq,
       action: user.flow === 'full_data' ? 'passed' : undefined,
     },
     magicVerification(user.phone),

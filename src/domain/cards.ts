@@ -67,7 +67,7 @@ export function createCard(
     await scheduleOutcome(
       ctx,
       'card_issuing',
-      { resource: 'cards', key: card.reference, action: 'issued' },
+      { resource: 'cards', key: card.reference, seq: card.seq, action: 'issued' },
       magicCard(holder.phone),
     )
     return card
@@ -107,6 +107,7 @@ export function linkCard(
     await scheduleAfter(ctx, 'card_link_details', {
       resource: 'cards',
       key: card.reference,
+      seq: card.seq,
       action: 'fill_details',
     })
     return card

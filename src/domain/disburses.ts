@@ -61,7 +61,7 @@ export function createDisburse(ctx: DomainContext, input: MoneyRequestInput): Pr
     await scheduleOutcome(
       ctx,
       'disburse_settlement',
-      { resource: 'disburses', key: disburse.reference, action: 'success' },
+      { resource: 'disburses', key: disburse.reference, seq: disburse.seq, action: 'success' },
       magicAmount(disburse.amount, ['failed', 'success']),
     )
     return disburse

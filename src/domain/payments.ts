@@ -49,13 +49,14 @@ export function createPayment(ctx: DomainContext, input: MoneyRequestInput): Pro
     await scheduleAt(ctx, payment.expiredAt + 1, {
       resource: 'payments',
       key: payment.reference,
+      seq: payment.seq,
       action: 'expired',
     })
     // the payer does nothing by default; a scenario or a magic amount may decide for them
     await scheduleOutcome(
       ctx,
       'payment_outcome',
-      { resource: 'payments', key: payment.reference },
+      { resource: 'payments', key: payment.reference, seq: payment.seq },
       magicAmount(payment.amount, ['failed', 'expired', 'success']),
     )
     return payment

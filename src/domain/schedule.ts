@@ -44,6 +44,9 @@ export function delaysOf(
  */
 export type JobResource = Exclude<TransitionResource, 'disputes'> | 'wallet-codes'
 
+/** A move to schedule: the resource's key (its reference) and its row (`seq`), and the action. */
+export type ScheduledJob = { resource: JobResource; key: string; seq: number; action: string }
+
 // scheduleAfter, scheduleAt and scheduleOutcome hand on insertJob's promise rather than await
 // it: a create passes through all three, and each async level costs a promise and a turn of
 // the microtask queue
@@ -51,19 +54,22 @@ export type JobResource = Exclude<TransitionResource, 'disputes'> | 'wallet-code
 export function scheduleAfter(
   ctx: DomainContext,
   delay: DelayName,
-  job: { resource: JobResource; key: string; action: string },
+  job: ScheduledJob,
 ): Promise<void> {
   return scheduleAt(ctx, ctx.now + delaysOf(ctx)[delay], job)
 }
 
-export function scheduleAt(
-  ctx: DomainContext,
-  dueAt: number,
-  job: { resource: JobResource; key: string; action: string },
-): Promise<void> {
+export function scheduleAt(ctx: DomainContext, dueAt: number, job: ScheduledJob): Promise<void> {
   // not `{ ...job, tenantId, dueAt }` (ARCHITECTURE.md, "Objects on a request's path")
-  const { resource, key, action } = job
-  return insertJob(ctx.db, { resource, key, action, tenantId: ctx.tenant.id, dueAt })
+  const { resource, key, seq, action } = job
+  return insertJob(ctx.db, {
+    resource,
+    key,
+    resourceSeq: seq,
+    action,
+    tenantId: ctx.tenant.id,
+    dueAt,
+  })
 }
 
 /**
@@ -74,15 +80,25 @@ export function scheduleAt(
 export function scheduleOutcome(
   ctx: DomainContext,
   delay: DelayName,
-  job: { resource: JobResource; key: string; action?: string },
+  job: Omit<ScheduledJob, 'action'> & { action?: string },
   magic?: ForcedOutcome,
 ): Promise<void> {
   const forced = ctx.outcome ?? magic
   if (forced) {
     const dueAt = ctx.now + (forced.afterMs ?? delaysOf(ctx)[delay])
-    return scheduleAt(ctx, dueAt, { resource: job.resource, key: job.key, action: forced.to })
+    return scheduleAt(ctx, dueAt, {
+      resource: job.resource,
+      key: job.key,
+      seq: job.seq,
+      action: forced.to,
+    })
   }
   if (job.action)
-    return scheduleAfter(ctx, delay, { resource: job.resource, key: job.key, action: job.action })
+    return scheduleAfter(ctx, delay, {
+      resource: job.resource,
+      key: job.key,
+      seq: job.seq,
+      action: job.action,
+    })
   return Promise.resolve()
 }

@@ -109,7 +109,7 @@ async function pendingTransfer(
   await scheduleOutcome(
     ctx,
     'transaction_settlement',
-    { resource: 'transactions', key: transaction.slug, action: 'success' },
+    { resource: 'transactions', key: transaction.slug, seq: transaction.seq, action: 'success' },
     magicAmount(transaction.amount, ['failed', 'success']),
   )
   return transaction

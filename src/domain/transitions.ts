@@ -38,14 +38,15 @@ export function transition(
 ): Promise<TransitionResult> {
   return atomically(ctx, async (ctx) => {
     await lockForMove(ctx.db, ctx.tenant.id, resource, key)
-    const from = await MOVERS[resource](ctx, key, to)
+    const { from, seq } = await MOVERS[resource](ctx, key, to)
     // the moves scheduled from the old state have nothing left to do (details still arrive)
-    await cancelMoves(ctx.db, ctx.tenant.id, resource, key)
+    await cancelMoves(ctx.db, ctx.tenant.id, resource, seq)
     return { resource: TRANSITION_RESOURCES[resource], key, from, to }
   })
 }
 
-type Mover = (ctx: DomainContext, key: string, to: string) => Promise<string>
+/** Makes the move; the state it left, and the row (`seq`) whose jobs it cancels. */
+type Mover = (ctx: DomainContext, key: string, to: string) => Promise<{ from: string; seq: number }>
 
 const MOVERS: Record<TransitionResource, Mover> = {
   async 'card-users'(ctx, reference, to) {
@@ -63,7 +64,7 @@ const MOVERS: Record<TransitionResource, Mover> = {
         verificationEvent(await findCardUser(ctx, reference, 'reference'), to),
       )
     }
-    return user.status
+    return { from: user.status, seq: user.seq }
   },
   async cards(ctx, reference, to) {
     const card = await findCard(ctx, reference, 'reference')
@@ -71,7 +72,7 @@ const MOVERS: Record<TransitionResource, Mover> = {
     // a card leaving `issuing` has been created, or has failed to be
     if (card.status === 'issuing')
       await enqueueEvent(ctx, cardCreationEvent(moved, await cardBalance(ctx, moved), ctx.quirks))
-    return card.status
+    return { from: card.status, seq: card.seq }
   },
   async transactions(ctx, slug, to) {
     const transaction = await findTransaction(ctx, slug, 'slug')
@@ -88,7 +89,7 @@ const MOVERS: Record<TransitionResource, Mover> = {
       kind: transaction.kind,
       amount: transaction.amount,
     })
-    return transaction.status
+    return { from: transaction.status, seq: transaction.seq }
   },
   async payments(ctx, reference, to) {
     const payment = await findPayment(ctx, reference)
@@ -104,7 +105,7 @@ const MOVERS: Record<TransitionResource, Mover> = {
       network: payment.network,
       amount: payment.amount,
     })
-    return payment.status
+    return { from: payment.status, seq: payment.seq }
   },
   async disburses(ctx, reference, to) {
     const disburse = await findDisburse(ctx, reference)
@@ -120,12 +121,12 @@ const MOVERS: Record<TransitionResource, Mover> = {
       network: disburse.network,
       amount: disburse.amount,
     })
-    return disburse.status
+    return { from: disburse.status, seq: disburse.seq }
   },
   async disputes(ctx, reference, to) {
     const dispute = await findDispute(ctx, reference)
     await setDisputeStatus(ctx, dispute, to as typeof dispute.status)
-    return dispute.status
+    return { from: dispute.status, seq: dispute.seq }
   },
 }
 

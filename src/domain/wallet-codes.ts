@@ -45,6 +45,7 @@ export function issueWalletCode(
     await scheduleAt(ctx, code.expiresAt + 1, {
       resource: 'wallet-codes',
       key: String(code.seq),
+      seq: code.seq,
       action: 'expired',
     })
     return code

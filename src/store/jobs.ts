@@ -179,22 +179,22 @@ const cancel = statement((db, t) =>
       and(
         eq(t.jobs.tenantId, sql.placeholder('tenant')),
         eq(t.jobs.resource, sql.placeholder('resource')),
-        eq(t.jobs.key, sql.placeholder('key')),
+        eq(t.jobs.resourceSeq, sql.placeholder('seq')),
         ne(t.jobs.action, 'fill_details'),
       ),
     )
     .prepare(),
 )
 
-/** Deletes a resource's pending moves (its details still arrive: `fill_details` stays). */
+/** Deletes the pending moves of a resource's row `seq` (its details still arrive: `fill_details` stays). */
 export async function cancelMoves(
   db: Db,
   tenantId: string,
   resource: string,
-  key: string,
+  seq: number,
 ): Promise<void> {
   while (locked(db)) await unlocked(db)
-  await cancel(db).run({ tenant: tenantId, resource, key })
+  await cancel(db).run({ tenant: tenantId, resource, seq })
 }
 
 const scheduled = statement((db, t) =>

@@ -159,6 +159,30 @@ describe('card issuing', () => {
     expect(issue.body.allowed).toEqual([])
   })
 
+  it('cancels the pending issuing of a card moved by hand, and of no other card', async () => {
+    const s = newSandbox()
+    const user = await s.verifiedUser()
+    const create = async () =>
+      (
+        await s.call('POST', '/v1/cards/create', {
+          card_user_reference: user,
+          card_brand: 'visa',
+          card_type: 'virtual',
+        })
+      ).body.data.card.reference as string
+    const [first, moved, last] = [await create(), await create(), await create()]
+    const pending = async () =>
+      (await s.call('GET', '/__sandbox/jobs')).body.data.map((j: any) => j.reference)
+    expect(await pending()).toEqual([first, moved, last])
+    // issued, then frozen: an issuing job left behind would unfreeze it (frozen → issued)
+    expect((await move(s, 'cards', moved, 'issued')).status).toBe(200)
+    expect(await pending()).toEqual([first, last])
+    expect((await move(s, 'cards', moved, 'frozen')).status).toBe(200)
+    await advance(s, '1m')
+    expect((await card(s, moved)).status).toBe('frozen')
+    expect((await card(s, first)).status).toBe('issued')
+  })
+
   it('blocks transfers while frozen and allows them again once unfrozen', async () => {
     const s = newSandbox()
     const { reference } = await s.fundedCard()
