@@ -52,26 +52,31 @@ export function createCard(
   ctx: DomainContext,
   input: { cardUserReference: string; brand: CardBrand; type: CardType },
 ): Promise<Card> {
-  return atomically(ctx, async (ctx) => {
-    const holder = await assertVerified(ctx, input.cardUserReference)
-    const card = await insertCard(ctx.db, {
-      reference: ctx.ids.uuid(),
-      tenantId: ctx.tenant.id,
-      cardUserReference: input.cardUserReference,
-      brand: input.brand,
-      type: input.type,
-      status: LIFECYCLES.card.initial,
-      createdAt: ctx.now,
-      updatedAt: ctx.now,
-    })
-    await scheduleOutcome(
-      ctx,
-      'card_issuing',
-      { resource: 'cards', key: card.reference, seq: card.seq, action: 'issued' },
-      magicCard(holder.phone),
-    )
-    return card
-  })
+  return atomically(
+    ctx,
+    async (ctx) => {
+      const holder = await assertVerified(ctx, input.cardUserReference)
+      const card = await insertCard(ctx.db, {
+        reference: ctx.ids.uuid(),
+        tenantId: ctx.tenant.id,
+        cardUserReference: input.cardUserReference,
+        brand: input.brand,
+        type: input.type,
+        status: LIFECYCLES.card.initial,
+        createdAt: ctx.now,
+        updatedAt: ctx.now,
+      })
+      await scheduleOutcome(
+        ctx,
+        'card_issuing',
+        { resource: 'cards', key: card.reference, seq: card.seq, action: 'issued' },
+        magicCard(holder.phone),
+      )
+      return card
+    },
+    // run again from its start, it draws another reference; nothing else it does stays
+    { rerunnable: true },
+  )
 }
 
 /**

@@ -225,6 +225,70 @@ describe('a transaction', () => {
     expect(await cardByReference(db, 'ten_1', 'faked')).toBeDefined()
   })
 
+  describe('rerunnable, in a turn of several', () => {
+    const references = (db: Db) =>
+      db.$client.prepare('SELECT reference FROM cards ORDER BY seq').pluck().all()
+
+    /** A rerunnable body inserting card `name`, counting its runs; it throws after writing if `fails`. */
+    function counted(db: Db, runs: Record<string, number>, name: string, fails = false) {
+      return atomically(
+        db,
+        async (tx) => {
+          runs[name] = (runs[name] ?? 0) + 1
+          await insertCard(tx, card(name))
+          if (fails) throw new Error(`${name} refused`)
+          return name
+        },
+        { rerunnable: true },
+      )
+    }
+
+    it('answers one that refuses before writing, and commits the others as they ran, once each', async () => {
+      const db = database()
+      const runs: Record<string, number> = {}
+      const a = counted(db, runs, 'a')
+      const refusing = atomically(
+        db,
+        async () => {
+          runs.refused = (runs.refused ?? 0) + 1
+          throw new Error('refused')
+        },
+        { rerunnable: true },
+      )
+      const b = counted(db, runs, 'b')
+      expect(await a).toBe('a')
+      await expect(refusing).rejects.toThrow('refused')
+      expect(await b).toBe('b')
+      expect(runs).toEqual({ a: 1, refused: 1, b: 1 })
+      expect(references(db)).toEqual(['a', 'b'])
+    })
+
+    it('undoes the writes of one that fails after writing, and runs again those before it in its row only', async () => {
+      const db = database()
+      const runs: Record<string, number> = {}
+      const steps: string[] = []
+      const settled = await Promise.allSettled([
+        counted(db, runs, 'a'),
+        atomically(db, recording(steps, 'plain')), // not rerunnable: ends the row
+        counted(db, runs, 'b'),
+        counted(db, runs, 'c'),
+        counted(db, runs, 'undone', true),
+        counted(db, runs, 'd'),
+      ])
+      expect(settled.map((s) => s.status)).toEqual([
+        'fulfilled',
+        'fulfilled',
+        'fulfilled',
+        'fulfilled',
+        'rejected',
+        'fulfilled',
+      ])
+      expect(steps).toEqual(['plain begins', 'plain ends'])
+      expect(runs).toEqual({ a: 1, b: 2, c: 2, undone: 1, d: 1 })
+      expect(references(db)).toEqual(['a', 'plain', 'b', 'c', 'd'])
+    })
+  })
+
   it('rolls its writes back when its body rejects after an await, and lets the next one run', async () => {
     const db = database()
     const failing = atomically(db, async (tx) => {
