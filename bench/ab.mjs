@@ -9,7 +9,7 @@
 //
 // usage: node bench/ab.mjs --against=<another build's dist directory> [--method=GET|POST]
 //   [--rounds=10] [--seconds=2] [--options='{"clock":"manual"}'] [--body='{"card_brand":"amex"}']
-//   [--hono]
+//   [--against-options='{"clock":"manual","journal":false}'] [--hono]
 //   Copy dist/ aside before a change (`cp -r dist dist-before`), rebuild, then compare. --body
 //   merges into the create body (a refused POST, say); --options are the sandbox factory's.
 import { spawn, spawnSync } from 'node:child_process'
@@ -26,6 +26,8 @@ const METHOD = option('method', 'GET').toUpperCase()
 const ROUNDS = Number(option('rounds', 10))
 const SECONDS = Number(option('seconds', 2))
 const OPTIONS = option('options', '{"clock":"manual"}')
+/** The other server's options, when they differ: one build against itself, `--journal off` say. */
+const AGAINST_OPTIONS = option('against-options', OPTIONS)
 const BODY = JSON.parse(option('body', '{}'))
 if (!AGAINST) {
   console.error('usage: node bench/ab.mjs --against=<dist directory> [--method=POST] …')
@@ -39,7 +41,10 @@ if (pinned) spawnSync('taskset', ['-cp', '1', String(process.pid)])
 
 const servers = [
   { name: 'this build', args: ['bench/sandbox.mjs', OPTIONS, 'dist'] },
-  { name: relative(ROOT, resolve(AGAINST)), args: ['bench/sandbox.mjs', OPTIONS, AGAINST] },
+  {
+    name: `${relative(ROOT, resolve(AGAINST))}${AGAINST_OPTIONS === OPTIONS ? '' : ` ${AGAINST_OPTIONS}`}`,
+    args: ['bench/sandbox.mjs', AGAINST_OPTIONS, AGAINST],
+  },
   ...(process.argv.includes('--hono')
     ? [{ name: 'bare Hono', args: ['bench/baselines/hono.mjs'], bare: true }]
     : []),
