@@ -318,6 +318,38 @@ describe('POST /v1/cards/create', () => {
   })
 })
 
+describe('POST /v1/cards/create, many at once', () => {
+  it('creates the card of each one sent at once, each with its issuing, and refuses those for an unverified user alone', async () => {
+    const sb = newSandbox()
+    const verified = await sb.verifiedUser()
+    const unverified = (await sb.call('POST', '/v1/card-users/create', fullIdentity())).body.data
+      .userCard.reference
+    const users = Array.from({ length: 30 }, (_, i) => (i % 3 === 1 ? unverified : verified))
+    const answers = await Promise.all(
+      users.map((user) =>
+        sb.call('POST', '/v1/cards/create', {
+          card_user_reference: user,
+          card_brand: 'visa',
+          card_type: 'virtual',
+        }),
+      ),
+    )
+    expect(answers.map((a) => a.status)).toEqual(users.map((u) => (u === verified ? 200 : 422)))
+    const created = answers.filter((a) => a.status === 200).map((a) => a.body.data.card.reference)
+    expect(new Set(created).size).toBe(20)
+    const listed = (await sb.call('GET', '/v1/cards?per_page=100')).body.data.map(
+      (c: { reference: string }) => c.reference,
+    )
+    expect([...listed].sort()).toEqual([...created].sort())
+    const jobs = (await sb.call('GET', '/__sandbox/jobs')).body.data as {
+      resource: string
+      reference: string
+    }[]
+    const issuing = jobs.filter((j) => j.resource === 'cards').map((j) => j.reference)
+    expect(issuing.sort()).toEqual([...created].sort())
+  })
+})
+
 describe('POST /v1/cards/link', () => {
   it('answers data.card with the identifier, status issued, null details and balance 0 (quirks on)', async () => {
     const sb = newSandbox()
