@@ -84,21 +84,8 @@ export function scheduleOutcome(
   magic?: ForcedOutcome,
 ): Promise<void> {
   const forced = ctx.outcome ?? magic
-  if (forced) {
-    const dueAt = ctx.now + (forced.afterMs ?? delaysOf(ctx)[delay])
-    return scheduleAt(ctx, dueAt, {
-      resource: job.resource,
-      key: job.key,
-      seq: job.seq,
-      action: forced.to,
-    })
-  }
-  if (job.action)
-    return scheduleAfter(ctx, delay, {
-      resource: job.resource,
-      key: job.key,
-      seq: job.seq,
-      action: job.action,
-    })
-  return Promise.resolve()
+  const action = forced ? forced.to : job.action
+  if (!action) return Promise.resolve()
+  const dueAt = ctx.now + (forced?.afterMs ?? delaysOf(ctx)[delay])
+  return scheduleAt(ctx, dueAt, { resource: job.resource, key: job.key, seq: job.seq, action })
 }
