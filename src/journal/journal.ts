@@ -57,8 +57,8 @@ export type JournalFilter = {
  * strings side by side in `strings`, so that keeping one writes two runs of adjacent memory
  * (80 KB a tenant, taken at its first request: at most MAX_TENANTS of them are kept). One
  * object per record would outlive the young generation and be copied out of it; strings shared
- * with the request before (the same headers, path and answer) leave the collector next to
- * nothing to copy.
+ * with the request before (the same headers, path, body and answer) leave the collector next
+ * to nothing to copy.
  */
 type Ring = {
   first: number
@@ -90,7 +90,10 @@ export function createJournal() {
   const byTenant = new Map<string, Ring>()
   let mostRecent: string | undefined
   let sequence = 0
-  const masked = lastOf(maskJsonSecrets)
+  // each remembered apart: a request's body is compared with the last request's, an answer's
+  // with the last answer's
+  const maskedRequest = lastOf(maskJsonSecrets)
+  const maskedResponse = lastOf(maskJsonSecrets)
   const maskedAuthorization = lastOf(maskAuthorization)
   const maskedPath = lastOf(maskSecretPath)
   // a client sends the same headers request after request: their record is then the last one's
@@ -137,8 +140,8 @@ export function createJournal() {
       strings[s + PATH] = maskedPath(arrival.path)
       strings[s + QUERY] = arrival.query
       strings[s + HEADERS] = headersOf(arrival.headers)
-      strings[s + REQUEST_BODY] = bounded(masked(arrival.requestBody))
-      strings[s + RESPONSE_BODY] = bounded(masked(arrival.responseBody))
+      strings[s + REQUEST_BODY] = bounded(maskedRequest(arrival.requestBody))
+      strings[s + RESPONSE_BODY] = bounded(maskedResponse(arrival.responseBody))
       ring.count++
       ring.bytes += sizeOf(ring, slot)
       while (ring.bytes > MAX_BYTES_PER_TENANT && ring.count > 1) dropOldest(ring)
@@ -240,8 +243,9 @@ function bounded(text: string | null): string | null {
 
 /**
  * `mask`, remembering its last answer: a list page served from the read cache hands the
- * journal the same text again and again (and a client the same token), which is then masked
- * once.
+ * journal the same text again and again (a client the same token, often the same body), which
+ * is then masked once and kept once: a text equal to the last one is kept as the last one's
+ * string, and the new one is left to the young generation.
  */
 function lastOf(mask: (text: string) => string): (text: string | null) => string | null {
   let lastText: string | undefined
