@@ -9,6 +9,7 @@ import type { AppEnv } from './env.js'
 import { createControlApi } from './http/control/index.js'
 import { onError, renderError } from './http/errors.js'
 import { literalRoutesFirst, unmatchedRequestError } from './http/method-not-allowed.js'
+import { answered } from './http/middleware/answered.js'
 import { chained } from './http/middleware/chained.js'
 import { cors } from './http/middleware/cors.js'
 import { dueWork } from './http/middleware/due-work.js'
@@ -34,9 +35,10 @@ export function createApp(deps: SandboxDeps) {
   const on = (stage: keyof NonNullable<typeof options.stages>) => options.stages?.[stage] !== false
 
   // 1. a request addressed to a name that is not the sandbox's reaches nothing (DNS rebinding);
-  // then every stage may read the sandbox's parts (deps); 2. the request journal and 3. the
-  // webhook kick, once the answer is known: the last stages of the first layer (chained.ts), so
-  // that they wait for the answer of everything below and cost no layer of their own
+  // then every stage may read the sandbox's parts (deps); once the answer is known (one stage,
+  // answered.ts), 2. the request journal keeps it and 3. the webhook kick sends what it wrote:
+  // the last stage of the first layer (chained.ts), so that it waits for the answer of
+  // everything below and costs no layer of its own
   const provideDeps: MiddlewareHandler<AppEnv> = (c, next) => {
     c.set('deps', deps)
     return next()
@@ -44,13 +46,11 @@ export function createApp(deps: SandboxDeps) {
   const guarded: [MiddlewareHandler<AppEnv>, ...MiddlewareHandler<AppEnv>[]] = on('hostCheck')
     ? [hostCheck(deps.allowedHosts), provideDeps]
     : [provideDeps]
-  app.use(
-    chained(
-      ...guarded,
-      ...(options.journal ? [journal()] : []),
-      ...(on('webhookKick') ? [webhookKick()] : []),
-    ),
-  )
+  const onAnswer = [
+    ...(options.journal ? [journal()] : []),
+    ...(on('webhookKick') ? [webhookKick()] : []),
+  ]
+  app.use(chained(...guarded, ...(onAnswer.length ? [answered(...onAnswer)] : [])))
   // 4. with --cors, pages on the origins given may call it: preflights answered here, before the
   // tenant stage would ask them for a token; every answer carries the CORS headers
   if (options.cors.length) app.use(cors(options.cors))

@@ -7,11 +7,11 @@
  * none of the stages around it has anything left to do, and the layer hands the error to
  * app.onError.
  *
- * Stages with work after `next()` (the journal, the webhook kick, scenarios) may be chained too,
- * at the end, after every stage that may throw or answer early: the `next()` they wait for is
- * then compose's, which renders any error below as the answer before it returns, so their work
- * after it always runs and sees that answer. A stage that may throw, placed after one of them,
- * would end the request without that work.
+ * Stages with work after `next()` (answered.ts, for the journal and the webhook kick;
+ * scenarios) may be chained too, at the end, after every stage that may throw or answer early:
+ * the `next()` they wait for is then compose's, which renders any error below as the answer
+ * before it returns, so their work after it always runs and sees that answer. A stage that may
+ * throw, placed after one of them, would end the request without that work.
  */
 import type { Env, MiddlewareHandler, Next } from 'hono'
 

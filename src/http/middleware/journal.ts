@@ -1,20 +1,17 @@
 /**
- * The journal stage: once a tenant's request has answered, hands what arrived and what was
- * answered to the request journal (journal/journal.ts), which masks and keeps it. Requests
+ * The journal, once a tenant's request has answered (answered.ts): hands what arrived and what
+ * was answered to the request journal (journal/journal.ts), which masks and keeps it. Requests
  * without a tenant (401s, public pages) are not recorded, nor the reads of the journal and the
  * dashboard, nor a reset: a test that resets before it runs starts from an empty journal.
- * Mounted unless `--journal off`.
+ * Unless `--journal off`.
  */
-import type { MiddlewareHandler } from 'hono'
-import type { AppEnv } from '../../env.js'
+import type { OnAnswer } from './answered.js'
 import { arrivedHeaders } from '../request-headers.js'
 
 const UNRECORDED = /^\/__sandbox\/(requests|ui|reset)(\/|$)/
 
-export function journal(): MiddlewareHandler<AppEnv> {
-  return async function journal(c, next) {
-    const started = performance.now()
-    await next()
+export function journal(): OnAnswer {
+  return function journal(c, startedAt) {
     const tenant = c.get('tenant')
     if (!tenant) return
     const path = c.req.path
@@ -28,7 +25,7 @@ export function journal(): MiddlewareHandler<AppEnv> {
       path,
       query: queryAt === -1 ? '' : url.slice(queryAt),
       status: c.res.status,
-      latencyMs: Math.round((performance.now() - started) * 100) / 100,
+      latencyMs: Math.round((performance.now() - startedAt) * 100) / 100,
       headers: arrivedHeaders(c),
       requestBody: c.get('requestText') ?? null,
       responseBody: c.get('responseJson') ?? null,
