@@ -9,14 +9,14 @@
 //
 // usage: node bench/ab.mjs --against=<another build's dist directory> [--method=GET|POST]
 //   [--rounds=10] [--seconds=2] [--options='{"clock":"manual"}'] [--body='{"card_brand":"amex"}']
-//   [--against-options='{"clock":"manual","journal":false}'] [--hono]
+//   [--against-options='{"clock":"manual","journal":false}'] [--connections=50] [--hono]
 //   Copy dist/ aside before a change (`cp -r dist dist-before`), rebuild, then compare. --body
 //   merges into the create body (a refused POST, say); --options are the sandbox factory's.
 import { spawn, spawnSync } from 'node:child_process'
 import { relative, resolve } from 'node:path'
 import autocannon from 'autocannon'
 import { cpuMicros, listeningUrl, median } from './processes.mjs'
-import { BASELINE_BODY, cardsReady, TOKEN } from './setup.mjs'
+import { BASELINE_BODY, call, cardsReady, TOKEN } from './setup.mjs'
 
 const ROOT = resolve(import.meta.dirname, '..')
 const option = (name, fallback) =>
@@ -25,6 +25,7 @@ const AGAINST = option('against')
 const METHOD = option('method', 'GET').toUpperCase()
 const ROUNDS = Number(option('rounds', 10))
 const SECONDS = Number(option('seconds', 2))
+const CONNECTIONS = Number(option('connections', 50))
 const OPTIONS = option('options', '{"clock":"manual"}')
 /** The other server's options, when they differ: one build against itself, `--journal off` say. */
 const AGAINST_OPTIONS = option('against-options', OPTIONS)
@@ -54,6 +55,9 @@ for (const server of servers) {
   const [command, args] = onCore0([process.execPath, ...server.args])
   server.child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] })
   server.url = await listeningUrl(server.child)
+  // as the bench does (run.mjs startSideBySide): cards issued an hour on, so that a real-clock
+  // server does not issue its cards during another's slice, on the same core
+  if (!server.bare) await call(server.url, 'PUT', '/__sandbox/delays', { card_issuing: '1h' })
   server.body = server.bare ? BASELINE_BODY : { ...(await cardsReady(server.url)), ...BODY }
   server.rps = []
   server.cpu = []
@@ -63,7 +67,7 @@ const load = (server, seconds) =>
   autocannon({
     url: server.url + (METHOD === 'GET' ? '/v1/cards' : '/v1/cards/create'),
     method: METHOD,
-    connections: 50,
+    connections: CONNECTIONS,
     duration: seconds,
     headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
     body: METHOD === 'POST' ? JSON.stringify(server.body) : undefined,
@@ -85,7 +89,7 @@ try {
 
 const [ours] = servers
 console.log(
-  `${METHOD} ${METHOD === 'GET' ? '/v1/cards' : '/v1/cards/create'}, ${ROUNDS} rounds of ${SECONDS} s, options ${OPTIONS}${pinned ? ', servers on core 0' : ''}`,
+  `${METHOD} ${METHOD === 'GET' ? '/v1/cards' : '/v1/cards/create'}, ${ROUNDS} rounds of ${SECONDS} s, ${CONNECTIONS} connection(s), options ${OPTIONS}${pinned ? ', servers on core 0' : ''}`,
 )
 console.log('| server | requests/s | ÷ this build, median (rounds) | server CPU µs/request |')
 console.log('|---|---|---|---|')
