@@ -16,6 +16,8 @@ type SqliteStatement = {
   get(...params: unknown[]): unknown
   all(...params: unknown[]): unknown[]
   raw(toggle?: boolean): SqliteStatement
+  source: string
+  database: { prepare(sql: string): SqliteStatement }
 }
 
 type DrizzlePrepared = {
@@ -43,8 +45,9 @@ export function compiled<T extends object>(prepared: T): T {
   )
     return prepared
   const bind = binder(p.query.params)
-  const { stmt } = p
+  const stmt = withLimitUnplanned(p.stmt)
   const fast = Object.create(prepared) as Record<string, unknown>
+  fast.stmt = stmt
   fast.run = (values?: Values) => stmt.run(...bind(values))
   fast.values = (values?: Values) => stmt.raw().all(...bind(values))
   if (!p.fields) {
@@ -61,6 +64,21 @@ export function compiled<T extends object>(prepared: T): T {
   }
   fast.all = (values?: Values) => (stmt.all(...bind(values)) as unknown[][]).map(toRow)
   return fast as T
+}
+
+/**
+ * SQLite (3.47 on) reads the value bound to a bare `limit ?` or `offset ?` when it plans a
+ * statement, and marks the statement to be planned again whenever that parameter is bound,
+ * which better-sqlite3 does on every run: some 30,000 machine instructions each time a list
+ * page is read from the database or a webhook delivery pass looks for due events. `(? + 0)` is
+ * the same limit, which the planner leaves alone (our statements' plans are the same either
+ * way: an index and its order).
+ */
+const BOUND_LIMIT = / (limit|offset) \?(?= |$)/g
+
+export function withLimitUnplanned(stmt: SqliteStatement): SqliteStatement {
+  const unplanned = stmt.source.replace(BOUND_LIMIT, ' $1 (? + 0)')
+  return unplanned === stmt.source ? stmt : stmt.database.prepare(unplanned)
 }
 
 type Slot =

@@ -98,10 +98,11 @@ async function sweep(db: Db, budget: number): Promise<number> {
 }
 
 function deleteBatch(db: Db, table: string) {
+  // `(? + 0)`, not `?`: a bare bound LIMIT is planned again on every run (compiled.ts)
   return prepared(db, `sweep:${table}`, () =>
     db.$client.prepare(
       `DELETE FROM "${table}" WHERE rowid IN ` +
-        `(SELECT rowid FROM "${table}" WHERE tenant_id = ? LIMIT ?)`,
+        `(SELECT rowid FROM "${table}" WHERE tenant_id = ? LIMIT (? + 0))`,
     ),
   )
 }

@@ -27,6 +27,9 @@ function database() {
   return drizzle(client)
 }
 
+/** The SQL text of the better-sqlite3 statement a prepared one runs. */
+const sourceOf = (prepared: object) => (prepared as { stmt: { source: string } }).stmt.source
+
 /** The drizzle statement and its compiled twin. */
 function both<T extends object>(make: () => T): [T, T] {
   return [make(), compiled(make())]
@@ -138,6 +141,33 @@ describe('compiled', () => {
       { name: 'a', label: 'first' },
       { name: 'b', label: null },
     ])
+  })
+
+  it('prepares a bound limit and offset as expressions, the same rows, so that SQLite does not plan the statement again on every run', () => {
+    const db = database()
+    db.insert(things)
+      .values(['a', 'b', 'c', 'd'].map((name) => ({ name })))
+      .run()
+    const [slow, fast] = both(() =>
+      db
+        .select({ name: things.name })
+        .from(things)
+        .orderBy(things.seq)
+        .limit(sql.placeholder('limit'))
+        .offset(sql.placeholder('offset'))
+        .prepare(),
+    )
+    expect(fast.all({ limit: 2, offset: 1 })).toEqual([{ name: 'b' }, { name: 'c' }])
+    expect(fast.all({ limit: 2, offset: 1 })).toEqual(slow.all({ limit: 2, offset: 1 }))
+    expect(sourceOf(slow)).toMatch(/ limit \? offset \?$/)
+    expect(sourceOf(fast)).toMatch(/ limit \(\? \+ 0\) offset \(\? \+ 0\)$/)
+
+    const [first, firstFast] = both(() =>
+      db.select({ name: things.name }).from(things).orderBy(things.seq).limit(1).prepare(),
+    )
+    expect(firstFast.get()).toEqual({ name: 'a' })
+    expect(firstFast.all()).toEqual(first.all())
+    expect(sourceOf(firstFast)).toMatch(/ limit \(\? \+ 0\)$/)
   })
 
   it('leaves nested selections to drizzle', () => {
