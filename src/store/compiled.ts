@@ -76,7 +76,7 @@ export function compiled<T extends object>(prepared: T): T {
  */
 const BOUND_LIMIT = / (limit|offset) \?(?= |$)/g
 
-export function withLimitUnplanned(stmt: SqliteStatement): SqliteStatement {
+function withLimitUnplanned(stmt: SqliteStatement): SqliteStatement {
   const unplanned = stmt.source.replace(BOUND_LIMIT, ' $1 (? + 0)')
   return unplanned === stmt.source ? stmt : stmt.database.prepare(unplanned)
 }
