@@ -110,22 +110,29 @@ function binder(params: unknown[]): (values?: Values) => unknown[] {
   }
 }
 
-/** A row object from a raw row, each column through its decoder (null stays null), as drizzle's. */
+/**
+ * A row object from a raw row, each column through its decoder (null stays null), as drizzle's:
+ * one object literal of the row's keys, written once per statement, so that V8 makes each row
+ * in one allocation of one shape. Adding the columns one at a time under keys it cannot foresee
+ * (`row[key] = value`) walked V8's tree of shapes for every column of every row (callgrind: a
+ * card's creation followed by a list page read from the database, 7 % fewer instructions).
+ */
 function rowMaker(fields: { path: string[]; field: unknown }[]): (raw: unknown[]) => Values {
   const keys = fields.map((f) => f.path[0])
   const decoders = fields.map(({ field }) => {
     const decoder = decoderOf(field)
     return IDENTITY.includes(decoder.mapFromDriverValue) ? undefined : decoder
   })
-  return (raw) => {
-    const row: Values = {}
-    for (let i = 0; i < keys.length; i++) {
-      const value = raw[i]
-      const decoder = decoders[i]
-      row[keys[i]] = value === null || !decoder ? value : decoder.mapFromDriverValue(value)
-    }
-    return row
-  }
+  const columns = keys.map((key, i) => {
+    const value = decoders[i]
+      ? `raw[${i}] === null ? null : decoders[${i}].mapFromDriverValue(raw[${i}])`
+      : `raw[${i}]`
+    return `${JSON.stringify(key)}: ${value}`
+  })
+  const make = new Function('decoders', `return (raw) => ({ ${columns.join(', ')} })`) as (
+    decoders: (Decoder | undefined)[],
+  ) => (raw: unknown[]) => Values
+  return make(decoders)
 }
 
 function decoderOf(field: unknown): Decoder {
