@@ -55,10 +55,13 @@ for (const server of servers) {
   const [command, args] = onCore0([process.execPath, ...server.args])
   server.child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] })
   server.url = await listeningUrl(server.child)
-  // as the bench does (run.mjs startSideBySide): cards issued an hour on, so that a real-clock
-  // server does not issue its cards during another's slice, on the same core
-  if (!server.bare) await call(server.url, 'PUT', '/__sandbox/delays', { card_issuing: '1h' })
-  server.body = server.bare ? BASELINE_BODY : { ...(await cardsReady(server.url)), ...BODY }
+  if (server.bare) server.body = BASELINE_BODY
+  else {
+    // as the bench does (run.mjs startSideBySide): cards issued an hour on, so that a real-clock
+    // server does not issue its cards during another's slice, on the same core
+    await call(server.url, 'PUT', '/__sandbox/delays', { card_issuing: '1h' })
+    server.body = { ...(await cardsReady(server.url)), ...BODY }
+  }
   server.rps = []
   server.cpu = []
 }

@@ -388,10 +388,10 @@ const savepoint = perConnection((connection) => ({
  * writes only), which copies every page the body changes into SQLite's sub-journal: 8 KiB each,
  * in 1 KiB allocations. Rerunnable bodies (TransactionOptions) in a row share one savepoint
  * instead, so a page they all change (the end of a table, of an index of seqs) is copied once
- * for all of them: 1.035× the card creations a second (README "Performance"). One of them that fails having written
- * nothing (`total_changes()` as before it) is simply answered with its error; one that wrote
- * first undoes the shared savepoint, and those before it in the row run again, each in a
- * savepoint of its own.
+ * for all of them: 1.035× the card creations a second (README "Performance"). One of them that
+ * fails having written nothing (`total_changes()` as before it) is simply answered with its
+ * error; one that wrote first undoes the shared savepoint, and those before it in the row run
+ * again, each in a savepoint of its own.
  */
 async function runTurn(connection: Db, turn: Asked[]): Promise<void> {
   const asked = turn.splice(0)
@@ -432,8 +432,10 @@ async function runSeveral(connection: Db, asked: Asked[]): Promise<(() => void)[
       answers[i] = await inSavepoint(connection, one)
       continue
     }
-    if (!row) openRerunnable.run()
-    row ??= []
+    if (!row) {
+      openRerunnable.run()
+      row = []
+    }
     const before = totalChanges.get()
     try {
       const result = await one.body()
