@@ -429,6 +429,34 @@ describe('npx card-sandbox', () => {
     expect(readFileSync(cache).equals(written)).toBe(true)
   })
 
+  it('compiles the command under node’s own V8 flags, so that V8 takes the build’s code cache, and has TurboFan inline less once started', async () => {
+    // a preloaded probe reports what the start asked of V8 (bin.ts, lib/code-cache.ts)
+    const probe = join(tempDir(), 'probe.cjs')
+    writeFileSync(
+      probe,
+      `const v8 = require('node:v8'), vm = require('node:vm')
+const say = (line) => process.stderr.write('probe: ' + line + '\\n')
+const setFlags = v8.setFlagsFromString
+v8.setFlagsFromString = (flags) => (say('flags ' + flags), setFlags(flags))
+const Script = vm.Script
+vm.Script = class extends Script {
+  constructor(...args) { super(...args); say('cache refused ' + this.cachedDataRejected) }
+}`,
+    )
+    const child = spawn(process.execPath, ['-r', probe, CLI, '--port', '0'], {
+      env: { ...process.env, NODE_OPTIONS: '' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    })
+    running.push(child)
+    let said = ''
+    child.stderr!.on('data', (chunk) => (said += chunk))
+    await until(() => said.includes('probe: flags'), 10_000, 'the inlining flag')
+    expect(said.split('\n').filter((line) => line.startsWith('probe:'))).toEqual([
+      'probe: cache refused false',
+      'probe: flags --max-inlined-bytecode-size-cumulative=500',
+    ])
+  })
+
   it('prints the flag table with --help', () => {
     const result = spawnSync(process.execPath, [CLI, '--help'], { encoding: 'utf8' })
     expect(result.status).toBe(0)

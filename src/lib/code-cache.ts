@@ -13,6 +13,12 @@
  * rename, or not at all where that directory is read-only. Only a plain start writes one: node
  * options (`--single-threaded` under valgrind, `--cpu-prof`, NODE_OPTIONS) change V8's flags,
  * and a cache made under them would be refused by every plain start after it.
+ *
+ * `afterStart` runs `writeAfterMs` after the start, once the cache is written: where V8 flags
+ * may change. V8 accepts a code cache only under the flags it was made under, node's own for its
+ * built-in modules as well as this one, so a flag set before would have V8 compile every built-in
+ * module the start loads (a sixth of a start's instructions) and write a cache the next start
+ * refuses.
  */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -28,7 +34,11 @@ const plainStart = () => process.execArgv.length === 0 && !process.env.NODE_OPTI
 
 export function runWithCodeCache(
   file: string,
-  { writeAfterMs = 2_000, mayWrite = plainStart() } = {},
+  {
+    writeAfterMs = 2_000,
+    mayWrite = plainStart(),
+    afterStart,
+  }: { writeAfterMs?: number; mayWrite?: boolean; afterStart?: () => void } = {},
 ): CodeCacheUse {
   const source = readFileSync(file)
   const checksum = crc32(source)
@@ -55,8 +65,12 @@ export function runWithCodeCache(
         : script.cachedDataRejected
           ? 'rejected'
           : 'accepted'
-  if (use !== 'accepted' && mayWrite)
-    setTimeout(() => writeCache(cacheFile, checksum, script), writeAfterMs).unref()
+  const write = use !== 'accepted' && mayWrite
+  if (write || afterStart)
+    setTimeout(() => {
+      if (write) writeCache(cacheFile, checksum, script)
+      afterStart?.()
+    }, writeAfterMs).unref()
   const module = { exports: {} }
   script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file))
   return use

@@ -96,6 +96,18 @@ describe('runWithCodeCache', () => {
     expect(runWithCodeCache(command.file, now)).toBe('accepted')
   })
 
+  it('runs afterStart once the cache is written, and after a start that wrote none', async () => {
+    const command = commandFile('after')
+    const seen: boolean[] = []
+    runWithCodeCache(command.file, { ...now, afterStart: () => seen.push(exists(command.cache)) })
+    await until(() => seen.length === 1, 5_000, 'afterStart')
+    expect(seen).toEqual([true])
+    expect(runWithCodeCache(command.file, { ...now, afterStart: () => seen.push(true) })).toBe(
+      'accepted',
+    )
+    await until(() => seen.length === 2, 5_000, 'afterStart of an accepted cache')
+  })
+
   it('lets the file import() a module, as a module node loaded would', async () => {
     const command = commandFile(
       'imports',
