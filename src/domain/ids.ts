@@ -41,25 +41,34 @@ export function createIds(seed?: number) {
   }
 }
 
-const HEX = '0123456789abcdef'
+const HEX_CODES = [...'0123456789abcdef'].map((digit) => digit.charCodeAt(0))
+/** Where the 30 free digits of 8-4-4-4-12 go, in the order faker draws them. */
+const FREE_DIGITS = [
+  0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 15, 16, 17, 20, 21, 22, 24, 25, 26, 27, 28, 29, 30, 31, 32,
+  33, 34, 35,
+]
+const DASH = 45
+const FOUR = 52
 
 /**
  * faker.string.uuid() without its 31 callbacks and option objects (about 2 % of a card's
  * creation): the same draws from the same randomizer in the same order, so the same UUIDs for a
  * seed. Faker's template is 8-4-4-4-12 hex digits with a `4` and a variant digit (8 to b): it
- * draws the 30 free digits first, in order, then the variant digit. Its randomizer is not in its
- * types: without one, faker's own.
+ * draws the 30 free digits first, in order, then the variant digit. The text is written as
+ * character codes and made in one step (a flat string, not 30 concatenations and 5 slices). Its
+ * randomizer is not in its types: without one, faker's own.
  */
 function uuidOf(faker: Faker): () => string {
   const randomizer = (faker as unknown as { fakerCore?: { randomizer?: { next(): number } } })
     .fakerCore?.randomizer
   if (typeof randomizer?.next !== 'function') return () => faker.string.uuid()
-  const x = () => HEX[Math.floor(randomizer.next() * 16)]
+  const text: number[] = Array(36).fill(DASH)
+  text[14] = FOUR
   return () => {
-    let digits = ''
-    for (let i = 0; i < 30; i++) digits += x()
-    const y = HEX[Math.floor(randomizer.next() * 4 + 8)]
-    return `${digits.slice(0, 8)}-${digits.slice(8, 12)}-4${digits.slice(12, 15)}-${y}${digits.slice(15, 18)}-${digits.slice(18)}`
+    for (let i = 0; i < 30; i++)
+      text[FREE_DIGITS[i]] = HEX_CODES[Math.floor(randomizer.next() * 16)]
+    text[19] = HEX_CODES[Math.floor(randomizer.next() * 4 + 8)]
+    return String.fromCharCode(...text)
   }
 }
 
