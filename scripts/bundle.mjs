@@ -99,6 +99,11 @@ await build({
   target: 'node20',
   external: ['better-sqlite3'],
   ...moduleUrlOfFile,
+  // inside node's module wrapper already, for lib/code-cache.ts to compile as it is read
+  banner: {
+    js: `(function (exports, require, module, __filename, __dirname) {\n${moduleUrlOfFile.banner.js}`,
+  },
+  footer: { js: '})' },
   // less to parse at start; names are kept for readable stack traces
   minifyWhitespace: true,
   minifySyntax: true,

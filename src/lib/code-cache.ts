@@ -1,12 +1,20 @@
 /**
- * Runs a CommonJS file (the bundled command, dist/bin/cli.cjs) with V8's code cache, as Node 22's
- * module.enableCompileCache() would (Node 20 has none): the bytecode of the functions a start
- * compiled is kept beside the file in `<file>.cache`, and the next start reads it instead of
- * parsing and compiling 1.2 MB of JavaScript (about a quarter of a cold start).
+ * Runs a CommonJS module with V8's code cache, as Node 22's module.enableCompileCache() would (Node
+ * 20 has none): the bytecode of the functions a start compiled is kept beside the file in
+ * `<file>.cache`, and the next start reads it instead of parsing and compiling 1.2 MB of
+ * JavaScript (about a quarter of a cold start).
+ *
+ * The file is the module already inside node's wrapper, `(function (exports, require, module,
+ * __filename, __dirname) {…})` (the bundled command, dist/bin/cli.cjs, as scripts/bundle.mjs
+ * writes it), so that V8 compiles the text as read: wrapping it here would make another copy of
+ * 1.2 MB for V8 to compile from, and every new page of memory a start touches costs it time (on
+ * some machines as much as a page's copy 30 times over). ASCII text (the bundle's) is handed to V8
+ * as Latin-1, which node keeps outside V8's heap.
  *
  * The cache begins with the CRC-32 of the source it was made from, as Node's own compile cache
  * does: V8 checks its own version, its flags and the source's length, not its content, and the
- * bytecode of another build would run the wrong code.
+ * bytecode of another build would run the wrong code. The bytecode starts 8 bytes in: V8 reads a
+ * cache where it lies only when it is 8-byte aligned, and copies it whole first otherwise.
  * Without a cache, or with one V8 or the hash refuses, the file compiles as usual and a cache is
  * written `writeAfterMs` later (timer unref'd: a short-lived command writes none), when the
  * start and its first requests have compiled what they need; written beside the file through a
@@ -20,6 +28,7 @@
  * module the start loads (a sixth of a start's instructions) and write a cache the next start
  * refuses.
  */
+import { isAscii } from 'node:buffer'
 import { readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname } from 'node:path'
@@ -28,7 +37,8 @@ import { crc32 } from 'node:zlib'
 
 export type CodeCacheUse = 'accepted' | 'rejected' | 'stale' | 'none'
 
-const CHECKSUM_BYTES = 4
+/** The CRC-32, then zeros to where the bytecode starts. */
+const HEADER_BYTES = 8
 
 const plainStart = () => process.execArgv.length === 0 && !process.env.NODE_OPTIONS
 
@@ -45,18 +55,13 @@ export function runWithCodeCache(
   const cacheFile = `${file}.cache`
   const cache = readOrUndefined(cacheFile)
   const fresh =
-    cache !== undefined && cache.length > CHECKSUM_BYTES && cache.readUInt32BE(0) === checksum
-  // a #! line is not JavaScript inside the wrapper; `//` keeps every line where it was
-  const text = source.toString('utf8').replace(/^#!/, '//')
-  const script = new Script(
-    `(function (exports, require, module, __filename, __dirname) {${text}\n})`,
-    {
-      filename: file,
-      cachedData: fresh ? cache.subarray(CHECKSUM_BYTES) : undefined,
-      // an import() in the file loads as it would in a module node loaded itself
-      importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-    },
-  )
+    cache !== undefined && cache.length > HEADER_BYTES && cache.readUInt32BE(0) === checksum
+  const script = new Script(isAscii(source) ? source.toString('latin1') : source.toString('utf8'), {
+    filename: file,
+    cachedData: fresh ? cache.subarray(HEADER_BYTES) : undefined,
+    // an import() in the file loads as it would in a module node loaded itself
+    importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  })
   const use: CodeCacheUse =
     cache === undefined
       ? 'none'
@@ -71,8 +76,11 @@ export function runWithCodeCache(
       if (write) writeCache(cacheFile, checksum, script)
       afterStart?.()
     }, writeAfterMs).unref()
+  const wrapper: unknown = script.runInThisContext()
+  if (typeof wrapper !== 'function')
+    throw new Error(`${file} is not a CommonJS module inside node's wrapper function`)
   const module = { exports: {} }
-  script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file))
+  wrapper(module.exports, createRequire(file), module, file, dirname(file))
   return use
 }
 
@@ -86,7 +94,7 @@ function readOrUndefined(file: string): Buffer | undefined {
 
 function writeCache(cacheFile: string, checksum: number, script: Script): void {
   const partial = `${cacheFile}.${process.pid}`
-  const header = Buffer.alloc(CHECKSUM_BYTES)
+  const header = Buffer.alloc(HEADER_BYTES)
   header.writeUInt32BE(checksum)
   try {
     writeFileSync(partial, Buffer.concat([header, script.createCachedData()]))

@@ -16,7 +16,10 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
 })
 
-/** A CommonJS file that writes `said` and its own __filename to `ran` beside it; then `last`. */
+/**
+ * A CommonJS module inside node's wrapper, as the bundle is, that writes `said` and its own
+ * __filename to `ran` beside it; then `last`.
+ */
 function commandFile(said: string, last = '') {
   const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-code-cache-'))
   dirs.push(dir)
@@ -25,10 +28,12 @@ function commandFile(said: string, last = '') {
     file,
     [
       '#!/usr/bin/env node',
+      '(function (exports, require, module, __filename, __dirname) {',
       `// ${Math.random()}`,
       "const { writeFileSync } = require('node:fs')",
       `writeFileSync(require('node:path').join(__dirname, 'ran'), '${said} ' + __filename)`,
       last,
+      '})',
     ].join('\n'),
   )
   return { dir, file, cache: `${file}.cache`, ran: () => readFileSync(join(dir, 'ran'), 'utf8') }
@@ -120,9 +125,26 @@ describe('runWithCodeCache', () => {
   })
 
   it('keeps every line of the file where it was, for stack traces', () => {
-    const command = commandFile('lines', "throw new Error('on line 5')")
+    const command = commandFile('lines', "throw new Error('on line 6')")
     expect(() => runWithCodeCache(command.file, { writeAfterMs: 60_000 })).toThrow(
-      expect.objectContaining({ stack: expect.stringContaining(`${command.file}:5:`) }),
+      expect.objectContaining({ stack: expect.stringContaining(`${command.file}:6:`) }),
+    )
+  })
+
+  it('reads text that is not ASCII as UTF-8', () => {
+    const command = commandFile('café')
+    runWithCodeCache(command.file, { writeAfterMs: 60_000 })
+    expect(command.ran()).toBe(`café ${command.file}`)
+  })
+
+  it('refuses a file that is not a module inside node’s wrapper', () => {
+    const command = commandFile('bare')
+    writeFileSync(
+      command.file,
+      "#!/usr/bin/env node\nconst bare = 'a module as node would load it'\n",
+    )
+    expect(() => runWithCodeCache(command.file, { writeAfterMs: 60_000 })).toThrow(
+      `${command.file} is not a CommonJS module inside node's wrapper function`,
     )
   })
 
