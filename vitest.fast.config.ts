@@ -22,6 +22,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     exclude: [
       'test/cli.test.ts',
+      'test/db/open-pg.test.ts',
       'test/dockerfile.test.ts',
       'test/compose.test.ts',
       'test/bench.test.ts',

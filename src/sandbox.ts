@@ -7,7 +7,6 @@ import type { AddressInfo } from 'node:net'
 import { createApp, type SandboxApp } from './app.js'
 import { lockDatabase } from './db/lock.js'
 import { closeStore, isPostgresUrl, openStore } from './store/open.js'
-import { joinReplicas } from './store/replicas.js'
 import type { ResolvedOptions, SandboxDeps, SandboxOptions } from './deps.js'
 import { isInstant, MANUAL_CLOCK_START_MS, wallClock } from './domain/clock.js'
 import { createIds } from './domain/ids.js'
@@ -219,6 +218,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   }
   if (onPostgres) {
     try {
+      // node-postgres is loaded only for a PostgreSQL store (db/open-pg.ts)
+      const { joinReplicas } = await import('./store/replicas.js')
       const leave = await joinReplicas(sandbox.deps.db, {
         '--clock': options.clock ?? 'real',
         '--speed': String(options.speed ?? 1),

@@ -29,8 +29,8 @@ const pools = new WeakMap<object, Db>()
  * per-connection values (the outbox's count, the due index) are kept under.
  */
 export function pgPoolDb(pg: PgStore): Db {
-  let db = pools.get(pg.pool)
-  if (!db) pools.set(pg.pool, (db = pgDb(pg)))
+  let db = pools.get(pg.poolKey)
+  if (!db) pools.set(pg.poolKey, (db = pgDb(pg)))
   return db
 }
 
@@ -39,12 +39,14 @@ type PgPrepared = { execute(values?: Record<string, unknown>): Promise<unknown> 
 
 /**
  * The SQLite statement's `get`, `all` and `run` over a PostgreSQL query built by the same
- * builder: the first row, every row, the count of rows changed.
+ * builder (`build`, once, when it first runs): the first row, every row, the count of rows
+ * changed.
  */
-export function pgStatement(store: PgStore, query: unknown) {
-  const prepared = query as PgPrepared
+export function pgStatement(store: PgStore, build: () => unknown) {
+  let prepared: PgPrepared | undefined
   const execute = async (values?: Record<string, unknown>) => {
     await store.ready
+    prepared ??= build() as PgPrepared
     return await prepared.execute(values)
   }
   return {

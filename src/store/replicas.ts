@@ -8,7 +8,7 @@
  */
 import pg from 'pg'
 import type { Db } from '../db/open.js'
-import { MIGRATION_LOCK } from '../db/open-pg.js'
+import { MIGRATION_LOCK } from '../db/pg-driver.js'
 import { pgOf, type PgStore } from './postgres.js'
 
 /** The advisory lock class of the replicas of one schema: "cs". */
@@ -80,7 +80,7 @@ const TAKE_MEMBERSHIP = 'SELECT pg_advisory_lock_shared($1, hashtext(current_sch
 const REJOIN_MS = 1_000
 
 async function connected(store: PgStore): Promise<pg.Client> {
-  const client = new pg.Client((store.pool as pg.Pool).options)
+  const client = new pg.Client({ connectionString: store.url })
   client.on('error', () => {})
   try {
     await client.connect()

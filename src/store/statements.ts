@@ -168,16 +168,17 @@ export function statement<T extends object>(
   make: (connection: Db, t: Tables) => T,
 ): (db: Db) => EitherStatement<T> {
   const onConnection = perConnection((connection) => compiled(make(connection, sqliteTables)))
-  // on PostgreSQL, built once per drizzle of a pool client (or of the pool) and kept with it
+  // on PostgreSQL, built once per pool client (or for the pool), when it first runs (the store
+  // is ready then: its driver loaded), and kept with it
   const onClient = new WeakMap<object, EitherStatement<T>>()
   return (db) => {
     const pg = pgOf(db)
     if (pg) {
-      let built = onClient.get(pg.drizzle as object)
+      let built = onClient.get(pg.queryable)
       if (!built)
         onClient.set(
-          pg.drizzle as object,
-          (built = pgStatement(pg, make(pg.drizzle as Db, pg.tables)) as EitherStatement<T>),
+          pg.queryable,
+          (built = pgStatement(pg, () => make(pg.drizzle as Db, pg.tables)) as EitherStatement<T>),
         )
       return built
     }
