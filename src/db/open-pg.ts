@@ -63,13 +63,13 @@ export function openPgStore(url: string): PgStore {
   }
   const on = (
     queryable: PgQueryable,
-    client: () => pg.Pool | pg.PoolClient,
+    connection: () => pg.Pool | pg.PoolClient,
     inTransaction: boolean,
   ): PgStore => ({
     url,
     poolKey,
     get drizzle() {
-      return drizzleOn(client())
+      return drizzleOn(connection())
     },
     queryable,
     get tables() {

@@ -22,7 +22,7 @@ export { pgTablesBySchemaName }
 export const MIGRATION_LOCK = 0x63617264
 
 /** How long a transaction may wait on its process before PostgreSQL ends it, its locks with it. */
-export const TRANSACTION_LEASE_MS = 30_000
+const TRANSACTION_LEASE_MS = 30_000
 
 const MIGRATIONS_FOLDER = packageFile('drizzle-pg')
 
