@@ -180,10 +180,11 @@ async function warmCodeCache() {
 
 /**
  * The ES module library's heavy entries (`import 'card-sandbox'`, `card-sandbox/vitest`), bundled
- * over tsc's files of the same names, with the chunk they share: two files to load instead of
+ * over tsc's files of the same names, with the chunks they share: a few files to load instead of
  * some 350 modules (the import took 530 ms here, the CommonJS bundle's 220). The light entries
  * (`/client`, `/testing`) stay tsc's. node-postgres stays outside, loaded from node_modules by
- * the chunk a PostgreSQL store imports (db/pg-driver.ts); better-sqlite3 is a native addon.
+ * the chunk a PostgreSQL store imports (db/pg-driver.ts; test/db/open-pg.test.ts tells whether it
+ * loaded by node_modules' modules); better-sqlite3 is a native addon.
  */
 // the chunks of an earlier build would otherwise stay beside this one's
 rmSync('dist/chunks', { recursive: true, force: true })

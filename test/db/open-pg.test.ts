@@ -9,7 +9,10 @@ import { freshSchema, TEST_PG } from '../pg.js'
 
 const LIBRARY = new URL('../../dist/index.js', import.meta.url).href
 
-/** Starts a sandbox on `db` in a new process, answers one request: its status, and node-postgres's modules it loaded. */
+/**
+ * A sandbox on `db` in a process of its own, after one request: the answer's status, and the
+ * modules of node-postgres that process loaded.
+ */
 function loadedBy(db?: string): { status: number; loaded: string[] } {
   const script = `
 import { createRequire } from 'node:module'
