@@ -86,6 +86,11 @@ const moduleUrlOfFile = {
   },
 }
 
+/** What every build here shares: node 20's JavaScript, one file of what an entry imports. */
+const forNode = { bundle: true, platform: 'node', target: 'node20', logLevel: 'warning' }
+/** Less to parse at a start; names are kept for readable stack traces. */
+const minified = { minifyWhitespace: true, minifySyntax: true }
+
 // the schema `:memory:` sandboxes start from (db/open.ts), made by tsc's build of it
 const { writeMigratedSchema } = await import('../dist/db/open.js')
 writeMigratedSchema()
@@ -93,10 +98,8 @@ writeMigratedSchema()
 await build({
   entryPoints: ['src/cli.ts'],
   outfile: CLI,
-  bundle: true,
-  platform: 'node',
+  ...forNode,
   format: 'cjs',
-  target: 'node20',
   external: ['better-sqlite3'],
   ...moduleUrlOfFile,
   // inside node's module wrapper already, for lib/code-cache.ts to compile as it is read
@@ -104,23 +107,17 @@ await build({
     js: `(function (exports, require, module, __filename, __dirname) {\n${moduleUrlOfFile.banner.js}`,
   },
   footer: { js: '})' },
-  // less to parse at start; names are kept for readable stack traces
-  minifyWhitespace: true,
-  minifySyntax: true,
+  ...minified,
   plugins: [zodEnglishOnly, fakerNamesOnly],
-  logLevel: 'warning',
 })
 // CommonJS too (dist/bin/package.json says so): an ES module entry would have Node start its ES
 // module loader, about 10 ms of a start
 await build({
   entryPoints: ['src/bin.ts'],
   outfile: BIN,
-  bundle: true,
-  platform: 'node',
+  ...forNode,
   format: 'cjs',
-  target: 'node20',
   ...moduleUrlOfFile,
-  logLevel: 'warning',
 })
 writeFileSync('dist/bin/package.json', '{ "type": "commonjs" }\n')
 chmodSync(BIN, 0o755)
@@ -193,16 +190,12 @@ await build({
   outdir: 'dist',
   entryNames: '[name]',
   chunkNames: 'chunks/[name]-[hash]',
-  bundle: true,
+  ...forNode,
   splitting: true,
-  platform: 'node',
   format: 'esm',
-  target: 'node20',
   external: ['better-sqlite3', 'pg'],
-  minifyWhitespace: true,
-  minifySyntax: true,
+  ...minified,
   plugins: [zodEnglishOnly, fakerNamesOnly],
-  logLevel: 'warning',
 })
 
 /**
@@ -227,20 +220,16 @@ for (const [entry, outfile] of COMMONJS) {
   await build({
     entryPoints: [entry],
     outfile,
-    bundle: true,
-    platform: 'node',
+    ...forNode,
     format: 'cjs',
-    target: 'node20',
     external: ['better-sqlite3'],
     ...moduleUrlOfFile,
     // `module.exports = fn` for a default export alone, as Jest and require() callers expect
     footer: entry.startsWith('src/jest')
       ? { js: 'module.exports = Object.assign(module.exports.default, module.exports);' }
       : undefined,
-    minifyWhitespace: true,
-    minifySyntax: true,
+    ...minified,
     plugins: [zodEnglishOnly, requireLibrary],
-    logLevel: 'warning',
   })
 }
 
