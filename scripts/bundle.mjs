@@ -5,12 +5,14 @@
  * loading the modules was most of the start-up), started by dist/bin/card-sandbox.js
  * (src/bin.ts) through V8's code cache, which this script warms by running the command once;
  * and writes the CommonJS builds that `require` and Jest load (dist/*.cjs with their
- * dist/*.d.cts). better-sqlite3 stays outside: it is a native addon. The ES module library
+ * dist/*.d.cts). better-sqlite3's native addon stays outside (the command holds its JavaScript,
+ * below); the libraries load better-sqlite3 from node_modules. The ES module library
  * (`import 'card-sandbox'`) is bundled too, as ES modules (below).
  */
 import { build } from 'esbuild'
 import { spawn } from 'node:child_process'
 import { chmodSync, copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
 
 const BIN = 'dist/bin/card-sandbox.js'
 const CLI = 'dist/bin/cli.cjs'
@@ -78,6 +80,34 @@ export const faker = new Faker({ locale: [${JSON.stringify(frNames)}, ${JSON.str
   },
 }
 
+/**
+ * better-sqlite3's JavaScript in the command's bundle: node's module loader took 12 ms of a cold
+ * start to load its 12 files from node_modules. Its native addon stays outside, handed over by
+ * db/open.ts (db/sqlite-addon.ts finds it). The copy runs only with the addon of the version it
+ * was built with; with another version installed, the bundle requires the installed JavaScript,
+ * as it did before.
+ */
+const betterSqliteBundled = {
+  name: 'better-sqlite3-bundled',
+  setup(build) {
+    const root = resolve('node_modules/better-sqlite3')
+    const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
+    build.onResolve({ filter: /^better-sqlite3$/ }, (args) =>
+      args.namespace === 'better-sqlite3'
+        ? { path: args.path, external: true }
+        : { path: args.path, namespace: 'better-sqlite3' },
+    )
+    // the bundled copy is given the addon; it would look for it with `bindings` otherwise
+    build.onResolve({ filter: /^bindings$/ }, (args) => ({ path: args.path, external: true }))
+    build.onLoad({ filter: /.*/, namespace: 'better-sqlite3' }, () => ({
+      contents: `import bundled from ${JSON.stringify(join(root, 'lib', 'index.js'))}
+import { INSTALLED_SQLITE } from ${JSON.stringify(resolve('src/db/sqlite-addon.ts'))}
+export default INSTALLED_SQLITE?.version === ${JSON.stringify(version)} ? bundled : require('better-sqlite3')`,
+      resolveDir: root,
+    }))
+  },
+}
+
 /** `import.meta.url` in a CommonJS build: the bundle's own file, for package files and requires. */
 const moduleUrlOfFile = {
   define: { 'import.meta.url': '__cardSandboxModuleUrl' },
@@ -100,7 +130,6 @@ await build({
   outfile: CLI,
   ...forNode,
   format: 'cjs',
-  external: ['better-sqlite3'],
   ...moduleUrlOfFile,
   // inside node's module wrapper already, for lib/code-cache.ts to compile as it is read
   banner: {
@@ -108,7 +137,7 @@ await build({
   },
   footer: { js: '})' },
   ...minified,
-  plugins: [zodEnglishOnly, fakerNamesOnly],
+  plugins: [zodEnglishOnly, fakerNamesOnly, betterSqliteBundled],
 })
 // CommonJS too (dist/bin/package.json says so): an ES module entry would have Node start its ES
 // module loader, about 10 ms of a start

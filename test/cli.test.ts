@@ -5,7 +5,16 @@
 import { pgSchemaUrl, TEST_PG } from './pg.js'
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { request } from 'node:http'
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
@@ -455,6 +464,71 @@ vm.Script = class extends Script {
       'probe: cache refused false',
       'probe: flags --max-inlined-bytecode-size-cumulative=500',
     ])
+  })
+
+  /**
+   * The command `cli` (a path) started with a preloaded probe, until its first answer: the
+   * answer's status and the files node's module loader loaded apart from the command's own.
+   */
+  async function loadedByCommand(cli: string) {
+    const probe = join(tempDir(), 'probe.cjs')
+    writeFileSync(
+      probe,
+      `const http = require('node:http'), { dirname } = require('node:path')
+const own = dirname(${JSON.stringify(cli)})
+const listen = http.Server.prototype.listen
+http.Server.prototype.listen = function (...args) {
+  this.once('request', (req, res) => res.once('finish', () => process.stderr.write('loaded ' +
+    JSON.stringify(Object.keys(require.cache).filter((f) => f !== __filename && dirname(f) !== own)) + '\\n')))
+  return listen.apply(this, args)
+}`,
+    )
+    const child = spawn(process.execPath, ['-r', probe, cli, '--port', '0', '--log', 'json'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    running.push(child)
+    let out = ''
+    let err = ''
+    child.stdout!.on('data', (chunk) => (out += chunk))
+    child.stderr!.on('data', (chunk) => (err += chunk))
+    await until(() => /"api":"http/.test(out), 10_000, 'the banner')
+    const api = /"api":"(http:\/\/[^"]+\/v1)"/.exec(out)![1]
+    const { status } = await fetch(`${api}/cards`, { headers: auth })
+    await until(() => err.includes('loaded '), 5_000, 'the probe')
+    return { status, loaded: JSON.parse(/loaded (.*)/.exec(err)![1]) as string[] }
+  }
+
+  it('runs the better-sqlite3 it bundles with the installed addon, loading none of its JavaScript from node_modules', async () => {
+    const { status, loaded } = await loadedByCommand(CLI)
+    expect(status).toBe(200)
+    expect(loaded).toEqual([
+      join(ROOT, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node'),
+    ])
+  })
+
+  it('loads the installed better-sqlite3 when its version is not the one the command was built with', async () => {
+    // the package as installed, its better-sqlite3 claiming another version
+    const pkg = tempDir()
+    mkdirSync(join(pkg, 'dist', 'bin'), { recursive: true })
+    for (const file of ['card-sandbox.js', 'cli.cjs', 'package.json'])
+      copyFileSync(join(ROOT, 'dist', 'bin', file), join(pkg, 'dist', 'bin', file))
+    copyFileSync(join(ROOT, 'package.json'), join(pkg, 'package.json'))
+    symlinkSync(join(ROOT, 'drizzle'), join(pkg, 'drizzle'))
+    const sqlite = join(pkg, 'node_modules', 'better-sqlite3')
+    mkdirSync(sqlite, { recursive: true })
+    writeFileSync(
+      join(sqlite, 'package.json'),
+      '{ "version": "0.0.0-other", "main": "lib/index.js" }',
+    )
+    for (const dir of ['lib', 'build'])
+      symlinkSync(join(ROOT, 'node_modules', 'better-sqlite3', dir), join(sqlite, dir))
+
+    const { status, loaded } = await loadedByCommand(join(pkg, 'dist', 'bin', 'card-sandbox.js'))
+    expect(status).toBe(200)
+    expect(loaded).toContain(join(ROOT, 'node_modules/better-sqlite3/lib/index.js'))
+    expect(loaded).toContain(
+      join(ROOT, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node'),
+    )
   })
 
   it('prints the flag table with --help', () => {

@@ -25,6 +25,7 @@ import { migrate } from 'drizzle-orm/better-sqlite3/migrator'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { packageFile } from '../lib/package-files.js'
 import type * as schema from './schema.js'
+import { INSTALLED_SQLITE } from './sqlite-addon.js'
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database }
 
@@ -39,10 +40,13 @@ type MigratedSchema = {
 
 const MEMORY_PAGE_SIZE = 8192
 
+/** The installed addon, handed over rather than searched for (db/sqlite-addon.ts). */
+const ADDON: Database.Options = INSTALLED_SQLITE ? { nativeBinding: INSTALLED_SQLITE.addon } : {}
+
 export function openDb(path: string = ':memory:', schemaFile: string = MIGRATED_SCHEMA): Db {
   const inMemory = path === ':memory:'
   const migrated = inMemory ? migratedDatabase(schemaFile) : undefined
-  const sqlite = migrated ?? (inMemory ? memoryDatabase() : new Database(path))
+  const sqlite = migrated ?? (inMemory ? memoryDatabase() : new Database(path, ADDON))
   if (!inMemory && path !== '') {
     sqlite.pragma('journal_mode = WAL')
     sqlite.pragma('synchronous = NORMAL')
@@ -61,7 +65,7 @@ export function closeDb(db: Db): void {
 
 /** Writes the schema `:memory:` databases start from: an empty database, every migration run. */
 export function writeMigratedSchema(file: string = MIGRATED_SCHEMA): void {
-  const sqlite = new Database(':memory:')
+  const sqlite = new Database(':memory:', ADDON)
   migrate(drizzle(sqlite), { migrationsFolder: MIGRATIONS_FOLDER })
   const schema: MigratedSchema = {
     // tables first; SQLite makes its own (sqlite_sequence, autoindexes) as they are created
@@ -82,7 +86,7 @@ export function writeMigratedSchema(file: string = MIGRATED_SCHEMA): void {
 
 /** An empty `:memory:` database, its page size set before the first table makes it fixed. */
 function memoryDatabase(): Database.Database {
-  const sqlite = new Database(':memory:')
+  const sqlite = new Database(':memory:', ADDON)
   sqlite.pragma(`page_size = ${MEMORY_PAGE_SIZE}`)
   return sqlite
 }

@@ -1,0 +1,97 @@
+/**
+ * db/sqlite-addon.ts: better-sqlite3 found as node finds it (the first node_modules/better-sqlite3
+ * up from a directory), with its version and the addon its install built, or nothing. The
+ * library hands that addon to better-sqlite3 (checked in a process of its own, on the build,
+ * by the modules it loaded); the command's use of it is test/cli.test.ts's.
+ */
+import { spawnSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { INSTALLED_SQLITE, installedSqlite } from '../../src/db/sqlite-addon.js'
+
+const ROOT = new URL('../..', import.meta.url).pathname
+const dirs: string[] = []
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
+})
+
+function tempDir() {
+  const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-addon-'))
+  dirs.push(dir)
+  return dir
+}
+
+/** A node_modules/better-sqlite3 in `dir`: its package.json, and an addon file unless told. */
+function install(dir: string, packageJson: string, { addon = true } = {}) {
+  const root = join(dir, 'node_modules', 'better-sqlite3')
+  mkdirSync(join(root, 'build', 'Release'), { recursive: true })
+  writeFileSync(join(root, 'package.json'), packageJson)
+  if (addon) writeFileSync(join(root, 'build', 'Release', 'better_sqlite3.node'), '')
+  return join(root, 'build', 'Release', 'better_sqlite3.node')
+}
+
+describe('installedSqlite', () => {
+  it('finds the better-sqlite3 this package runs with: its version and its built addon', () => {
+    const { version } = JSON.parse(
+      readFileSync(join(ROOT, 'node_modules/better-sqlite3/package.json'), 'utf8'),
+    ) as { version: string }
+    expect(INSTALLED_SQLITE).toEqual({
+      version,
+      addon: join(ROOT, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node'),
+    })
+  })
+
+  it('takes the nearest node_modules up from the directory, as node does', () => {
+    const dir = tempDir()
+    install(dir, '{ "version": "1.0.0" }')
+    const nearer = install(join(dir, 'a'), '{ "version": "2.0.0" }')
+    mkdirSync(join(dir, 'a', 'b', 'c'), { recursive: true })
+    expect(installedSqlite(join(dir, 'a', 'b', 'c'))).toEqual({ version: '2.0.0', addon: nearer })
+    expect(installedSqlite(join(dir, 'a'))).toEqual({ version: '2.0.0', addon: nearer })
+  })
+
+  it('finds nothing when the nearest install has no built addon, or an unreadable package.json', () => {
+    const dir = tempDir()
+    install(dir, '{ "version": "1.0.0" }')
+    install(join(dir, 'a'), '{ "version": "2.0.0" }', { addon: false })
+    install(join(dir, 'b'), 'not json')
+    install(join(dir, 'c'), '{ "version": 3 }')
+    expect(installedSqlite(join(dir, 'a'))).toBeUndefined()
+    expect(installedSqlite(join(dir, 'b'))).toBeUndefined()
+    expect(installedSqlite(join(dir, 'c'))).toBeUndefined()
+  })
+
+  it('finds nothing where no node_modules up the tree holds better-sqlite3', () => {
+    expect(installedSqlite(tempDir())).toBeUndefined()
+  })
+})
+
+describe('the library', () => {
+  it('hands better-sqlite3 its installed addon, so that the bindings package never loads', () => {
+    const script = `
+import { createRequire } from 'node:module'
+const { createSandbox } = await import(${JSON.stringify(new URL('../../dist/index.js', import.meta.url).href)})
+const sandbox = createSandbox()
+const res = await sandbox.app.request('/v1/cards', { headers: { Authorization: 'Bearer t' } })
+const loaded = Object.keys(createRequire(import.meta.url).cache)
+console.log(JSON.stringify({
+  status: res.status,
+  bindings: loaded.filter((f) => /[\\\\/]node_modules[\\\\/]bindings[\\\\/]/.test(f)),
+  addons: loaded.filter((f) => f.endsWith('.node')),
+}))
+await sandbox.close()
+process.exit(0)
+`
+    const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      encoding: 'utf8',
+    })
+    expect(result.stderr).toBe('')
+    expect(JSON.parse(result.stdout.trim().split('\n').at(-1)!)).toEqual({
+      status: 200,
+      bindings: [],
+      addons: [INSTALLED_SQLITE!.addon],
+    })
+  })
+})
