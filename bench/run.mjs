@@ -514,10 +514,14 @@ function startSideBySide(starts) {
   )
 }
 
+/** The servers sideBySide loads at one connection too. */
+const ONE_CONNECTION = ['hono', 'sandbox', 'hono_sqlite']
+
 /**
- * Bare Hono, the sandbox with default flags, with `--clock manual` and with `--journal off`, side
- * by side (inTurn): each load at 50 connections on all four, at one connection on Hono and the
- * sandbox. Each ratio is the median of its rounds' ratios, with their spread; each figure
+ * Bare Hono, the sandbox with default flags, with `--clock manual` and with `--journal off`, and
+ * bare Hono running a create's SQL (bench/baselines/hono-sqlite.mjs), side by side (inTurn):
+ * each load at 50 connections on all five, at one connection on Hono, the sandbox and the SQL
+ * floor. Each ratio is the median of its rounds' ratios, with their spread; each figure
  * (latency, p99) is the one of the round whose ratio is the median.
  */
 async function sideBySide() {
@@ -526,12 +530,14 @@ async function sideBySide() {
     ['sandbox', () => sandbox()],
     ['manual_clock', () => sandbox('--clock', 'manual')],
     ['journal_off', () => sandbox('--journal', 'off')],
+    // the floor of a create on this stack: bare Hono running the create's SQL alone
+    ['hono_sqlite', () => baseline('hono-sqlite'), true],
   ])
   const ours = servers.find((s) => s.name === 'sandbox').server
   const figures = { rss_idle_mb: round(rss(ours.child.pid), 1) }
   let rounds
   try {
-    rounds = await inTurn(servers, LOADS, { only: (name) => name === 'hono' || name === 'sandbox' })
+    rounds = await inTurn(servers, LOADS, { only: (name) => ONE_CONNECTION.includes(name) })
     figures.rss_peak_mb = round(rss(ours.child.pid, 'VmHWM'), 1)
   } finally {
     servers.forEach(({ server }) => server.stop())
@@ -557,6 +563,18 @@ async function sideBySide() {
       journal_off_to_on: spread(
         medianRound(rounds[request], (m) => m.journal_off.rps / m.sandbox.rps),
       ),
+    }
+    if (request === 'create_card') {
+      // what the create's SQL alone costs on bare Hono: the floor of the sandbox's ratios
+      spreads.sql_floor_to_hono = spread(
+        medianRound(rounds[request], (m) => m.hono_sqlite.rps / m.hono.rps),
+      )
+      spreads.sql_floor_one_connection_mean_to_hono = spread(
+        medianRound(rounds[`${request}_1`], (m) => m.hono_sqlite.mean / m.hono.mean),
+      )
+      figures.create_card_sql_floor_to_hono = spreads.sql_floor_to_hono.ratio
+      figures.create_card_1_sql_floor_mean_to_hono =
+        spreads.sql_floor_one_connection_mean_to_hono.ratio
     }
     figures.spreads[request] = spreads
     figures[`${request}_real_to_manual`] = spreads.real_to_manual.ratio
@@ -595,6 +613,9 @@ const spreadOne = (f, request, which) => {
   const one = f.spreads?.[request][which]
   return one ? `, rounds ${one.min}–${one.max}` : ''
 }
+/** Beside a create's ratio: bare Hono's running the create's SQL alone, where a run has it. */
+const sqlFloor = (floor) =>
+  floor === undefined ? '' : `; bare Hono with the create's SQL alone: ${floor}×`
 const TABLE = [
   {
     what: (c) => `cold start, median of ${c.starts}`,
@@ -619,7 +640,7 @@ const TABLE = [
   {
     what: () => 'POST /v1/cards/create, 50 connections',
     value: (f) =>
-      `${f.sandbox_create_card.rps} rps, ${f.create_card_to_hono ?? ratio(f.sandbox_create_card.rps, f.hono_create_card.rps)}× Hono (${f.hono_create_card.rps}; node:http ${f.node_http_create_card.rps}${spreadOne(f, 'create_card', 'to_hono')})`,
+      `${f.sandbox_create_card.rps} rps, ${f.create_card_to_hono ?? ratio(f.sandbox_create_card.rps, f.hono_create_card.rps)}× Hono (${f.hono_create_card.rps}; node:http ${f.node_http_create_card.rps}${spreadOne(f, 'create_card', 'to_hono')})${sqlFloor(f.create_card_sql_floor_to_hono)}`,
     target: '≥ 0.4× Hono',
     met: (f) => f.create_card_to_hono >= 0.4,
   },
@@ -640,7 +661,7 @@ const TABLE = [
   {
     what: () => 'POST /v1/cards/create, one connection, mean latency',
     value: (f) =>
-      `${f.sandbox_create_card_1.mean} ms, ${f.create_card_1_mean_to_hono}× Hono's (${f.hono_create_card_1.mean}${spreadOne(f, 'create_card', 'one_connection_mean_to_hono')})`,
+      `${f.sandbox_create_card_1.mean} ms, ${f.create_card_1_mean_to_hono}× Hono's (${f.hono_create_card_1.mean}${spreadOne(f, 'create_card', 'one_connection_mean_to_hono')})${sqlFloor(f.create_card_1_sql_floor_mean_to_hono)}`,
     target: '≤ 2× Hono',
     met: (f) => f.create_card_1_mean_to_hono <= 2,
   },

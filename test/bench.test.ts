@@ -54,10 +54,24 @@ it('produces every figure of npm run bench', () => {
         expect(spread.max).toBeGreaterThanOrEqual(spread.ratio)
       }
       expect(f.rounds[request]).toHaveLength(1)
-      for (const name of ['hono', 'sandbox', 'manual_clock', 'journal_off'])
+      for (const name of ['hono', 'sandbox', 'manual_clock', 'journal_off', 'hono_sqlite'])
         expect(f.rounds[request][0][name].rps).toBeGreaterThan(0)
-      expect(Object.keys(f.rounds[`${request}_1`][0]).sort()).toEqual(['hono', 'sandbox'])
+      expect(Object.keys(f.rounds[`${request}_1`][0]).sort()).toEqual([
+        'hono',
+        'hono_sqlite',
+        'sandbox',
+      ])
     }
+    // the floor of a create: bare Hono running its SQL alone, beside the sandbox's ratios
+    expect(f.spreads.create_card.sql_floor_to_hono.ratio).toBe(f.create_card_sql_floor_to_hono)
+    expect(f.spreads.create_card.sql_floor_one_connection_mean_to_hono.ratio).toBe(
+      f.create_card_1_sql_floor_mean_to_hono,
+    )
+    expect(f.create_card_sql_floor_to_hono).toBeGreaterThan(0)
+    expect(f.create_card_1_sql_floor_mean_to_hono).toBeGreaterThan(0)
+    expect(run.stdout).toMatch(
+      /one connection, mean latency.*bare Hono with the create's SQL alone: [\d.]+×/,
+    )
     expect(f.cold_start_ms).toEqual(expect.any(Number))
     expect(f.reset).toEqual({
       rows: expect.any(Number),
