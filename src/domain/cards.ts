@@ -192,6 +192,9 @@ export function listCards(ctx: DomainContext, page: Page): Promise<PageOf<Card>>
   return cardPages(ctx.db, ctx.tenant.id, page)
 }
 
+/** What a card's account holds when createCard or linkCard makes it: nothing moved in yet. */
+export const NEW_CARD_BALANCE = 0
+
 /** What the card can spend: its ledger account (held amounts are already out of it). */
 export function cardBalance(ctx: DomainContext, card: Card): Promise<number> {
   return balanceOf(ctx, cardAccount(card.reference))

@@ -9,6 +9,7 @@ import {
   cardBalance,
   cardBalances,
   createCard,
+  NEW_CARD_BALANCE,
   findCard,
   freezeCard,
   linkCard,
@@ -41,7 +42,7 @@ export function cardRevealUrl(p: Presenting, token: string): string {
   return `${p.origin}${CARD_REVEAL_PATH}${token}`
 }
 
-export async function cardJson(ctx: DomainContext, card: Card, p: Presenting) {
+function cardJson(card: Card, balance: number, p: Presenting) {
   return {
     ...(card.identifier !== null && { identifier: card.identifier }),
     reference: card.reference,
@@ -50,7 +51,7 @@ export async function cardJson(ctx: DomainContext, card: Card, p: Presenting) {
     card_type: card.type,
     cvv2: card.cvv2,
     expiry: card.expiry,
-    balance: await cardBalance(ctx, card),
+    balance,
     status: card.status,
     ...sdkCardKeys(card, p),
   }
@@ -72,7 +73,18 @@ function cardListJson(card: Card, balance: number, p: Presenting) {
 
 /** Quirks on: `data.card` as the examples; off: `card` beside `message` as the schema. */
 async function cardResponse(ctx: DomainContext, card: Card, p: Presenting) {
-  const json = await cardJson(ctx, card, p)
+  return cardAnswer(cardJson(card, await cardBalance(ctx, card), p), p)
+}
+
+/**
+ * A card created or linked by this request: nothing can have moved into its account yet (only
+ * a call naming its reference funds it), so its balance is not read (a query fewer a create).
+ */
+function newCardResponse(card: Card, p: Presenting) {
+  return cardAnswer(cardJson(card, NEW_CARD_BALANCE, p), p)
+}
+
+function cardAnswer(json: ReturnType<typeof cardJson>, p: Presenting) {
   return p.quirks ? { data: { card: json } } : { card: json }
 }
 
@@ -88,7 +100,7 @@ export const cardsApi = new Hono<AppEnv>()
         brand: body.card_brand,
         type: body.card_type,
       })
-      return ok(c, 'Card is being generated', await cardResponse(c.get('ctx'), card, presenting(c)))
+      return ok(c, 'Card is being generated', newCardResponse(card, presenting(c)))
     },
   )
   .post(
@@ -102,7 +114,7 @@ export const cardsApi = new Hono<AppEnv>()
         reference: body.reference,
         cardUserReference: body.card_user_reference,
       })
-      return ok(c, 'Card is being generated', await cardResponse(c.get('ctx'), card, presenting(c)))
+      return ok(c, 'Card is being generated', newCardResponse(card, presenting(c)))
     },
   )
   .post(
