@@ -9,11 +9,11 @@ import {
   cardBalance,
   cardBalances,
   createCard,
-  NEW_CARD_BALANCE,
   findCard,
   freezeCard,
   linkCard,
   listCards,
+  NEW_CARD_BALANCE,
   unfreezeCard,
 } from '../../domain/cards.js'
 import { issueRevealToken } from '../../domain/card-reveal.js'
@@ -71,7 +71,6 @@ function cardListJson(card: Card, balance: number, p: Presenting) {
   }
 }
 
-/** Quirks on: `data.card` as the examples; off: `card` beside `message` as the schema. */
 async function cardResponse(ctx: DomainContext, card: Card, p: Presenting) {
   return cardAnswer(cardJson(card, await cardBalance(ctx, card), p), p)
 }
@@ -84,6 +83,7 @@ function newCardResponse(card: Card, p: Presenting) {
   return cardAnswer(cardJson(card, NEW_CARD_BALANCE, p), p)
 }
 
+/** Quirks on: `data.card` as the examples; off: `card` beside `message` as the schema. */
 function cardAnswer(json: ReturnType<typeof cardJson>, p: Presenting) {
   return p.quirks ? { data: { card: json } } : { card: json }
 }
