@@ -4,9 +4,10 @@
 // bench/results.json, each figure also as a ratio to the bare Hono baseline of the same run,
 // beside the figure of the previous run (the results.json it replaces). With two or more cores
 // the servers run on core 0 and this load generator on core 1 (taskset). The loads compared with
-// one another (bare Hono, the sandbox, the sandbox with `--clock manual` and with `--journal off`)
-// run side by side, in short slices in turn over rounds, and each ratio is the median of the
-// rounds' ratios (sideBySide), so that the drift of a shared machine moves all of them or none.
+// one another (bare Hono, the sandbox, the sandbox with `--clock manual` and with `--journal off`,
+// bare Hono running a create's SQL alone: bench/baselines/hono-sqlite.mjs) run side by side,
+// in short slices in turn over rounds, and each ratio is the median of the rounds' ratios
+// (sideBySide), so that the drift of a shared machine moves all of them or none.
 // Every loop is bounded in time and count.
 //
 // `--smoke` runs everything tiny (the test suite uses it). `--profile` measures instead what each
