@@ -76,9 +76,16 @@ function runCli(args: string[], env: Record<string, string> = {}) {
   )
 }
 
-/** Starts the CLI and resolves with its base URL once the banner is printed. */
-function startCli(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, [CLI, '--port', '0', ...args], {
+/**
+ * Starts the CLI (another command file with `cli`, node's own flags with `nodeArgs`) and
+ * resolves with its base URL once the banner is printed.
+ */
+function startCli(
+  args: string[],
+  env: Record<string, string> = {},
+  { cli = CLI, nodeArgs = [] as string[] } = {},
+) {
+  const child = spawn(process.execPath, [...nodeArgs, cli, '--port', '0', ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -483,19 +490,10 @@ http.Server.prototype.listen = function (...args) {
   return listen.apply(this, args)
 }`,
     )
-    const child = spawn(process.execPath, ['-r', probe, cli, '--port', '0', '--log', 'json'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    running.push(child)
-    let out = ''
-    let err = ''
-    child.stdout!.on('data', (chunk) => (out += chunk))
-    child.stderr!.on('data', (chunk) => (err += chunk))
-    await until(() => /"api":"http/.test(out), 10_000, 'the banner')
-    const api = /"api":"(http:\/\/[^"]+\/v1)"/.exec(out)![1]
-    const { status } = await fetch(`${api}/cards`, { headers: auth })
-    await until(() => err.includes('loaded '), 5_000, 'the probe')
-    return { status, loaded: JSON.parse(/loaded (.*)/.exec(err)![1]) as string[] }
+    const started = startCli(['--log', 'silent'], {}, { cli, nodeArgs: ['-r', probe] })
+    const { status } = await fetch(`${await started.baseUrl}/cards`, { headers: auth })
+    await until(() => started.output().includes('loaded '), 5_000, 'the probe')
+    return { status, loaded: JSON.parse(/loaded (.*)/.exec(started.output())![1]) as string[] }
   }
 
   it('runs the better-sqlite3 it bundles with the installed addon, loading none of its JavaScript from node_modules', async () => {

@@ -1,34 +1,16 @@
 /**
  * src/db/open-pg.ts loads node-postgres and drizzle's driver for it (pg-driver.ts) only when a
  * PostgreSQL store opens: a sandbox on SQLite never loads them. Checked on the built library
- * (`npm test` builds dist/ first) in a process of its own, by the CommonJS modules it loaded.
+ * in a process of its own (library-process.ts), by the CommonJS modules it loaded.
  */
-import { spawnSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
 import { freshSchema, TEST_PG } from '../pg.js'
+import { libraryProcess } from './library-process.js'
 
-const LIBRARY = new URL('../../dist/index.js', import.meta.url).href
-
-/**
- * A sandbox on `db` in a process of its own, after one request: the answer's status, and the
- * modules of node-postgres that process loaded.
- */
+/** A sandbox on `db` after one request: the answer's status, and the modules of node-postgres loaded. */
 function loadedBy(db?: string): { status: number; loaded: string[] } {
-  const script = `
-import { createRequire } from 'node:module'
-const { createSandbox } = await import(${JSON.stringify(LIBRARY)})
-const sandbox = createSandbox(${JSON.stringify(db ? { db } : {})})
-const res = await sandbox.app.request('/v1/cards', { headers: { Authorization: 'Bearer t' } })
-const loaded = Object.keys(createRequire(import.meta.url).cache).filter((f) => /[\\\\/]node_modules[\\\\/]pg[\\\\/]/.test(f))
-console.log(JSON.stringify({ status: res.status, loaded }))
-await sandbox.close()
-process.exit(0)
-`
-  const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
-    encoding: 'utf8',
-  })
-  if (result.status !== 0) throw new Error(result.stderr)
-  return JSON.parse(result.stdout.trim().split('\n').at(-1)!)
+  const { status, loaded } = libraryProcess(db)
+  return { status, loaded: loaded.filter((f) => /[\\/]node_modules[\\/]pg[\\/]/.test(f)) }
 }
 
 describe('the PostgreSQL driver', () => {

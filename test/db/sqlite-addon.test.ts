@@ -2,14 +2,14 @@
  * db/sqlite-addon.ts: better-sqlite3 found as node finds it (the first node_modules/better-sqlite3
  * up from a directory), with its version and the addon its install built, or nothing. The
  * library hands that addon to better-sqlite3 (checked in a process of its own, on the build,
- * by the modules it loaded); the command's use of it is test/cli.test.ts's.
+ * by the modules it loaded: library-process.ts); the command's use of it is test/cli.test.ts's.
  */
-import { spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { INSTALLED_SQLITE, installedSqlite } from '../../src/db/sqlite-addon.js'
+import { libraryProcess } from './library-process.js'
 
 const ROOT = new URL('../..', import.meta.url).pathname
 const dirs: string[] = []
@@ -70,28 +70,12 @@ describe('installedSqlite', () => {
 
 describe('the library', () => {
   it('hands better-sqlite3 its installed addon, so that the bindings package never loads', () => {
-    const script = `
-import { createRequire } from 'node:module'
-const { createSandbox } = await import(${JSON.stringify(new URL('../../dist/index.js', import.meta.url).href)})
-const sandbox = createSandbox()
-const res = await sandbox.app.request('/v1/cards', { headers: { Authorization: 'Bearer t' } })
-const loaded = Object.keys(createRequire(import.meta.url).cache)
-console.log(JSON.stringify({
-  status: res.status,
-  bindings: loaded.filter((f) => /[\\\\/]node_modules[\\\\/]bindings[\\\\/]/.test(f)),
-  addons: loaded.filter((f) => f.endsWith('.node')),
-}))
-await sandbox.close()
-process.exit(0)
-`
-    const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
-      encoding: 'utf8',
-    })
-    expect(result.stderr).toBe('')
-    expect(JSON.parse(result.stdout.trim().split('\n').at(-1)!)).toEqual({
-      status: 200,
-      bindings: [],
-      addons: [INSTALLED_SQLITE!.addon],
-    })
+    const { status, loaded, stderr } = libraryProcess()
+    expect(stderr).toBe('')
+    expect({
+      status,
+      bindings: loaded.filter((f) => /[\\/]node_modules[\\/]bindings[\\/]/.test(f)),
+      addons: loaded.filter((f) => f.endsWith('.node')),
+    }).toEqual({ status: 200, bindings: [], addons: [INSTALLED_SQLITE!.addon] })
   })
 })
