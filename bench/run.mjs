@@ -7,7 +7,8 @@
 // one another (bare Hono, the sandbox, the sandbox with `--clock manual` and with `--journal off`,
 // bare Hono running a create's SQL alone: bench/baselines/hono-sqlite.mjs) run side by side,
 // in short slices in turn over rounds, and each ratio is the median of the rounds' ratios
-// (sideBySide), so that the drift of a shared machine moves all of them or none.
+// (sideBySide), so that the drift of a shared machine moves all of them or none. Cold starts
+// likewise alternate with bare Hono's and bare node:http's.
 // Every loop is bounded in time and count.
 //
 // `--smoke` runs everything tiny (the test suite uses it). `--profile` measures instead what each
@@ -194,40 +195,51 @@ const COLD_START_PORT = 31_000
 const uptime = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')
 const machine = `${cpus()[0]?.model ?? 'unknown cpu'}, ${cpus().length} cores, Node ${process.version}`
 
+/** Milliseconds from spawning `args` (pinned as the servers are) to a 200 on GET /v1/cards. */
+async function coldStart(args, port) {
+  const started = performance.now()
+  const child = spawn(
+    ...(canPin ? ['taskset', ['-c', '0', process.execPath, ...args]] : [process.execPath, args]),
+    { cwd: ROOT, stdio: 'ignore' },
+  )
+  children.add(child)
+  for (let tries = 0; tries < 2_000; tries++) {
+    const ok = await fetch(`http://127.0.0.1:${port}/v1/cards`, {
+      headers: { Authorization: 'Bearer b' },
+    }).then(
+      (r) => r.status === 200,
+      () => false,
+    )
+    if (ok) break
+    await new Promise((r) => setTimeout(r, 2))
+  }
+  const ms = performance.now() - started
+  child.kill('SIGKILL')
+  children.delete(child)
+  return ms
+}
+
 async function bench() {
   const figures = {}
   const loadBefore = uptime()
 
-  // 1. cold start: spawn to the first 200 on GET /v1/cards. Ports below Linux's ephemeral range
-  // (32768 and up): a client socket holding the port would keep a start from listening, and the
-  // loop below would wait it out
+  // 1. cold start: spawn to the first 200 on GET /v1/cards, the sandbox's and, interleaved with
+  // them, bare Hono's and bare node:http's (what node and the libraries alone take on this
+  // machine). Ports below Linux's ephemeral range (32768 and up): a client socket holding the
+  // port would keep a start from listening, and the loop below would wait it out
   {
-    const times = []
-    for (let i = 0; i < C.starts; i++) {
-      const started = performance.now()
-      const args = [CLI, '--port', String(COLD_START_PORT + i), '--log', 'silent']
-      const child = spawn(
-        ...(canPin
-          ? ['taskset', ['-c', '0', process.execPath, ...args]]
-          : [process.execPath, args]),
-        { cwd: ROOT, stdio: 'ignore' },
-      )
-      children.add(child)
-      for (let tries = 0; tries < 2_000; tries++) {
-        const ok = await fetch(`http://127.0.0.1:${COLD_START_PORT + i}/v1/cards`, {
-          headers: { Authorization: 'Bearer b' },
-        }).then(
-          (r) => r.status === 200,
-          () => false,
-        )
-        if (ok) break
-        await new Promise((r) => setTimeout(r, 2))
-      }
-      times.push(performance.now() - started)
-      child.kill('SIGKILL')
-      children.delete(child)
-    }
-    figures.cold_start_ms = round(median(times), 1)
+    const starts = [
+      ['sandbox', (port) => [CLI, '--port', String(port), '--log', 'silent']],
+      ['hono', (port) => ['bench/baselines/hono.mjs', String(port)]],
+      ['node_http', (port) => ['bench/baselines/node-http.mjs', String(port)]],
+    ]
+    const times = Object.fromEntries(starts.map(([name]) => [name, []]))
+    let port = COLD_START_PORT
+    for (let i = 0; i < C.starts; i++)
+      for (const [name, args] of starts) times[name].push(await coldStart(args(port), port++))
+    figures.cold_start_ms = round(median(times.sandbox), 1)
+    figures.cold_start_hono_ms = round(median(times.hono), 1)
+    figures.cold_start_node_http_ms = round(median(times.node_http), 1)
   }
 
   // 2. requests per second and latency: bare Hono, the sandbox (default flags), with
@@ -620,7 +632,10 @@ const sqlFloor = (floor) =>
 const TABLE = [
   {
     what: (c) => `cold start, median of ${c.starts}`,
-    value: (f) => `${f.cold_start_ms} ms`,
+    value: (f) =>
+      f.cold_start_hono_ms === undefined
+        ? `${f.cold_start_ms} ms`
+        : `${f.cold_start_ms} ms (bare Hono ${f.cold_start_hono_ms}, node:http ${f.cold_start_node_http_ms})`,
     target: '≤ 250 ms',
     met: (f) => f.cold_start_ms <= 250,
   },
