@@ -20,14 +20,18 @@
 // itself). All threads, and no --single-threaded there: that V8 flag makes a start refuse the code
 // cache it would read (lib/code-cache.ts). A start's count moves by about 1 % between runs.
 //
+// A create is counted on a third server too, bare Hono running the create's SQL alone
+// (bench/baselines/hono-sqlite.mjs, the floor of `npm run bench`): the sandbox's count less the
+// floor's, place by place, is what it adds beyond its SQL.
+//
 // usage: node bench/instructions.mjs [--n=1000] [--against=<another build's dist directory>]
 //   --against compares the built dist/ with another build of the sandbox instead of bare Hono
-//   (copy dist/ aside before a change: `cp -r dist dist-before`).
+//   and the floor (copy dist/ aside before a change: `cp -r dist dist-before`).
 import { execFileSync, spawn, spawnSync } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { call, cardsReady } from './setup.mjs'
+import { BASELINE_BODY, call, cardsReady } from './setup.mjs'
 
 const ROOT = resolve(import.meta.dirname, '..')
 const option = (name, fallback) =>
@@ -47,6 +51,7 @@ const sandboxOf = (dist) => ({
   bare: false,
 })
 const hono = { name: 'bare Hono', args: ['bench/baselines/hono.mjs'], bare: true }
+const floor = { name: 'SQL floor', args: ['bench/baselines/hono-sqlite.mjs'], bare: true }
 
 async function count(server, method) {
   const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-instructions-'))
@@ -65,7 +70,7 @@ async function count(server, method) {
   )
   try {
     const url = await listening(child)
-    const body = server.bare ? {} : await cardsReady(url)
+    const body = server.bare ? BASELINE_BODY : await cardsReady(url)
     const one =
       method === 'GET'
         ? () => call(url, 'GET', '/v1/cards')
@@ -163,6 +168,10 @@ for (const method of ['GET', 'POST'])
     results[`${method} ${server.name}`] = await count(server, method)
     console.error(`counted ${method} on ${server.name}`)
   }
+if (!AGAINST) {
+  results[`POST ${floor.name}`] = await count(floor, 'POST')
+  console.error(`counted POST on ${floor.name}`)
+}
 
 const starts = [
   ['sandbox', sandboxOf(join(ROOT, 'dist')).args],
@@ -179,13 +188,17 @@ const thousands = (n) => n.toLocaleString('en-US')
 console.log(
   `instructions per request (user space, ${N} requests after ${3 * N} to warm up), ${new Date().toISOString()}`,
 )
+const ratio = (a, b) => (b ? (a / b).toFixed(3) : '-')
 for (const method of ['GET', 'POST']) {
   const [ours, theirs] = servers.map((s) => results[`${method} ${s.name}`])
-  console.log(`\n| ${method} | ${servers[0].name} | ${servers[1].name} | ratio |`)
-  console.log('|---|---|---|---|')
+  const under = results[`${method} ${floor.name}`]
+  const more = under ? ` ${floor.name} | beyond it |` : ''
+  console.log(`\n| ${method} | ${servers[0].name} | ${servers[1].name} | ratio |${more}`)
+  console.log(`|---|---|---|---|${under ? '---|---|' : ''}`)
   for (const name of [...PLACES.map(([n]) => n), 'total'])
     console.log(
-      `| ${name} | ${thousands(ours[name])} | ${thousands(theirs[name])} | ${theirs[name] ? (ours[name] / theirs[name]).toFixed(3) : '-'} |`,
+      `| ${name} | ${thousands(ours[name])} | ${thousands(theirs[name])} | ${ratio(ours[name], theirs[name])} |` +
+        (under ? ` ${thousands(under[name])} | ${thousands(ours[name] - under[name])} |` : ''),
     )
 }
 const [ourStart, theirStart] = starts.map(([name]) => results[`start ${name}`])
