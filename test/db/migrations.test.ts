@@ -6,16 +6,11 @@
 import Database from 'better-sqlite3'
 import { drizzle } from 'drizzle-orm/better-sqlite3'
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator'
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { cpSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { closeDb, openDb } from '../../src/db/open.js'
-
-const dirs: string[] = []
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
-})
+import { tempDir } from '../temp-dir.js'
 
 /** A copy of drizzle/ that ends before the migration named `tag`. */
 function migrationsBefore(tag: string, dir: string): string {
@@ -31,8 +26,7 @@ function migrationsBefore(tag: string, dir: string): string {
 }
 
 it("fills a job's resource_seq from its resource's key, for every kind of job, tenant by tenant", () => {
-  const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-migrations-'))
-  dirs.push(dir)
+  const dir = tempDir('card-sandbox-migrations-')
   const file = join(dir, 'sandbox.db')
   const old = new Database(file)
   migrate(drizzle(old), { migrationsFolder: migrationsBefore('0020_jobs_resource_seq', dir) })

@@ -3,23 +3,19 @@
  * end state) when that schema was made from drizzle/'s migrations, hash for hash, and from the
  * migrations otherwise.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { closeDb, openDb, writeMigratedSchema, type Db } from '../../src/db/open.js'
+import { tempDir } from '../temp-dir.js'
 
-const dirs: string[] = []
 const opened: Db[] = []
 afterEach(() => {
   for (const db of opened.splice(0)) closeDb(db)
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
 })
 
 function schemaFile() {
-  const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-schema-'))
-  dirs.push(dir)
-  return join(dir, 'migrated-schema.json')
+  return join(tempDir('card-sandbox-schema-'), 'migrated-schema.json')
 }
 
 type MigratedSchema = { statements: string[]; migrations: { hash: string }[] }

@@ -4,24 +4,14 @@
  * library hands that addon to better-sqlite3 (checked in a process of its own, on the build,
  * by the modules it loaded: library-process.ts); the command's use of it is test/cli.test.ts's.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { INSTALLED_SQLITE, installedSqlite } from '../../src/db/sqlite-addon.js'
 import { libraryProcess } from './library-process.js'
+import { tempDir } from '../temp-dir.js'
 
 const ROOT = new URL('../..', import.meta.url).pathname
-const dirs: string[] = []
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
-})
-
-function tempDir() {
-  const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-addon-'))
-  dirs.push(dir)
-  return dir
-}
 
 /** A node_modules/better-sqlite3 in `dir`: its package.json, and an addon file unless told. */
 function install(dir: string, packageJson: string, { addon = true } = {}) {
@@ -44,7 +34,7 @@ describe('installedSqlite', () => {
   })
 
   it('takes the nearest node_modules up from the directory, as node does', () => {
-    const dir = tempDir()
+    const dir = tempDir('card-sandbox-addon-')
     install(dir, '{ "version": "1.0.0" }')
     const nearer = install(join(dir, 'a'), '{ "version": "2.0.0" }')
     mkdirSync(join(dir, 'a', 'b', 'c'), { recursive: true })
@@ -53,7 +43,7 @@ describe('installedSqlite', () => {
   })
 
   it('finds nothing when the nearest install has no built addon, or an unreadable package.json', () => {
-    const dir = tempDir()
+    const dir = tempDir('card-sandbox-addon-')
     install(dir, '{ "version": "1.0.0" }')
     install(join(dir, 'a'), '{ "version": "2.0.0" }', { addon: false })
     install(join(dir, 'b'), 'not json')
@@ -64,7 +54,7 @@ describe('installedSqlite', () => {
   })
 
   it('finds nothing where no node_modules up the tree holds better-sqlite3', () => {
-    expect(installedSqlite(tempDir())).toBeUndefined()
+    expect(installedSqlite(tempDir('card-sandbox-addon-'))).toBeUndefined()
   })
 })
 

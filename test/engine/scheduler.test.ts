@@ -2,25 +2,15 @@
  * The scheduler (PRODUCT §6): due work is rows in SQLite, run in due order when a manual
  * clock is advanced, by a tick on a real clock, and picked up again after a restart.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import Database from 'better-sqlite3'
 import { RunawayJobs, runDueOnRealClocks, runUntilIdle } from '../../src/engine/scheduler.js'
 import { createSandbox } from '../../src/index.js'
 import { fullIdentity, newSandbox } from '../helpers.js'
+import { tempDir } from '../temp-dir.js'
 
-const dirs: string[] = []
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
-})
-
-function tempDb() {
-  const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-'))
-  dirs.push(dir)
-  return join(dir, 'sandbox.sqlite')
-}
+const tempDb = () => join(tempDir(), 'sandbox.sqlite')
 
 async function statusOf(s: ReturnType<typeof newSandbox>, reference: string): Promise<string> {
   const row = s.deps.db.$client

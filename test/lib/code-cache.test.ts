@@ -3,26 +3,20 @@
  * writes a small CommonJS file of its own (a nonce in it: V8 would otherwise find the source in
  * this process's compilation cache from an earlier test) that records what it ran.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { crc32 } from 'node:zlib'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { runWithCodeCache } from '../../src/lib/code-cache.js'
 import { until } from '../webhooks/receiver.js'
-
-const dirs: string[] = []
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
-})
+import { tempDir } from '../temp-dir.js'
 
 /**
  * A CommonJS module inside node's wrapper, as the bundle is, that writes `said` and its own
  * __filename to `ran` beside it; then `last`.
  */
 function commandFile(said: string, last = '') {
-  const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-code-cache-'))
-  dirs.push(dir)
+  const dir = tempDir('card-sandbox-code-cache-')
   const file = join(dir, 'cli.cjs')
   writeFileSync(
     file,

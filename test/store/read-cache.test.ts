@@ -5,21 +5,15 @@
  * what was asked and how answers are presented.
  */
 import Database from 'better-sqlite3'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createApp } from '../../src/app.js'
 import { closeDb, openDb } from '../../src/db/open.js'
 import { cardPages, insertCard } from '../../src/store/cards.js'
 import { cachedNow, readThrough } from '../../src/store/read-cache.js'
 import { atomically } from '../../src/store/statements.js'
 import { newSandbox, TOKEN } from '../helpers.js'
-
-const dirs: string[] = []
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
-})
+import { tempDir } from '../temp-dir.js'
 
 /** A card row of tenant ten_1, as the store inserts one. */
 const A_CARD = {
@@ -51,8 +45,7 @@ describe('cached reads', () => {
   })
 
   it('see rows another connection committed to a file database', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-cache-'))
-    dirs.push(dir)
+    const dir = tempDir('card-sandbox-cache-')
     const file = join(dir, 'db.sqlite')
     const { call, close } = newSandbox({ db: file })
     try {
