@@ -137,9 +137,9 @@ async function many(n, fn, width = CONNECTIONS) {
 }
 /**
  * Before a reset timed after a thousand calls: this process's own collection, then one call not
- * timed. Else the scavenge those calls leave due here (8 to 10 ms) falls inside the timed call
- * now and then and is counted as the sandbox's (every reset over 5 ms in thirty did so), and
- * after a collection this process's first call is slower for reasons of its own.
+ * timed. Else the scavenge those calls leave due here (6 to 10 ms) falls inside the timed call
+ * now and then and is counted as the sandbox's (eight of the nine resets over 5 ms in ninety),
+ * and after a collection this process's first call is slower for reasons of its own.
  */
 async function settleClient(url) {
   collectOwnGarbage()
