@@ -38,8 +38,8 @@ const zodEnglishOnly = {
 }
 
 /**
- * faker's fr locale with its en and base fallbacks is 430 KB of word lists the command would
- * parse and build at every start, for the few it draws from (domain/ids.ts and its callers:
+ * faker's fr locale with its en and base fallbacks is 430 KB of word lists the command and every
+ * build of the library would parse and build at every start, for the few it draws from (domain/ids.ts and its callers:
  * person, location, company and internet names). The bundle's locale keeps those categories
  * alone, whole and in the same [fr, en, base] order, so a seed draws the same values: checked
  * here against the whole locale, and end to end by test/cli.test.ts (the command and the library
@@ -54,20 +54,26 @@ const fakerDrawsUsed = (faker) => [
   faker.internet.email(),
   faker.company.name(),
 ]
+/** The trimmed fr and en locales, checked once for all the builds that use them. */
+async function trimmedFakerLocales() {
+  const { Faker, base, en, fr } = await import('@faker-js/faker')
+  const pick = (locale) =>
+    Object.fromEntries(FAKER_CATEGORIES.filter((c) => c in locale).map((c) => [c, locale[c]]))
+  const [frNames, enNames] = [pick(fr), pick(en)]
+  const whole = new Faker({ locale: [fr, en, base] })
+  const trimmed = new Faker({ locale: [frNames, enNames, base] })
+  whole.seed(7)
+  trimmed.seed(7)
+  for (let i = 0; i < 2_000; i++)
+    if (JSON.stringify(fakerDrawsUsed(whole)) !== JSON.stringify(fakerDrawsUsed(trimmed)))
+      throw new Error('bundle: the trimmed faker locale draws other values than the whole one')
+  return { frNames, enNames }
+}
+let fakerLocales
 const fakerNamesOnly = {
   name: 'faker-names-only',
   async setup(build) {
-    const { Faker, base, en, fr } = await import('@faker-js/faker')
-    const pick = (locale) =>
-      Object.fromEntries(FAKER_CATEGORIES.filter((c) => c in locale).map((c) => [c, locale[c]]))
-    const [frNames, enNames] = [pick(fr), pick(en)]
-    const whole = new Faker({ locale: [fr, en, base] })
-    const trimmed = new Faker({ locale: [frNames, enNames, base] })
-    whole.seed(7)
-    trimmed.seed(7)
-    for (let i = 0; i < 2_000; i++)
-      if (JSON.stringify(fakerDrawsUsed(whole)) !== JSON.stringify(fakerDrawsUsed(trimmed)))
-        throw new Error('bundle: the trimmed faker locale draws other values than the whole one')
+    const { frNames, enNames } = await (fakerLocales ??= trimmedFakerLocales())
     build.onResolve({ filter: /^@faker-js\/faker\/locale\/fr$/ }, (args) => ({
       path: args.path,
       namespace: 'faker-names',
@@ -258,7 +264,7 @@ for (const [entry, outfile] of COMMONJS) {
       ? { js: 'module.exports = Object.assign(module.exports.default, module.exports);' }
       : undefined,
     ...minified,
-    plugins: [zodEnglishOnly, requireLibrary],
+    plugins: [zodEnglishOnly, fakerNamesOnly, requireLibrary],
   })
 }
 

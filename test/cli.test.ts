@@ -16,6 +16,7 @@ import {
   writeFileSync,
 } from 'node:fs'
 import { tmpdir } from 'node:os'
+import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { startSandbox } from '../src/sandbox.js'
@@ -402,11 +403,16 @@ describe('npx card-sandbox', () => {
     }
   })
 
-  it('draws the same names, addresses and emails for a seed as the library does (the bundle keeps a part of faker)', async () => {
+  it('draws the same names, addresses and emails for a seed as the library does, in the command and the CommonJS build (the bundles keep a part of faker)', async () => {
     const flags = { seed: 7, clock: 'manual' as const }
     const cli = startCli(['--seed', String(flags.seed), '--clock', flags.clock, '--log', 'silent'])
     const library = await startSandbox({ port: 0, log: 'silent', ...flags })
     cleanups.push(() => void library.close())
+    const commonJsBuild = createRequire(import.meta.url)('../dist/index.cjs') as {
+      startSandbox: typeof startSandbox
+    }
+    const commonJs = await commonJsBuild.startSandbox({ port: 0, log: 'silent', ...flags })
+    cleanups.push(() => void commonJs.close())
     const identities = async (baseUrl: string) => {
       const call = (method: string, url: string, body?: unknown) =>
         fetch(url, {
@@ -428,7 +434,9 @@ describe('npx card-sandbox', () => {
     }
     const bundled = await identities(await cli.baseUrl)
     expect(bundled.map((p: any) => typeof p.first_name)).toEqual(Array(25).fill('string'))
-    expect(bundled).toEqual(await identities(library.baseUrl))
+    const whole = await identities(library.baseUrl)
+    expect(bundled).toEqual(whole)
+    expect(await identities(commonJs.baseUrl)).toEqual(whole)
   })
 
   it('keeps the code cache the build wrote when started with node options (a cache made under them would be refused)', async () => {
