@@ -9,18 +9,16 @@ import {
   copyFileSync,
   existsSync,
   mkdirSync,
-  mkdtempSync,
   readFileSync,
-  rmSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { startSandbox } from '../src/sandbox.js'
 import { until } from './webhooks/receiver.js'
+import { tempDir } from './temp-dir.js'
 
 const CLI = new URL('../dist/bin/card-sandbox.js', import.meta.url).pathname
 const ROOT = new URL('..', import.meta.url).pathname
@@ -31,12 +29,6 @@ afterEach(() => {
   for (const child of running.splice(0)) child.kill('SIGKILL')
   for (const cleanup of cleanups.splice(0).reverse()) cleanup()
 })
-
-function tempDir() {
-  const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-'))
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
-  return dir
-}
 
 /** Whether a process runs (not only in our children: a grandchild too). */
 function isRunning(pid: number) {
@@ -234,12 +226,8 @@ describe('npx card-sandbox', () => {
   })
 
   it('keeps data across restarts with --db file', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-'))
-    try {
-      await keepsDataAcrossRestart(join(dir, 'sandbox.sqlite'), ['--log', 'silent'])
-    } finally {
-      rmSync(dir, { recursive: true, force: true })
-    }
+    const dir = tempDir()
+    await keepsDataAcrossRestart(join(dir, 'sandbox.sqlite'), ['--log', 'silent'])
   })
 
   it.skipIf(!TEST_PG)(
@@ -383,24 +371,20 @@ describe('npx card-sandbox', () => {
   })
 
   it('finishes an in-flight request before it stops on SIGTERM', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-'))
-    try {
-      const scenario = join(dir, 'slow.yaml')
-      writeFileSync(
-        scenario,
-        'name: slow\nrules:\n  - match: { method: GET, path: /v1/cards }\n    latency: 500ms\n',
-      )
-      const cli = startCli(['--log', 'silent', '--scenario', scenario])
-      const baseUrl = await cli.baseUrl
-      const inFlight = fetch(`${baseUrl}/cards`, { headers: auth })
-      await new Promise((resolve) => setTimeout(resolve, 150)) // the request is being served
-      cli.child.kill('SIGTERM')
-      const res = await inFlight
-      expect(res.status).toBe(200)
-      expect(await cli.exited).toBe(0)
-    } finally {
-      rmSync(dir, { recursive: true, force: true })
-    }
+    const dir = tempDir()
+    const scenario = join(dir, 'slow.yaml')
+    writeFileSync(
+      scenario,
+      'name: slow\nrules:\n  - match: { method: GET, path: /v1/cards }\n    latency: 500ms\n',
+    )
+    const cli = startCli(['--log', 'silent', '--scenario', scenario])
+    const baseUrl = await cli.baseUrl
+    const inFlight = fetch(`${baseUrl}/cards`, { headers: auth })
+    await new Promise((resolve) => setTimeout(resolve, 150)) // the request is being served
+    cli.child.kill('SIGTERM')
+    const res = await inFlight
+    expect(res.status).toBe(200)
+    expect(await cli.exited).toBe(0)
   })
 
   it('draws the same names, addresses and emails for a seed as the library does, in the command and the CommonJS build (the bundles keep a part of faker)', async () => {

@@ -6,14 +6,14 @@
  * with deploy/nginx.conf in front, its upstream names pointed at the replicas' ports.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { freePort } from './ports.js'
 import { parse } from 'yaml'
 import { fullIdentity } from './helpers.js'
 import { freshSchema, TEST_PG } from './pg.js'
+import { tempDir } from './temp-dir.js'
 
 const ROOT = new URL('..', import.meta.url).pathname
 const CLI = `${ROOT}dist/bin/card-sandbox.js`
@@ -81,8 +81,7 @@ describe('the compose set-up', () => {
     async () => {
       const schema = await freshSchema()
       cleanups.push(() => schema.drop())
-      const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-compose-'))
-      cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
+      const dir = tempDir('card-sandbox-compose-')
 
       const children: ChildProcess[] = []
       cleanups.push(() => children.forEach((child) => child.kill('SIGKILL')))

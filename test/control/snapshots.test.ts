@@ -3,11 +3,10 @@
  * back in place — rows, clock, pending jobs, scenarios, webhook endpoint — across resets and a
  * restart with a file database; other tenants untouched.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { fullIdentity, newSandbox } from '../helpers.js'
+import { tempDir } from '../temp-dir.js'
 
 const cleanups: (() => void)[] = []
 afterEach(() => {
@@ -129,8 +128,7 @@ describe('snapshots', () => {
   })
 
   it('persists with a file database across a restart', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-'))
-    cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
+    const dir = tempDir()
     const db = join(dir, 'sandbox.sqlite')
     const first = newSandbox({ db })
     const user = (await first.call('POST', '/v1/card-users/create', { phone: '+221770000001' }))

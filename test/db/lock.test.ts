@@ -4,13 +4,13 @@
  * belongs to a later process) is taken over. In-process sandboxes (createSandbox) take none.
  */
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { DatabaseInUseError, lockDatabase } from '../../src/db/lock.js'
 import { startedAt } from '../../src/lib/processes.js'
 import { createSandbox, startSandbox } from '../../src/sandbox.js'
+import { tempDir } from '../temp-dir.js'
 
 const cleanups: (() => unknown)[] = []
 afterEach(async () => {
@@ -20,8 +20,7 @@ afterEach(async () => {
 const serve = (db: string) => startSandbox({ db, port: 0 })
 
 function databaseFile() {
-  const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-lock-'))
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
+  const dir = tempDir('card-sandbox-lock-')
   return join(dir, 'sandbox.sqlite')
 }
 

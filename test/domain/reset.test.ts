@@ -3,13 +3,12 @@
  * swept by the tick, a batch at a time, and no other tenant's rows are touched.
  */
 import Database from 'better-sqlite3'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { nextTenantId } from '../../src/domain/tenants.js'
 import { sweepRetiredTenants } from '../../src/store/retired-tenants.js'
 import { TOKEN, newSandbox, sqlRows } from '../helpers.js'
+import { tempDir } from '../temp-dir.js'
 
 async function rowsOf(s: ReturnType<typeof newSandbox>, tenantId: string): Promise<number> {
   const tables = ['card_users', 'cards', 'transactions', 'payments', 'jobs', 'postings', 'accounts']
@@ -173,7 +172,7 @@ describe("a reset racing the same tenant's requests", () => {
   })
 
   it('updates the tenant another process reset, by its token, not by the id it cached', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-reset-'))
+    const dir = tempDir('card-sandbox-reset-')
     const file = join(dir, 'db.sqlite')
     const one = newSandbox({ db: file })
     const two = newSandbox({ db: file })
@@ -200,7 +199,6 @@ describe("a reset racing the same tenant's requests", () => {
     } finally {
       one.close()
       two.close()
-      rmSync(dir, { recursive: true, force: true })
     }
   })
 })

@@ -2,14 +2,14 @@
  * Scenarios (PRODUCT §9): every example in scenarios/ loaded and checked end to end through the
  * HTTP API; malformed files give precise errors; edits are picked up without a restart.
  */
-import { copyFileSync, mkdtempSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { copyFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startSandbox } from '../../src/index.js'
 import { loadScenarioFile, parseScenario, ScenarioError } from '../../src/engine/scenarios/load.js'
 import { fullIdentity, newSandbox } from '../helpers.js'
 import { until } from '../webhooks/receiver.js'
+import { tempDir } from '../temp-dir.js'
 
 const SCENARIOS = new URL('../../scenarios/', import.meta.url).pathname
 const example = (name: string) => join(SCENARIOS, `${name}.yaml`)
@@ -226,8 +226,7 @@ describe('the example scenarios', () => {
 
 describe('rules', () => {
   it('drops the connection over a real socket', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-'))
-    cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
+    const dir = tempDir()
     const file = join(dir, 'drop.yaml')
     writeFileSync(
       file,
@@ -289,8 +288,7 @@ describe('rules', () => {
   })
 
   it("refuses to remove a file's scenario with a 409 saying to edit the file", async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-'))
-    cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
+    const dir = tempDir()
     const file = join(dir, 'teapot.yaml')
     writeFileSync(
       file,
@@ -427,8 +425,7 @@ describe('rules', () => {
 
 describe('scenario files', () => {
   function tempFile(name: string, text: string) {
-    const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-'))
-    cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
+    const dir = tempDir()
     const file = join(dir, name)
     writeFileSync(file, text)
     return file
@@ -456,8 +453,7 @@ describe('scenario files', () => {
   })
 
   it('picks up an edit without a restart, and keeps the last good version of a broken edit', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-'))
-    cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
+    const dir = tempDir()
     const file = join(dir, 'live.yaml')
     copyFileSync(example('rate-limited'), file)
     const s = newSandbox({ scenarios: [file] })
@@ -489,8 +485,7 @@ describe('scenario files', () => {
   })
 
   it('takes a deleted file out of force, says so, keeps serving, and loads it again when it comes back', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-'))
-    cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
+    const dir = tempDir()
     const file = join(dir, 'live.yaml')
     const teapot =
       'name: live\nrules:\n  - match: { method: GET, path: /v1/cards }\n    respond: { status: 418 }\n'

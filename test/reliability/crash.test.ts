@@ -5,12 +5,11 @@
  */
 import Database from 'better-sqlite3'
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, expect, it } from 'vitest'
 import { fullIdentity } from '../helpers.js'
 import { startReceiver, until } from '../webhooks/receiver.js'
+import { tempDir } from '../temp-dir.js'
 
 const CLI = new URL('../../dist/bin/card-sandbox.js', import.meta.url).pathname
 const ROUNDS = Number(process.env.CRASH_ROUNDS ?? 2)
@@ -60,8 +59,7 @@ function killed(child: ChildProcess) {
 }
 
 it(`keeps every acknowledged write and resumes pending work across ${ROUNDS} SIGKILLs`, async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-crash-'))
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
+  const dir = tempDir('card-sandbox-crash-')
   const db = join(dir, 'sandbox.sqlite')
   const receiver = await startReceiver([200])
   cleanups.push(() => receiver.close())

@@ -7,13 +7,12 @@
  * each, their callers answered once it is committed.
  */
 import Database from 'better-sqlite3'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest'
 import { closeDb, openDb, type Db } from '../../src/db/open.js'
 import { cardByReference, insertCard } from '../../src/store/cards.js'
 import { atomically, connectionOf, prepared, statement } from '../../src/store/statements.js'
+import { tempDir } from '../temp-dir.js'
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5))
 
@@ -148,8 +147,7 @@ describe('a transaction', () => {
   })
 
   it('commits them together: another connection sees none of their writes until all have run', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-turn-'))
-    onTestFinished(() => rmSync(dir, { recursive: true, force: true }))
+    const dir = tempDir('card-sandbox-turn-')
     const file = join(dir, 'turn.db')
     const db = openDb(file)
     opened.push(db)

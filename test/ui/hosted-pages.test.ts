@@ -2,11 +2,10 @@
  * The hosted pages' endpoints in-process: what the widget's and the checkout's buttons send.
  * The same pages are clicked through in a real browser in test/ui/browser.test.ts.
  */
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { newSandbox } from '../helpers.js'
+import { tempDir } from '../temp-dir.js'
 
 type Sandbox = ReturnType<typeof newSandbox>
 
@@ -275,7 +274,7 @@ describe('the card-reveal page (embedded_ui)', () => {
   })
 
   it('keeps the token in the database: a restarted sandbox on the same file opens it', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'card-reveal-')), 'sandbox.db')
+    const file = join(tempDir('card-reveal-'), 'sandbox.db')
     const first = newSandbox({ db: file })
     const { path } = await reveal(first)
     first.close()

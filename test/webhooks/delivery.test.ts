@@ -3,8 +3,6 @@
  * with backoff on the manual clock, replay, restarts, and receivers that fail or never answer.
  */
 import { createHmac } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
@@ -12,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { MAX_IN_FLIGHT, MAX_IN_FLIGHT_PER_TENANT } from '../../src/webhooks/delivery.js'
 import { fullIdentity, newSandbox, ON_POSTGRES, TOKEN } from '../helpers.js'
 import { startReceiver, startStreamingReceiver, until, type Answer } from './receiver.js'
+import { tempDir } from '../temp-dir.js'
 
 const cleanups: (() => unknown)[] = []
 afterEach(async () => {
@@ -519,8 +518,7 @@ describe('replay', () => {
 
 describe('durability and isolation', () => {
   it('delivers at least once across a restart with a file database', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-'))
-    cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
+    const dir = tempDir()
     const db = join(dir, 'sandbox.sqlite')
     const receiver = await startReceiver([503, 200])
     cleanups.push(() => receiver.close())

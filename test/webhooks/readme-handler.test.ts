@@ -1,13 +1,13 @@
 /** The README's webhook handler, run as written, accepts the sandbox's signed deliveries. */
 import { spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { connect } from 'node:net'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, expect, it } from 'vitest'
 import { freePort } from '../ports.js'
 import { fullIdentity, newSandbox, TOKEN } from '../helpers.js'
 import { until } from './receiver.js'
+import { tempDir } from '../temp-dir.js'
 
 const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
 const HANDLER = /A handler that verifies the signature[\s\S]*?```js\n([\s\S]*?)```/.exec(README)![1]
@@ -16,7 +16,7 @@ const cleanups: (() => void)[] = []
 afterEach(() => cleanups.splice(0).forEach((cleanup) => cleanup()))
 
 async function runHandler(secret: string) {
-  const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-handler-'))
+  const dir = tempDir('card-sandbox-handler-')
   const port = await freePort()
   writeFileSync(
     join(dir, 'handler.mjs'),
@@ -34,10 +34,7 @@ async function runHandler(secret: string) {
     socket.on('error', () => socket.destroy())
   }, 20)
   cleanups.push(() => clearInterval(probe))
-  cleanups.push(
-    () => child.kill(),
-    () => rmSync(dir, { recursive: true, force: true }),
-  )
+  cleanups.push(() => child.kill())
   const url = `http://127.0.0.1:${port}/hooks`
   await until(() => listening, 10_000, 'the handler to listen')
   return { url, output: () => output }
