@@ -39,11 +39,11 @@ const zodEnglishOnly = {
 
 /**
  * faker's fr locale with its en and base fallbacks is 430 KB of word lists the command and every
- * build of the library would parse and build at every start, for the few it draws from (domain/ids.ts and its callers:
- * person, location, company and internet names). The bundle's locale keeps those categories
- * alone, whole and in the same [fr, en, base] order, so a seed draws the same values: checked
- * here against the whole locale, and end to end by test/cli.test.ts (the command and the library
- * give the same names for a seed).
+ * build of the library would parse and build at every start, for the few it draws from
+ * (domain/ids.ts and its callers: person, location, company and internet names). The bundles'
+ * locale keeps those categories alone, whole and in the same [fr, en, base] order, so a seed
+ * draws the same values: checked here against the whole locale, and end to end by
+ * test/cli.test.ts (the command and the CommonJS build give the library's names for a seed).
  */
 const FAKER_CATEGORIES = ['metadata', 'person', 'location', 'company', 'internet']
 const fakerDrawsUsed = (faker) => [
