@@ -101,11 +101,12 @@ const pinning = canPin
 const children = new Set()
 process.on('exit', () => children.forEach((c) => c.kill('SIGKILL')))
 
+/** node running `args`, on core 0 when the servers are pinned: spawn's command and arguments. */
+const onServerCore = (args) =>
+  canPin ? ['taskset', ['-c', '0', process.execPath, ...args]] : [process.execPath, args]
+
 function startServer(args) {
-  const command = canPin
-    ? ['taskset', ['-c', '0', process.execPath, ...args]]
-    : [process.execPath, args]
-  const child = spawn(command[0], command[1], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] })
+  const child = spawn(...onServerCore(args), { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] })
   children.add(child)
   return listeningUrl(child).then((url) => ({
     url,
@@ -214,10 +215,7 @@ const machine = `${cpus()[0]?.model ?? 'unknown cpu'}, ${cpus().length} cores, N
 /** Milliseconds from spawning `args` (pinned as the servers are) to a 200 on GET /v1/cards. */
 async function coldStart(args, port) {
   const started = performance.now()
-  const child = spawn(
-    ...(canPin ? ['taskset', ['-c', '0', process.execPath, ...args]] : [process.execPath, args]),
-    { cwd: ROOT, stdio: 'ignore' },
-  )
+  const child = spawn(...onServerCore(args), { cwd: ROOT, stdio: 'ignore' })
   children.add(child)
   for (let tries = 0; tries < 2_000; tries++) {
     const ok = await fetch(`http://127.0.0.1:${port}/v1/cards`, {

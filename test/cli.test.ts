@@ -226,8 +226,7 @@ describe('npx card-sandbox', () => {
   })
 
   it('keeps data across restarts with --db file', async () => {
-    const dir = tempDir()
-    await keepsDataAcrossRestart(join(dir, 'sandbox.sqlite'), ['--log', 'silent'])
+    await keepsDataAcrossRestart(join(tempDir(), 'sandbox.sqlite'), ['--log', 'silent'])
   })
 
   it.skipIf(!TEST_PG)(

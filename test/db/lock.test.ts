@@ -20,8 +20,7 @@ afterEach(async () => {
 const serve = (db: string) => startSandbox({ db, port: 0 })
 
 function databaseFile() {
-  const dir = tempDir('card-sandbox-lock-')
-  return join(dir, 'sandbox.sqlite')
+  return join(tempDir('card-sandbox-lock-'), 'sandbox.sqlite')
 }
 
 /** The pid of a process that has ended. */
