@@ -4,7 +4,7 @@
  * app is given. A leaf: it imports only the layers below http (ARCHITECTURE.md), so http and the
  * pages can name these types without importing sandbox.ts, which imports them.
  */
-import type { Db } from './db/open.js'
+import type { Db } from './store/driver.js'
 import type { Ids } from './domain/ids.js'
 import type { TenantDirectory } from './domain/tenants.js'
 import type { Call } from './engine/fixtures.js'

@@ -5,8 +5,7 @@
 import { createAdaptorServer } from '@hono/node-server'
 import type { AddressInfo } from 'node:net'
 import { createApp, type SandboxApp } from './app.js'
-import { lockDatabase } from './db/lock.js'
-import { closeStore, isPostgresUrl, openStore } from './store/open.js'
+import { claimStore, closeStore, openStore, storeLocationIsShared } from './store/open.js'
 import type { ResolvedOptions, SandboxDeps, SandboxOptions } from './deps.js'
 import { isInstant, MANUAL_CLOCK_START_MS, wallClock } from './domain/clock.js'
 import { createIds } from './domain/ids.js'
@@ -202,13 +201,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   // one served sandbox per database file: a second would run every job and webhook twice
   // (createSandbox takes no lock: a test may open two on one file, as two processes would)
   // on PostgreSQL, replicas share the database: they must agree on the clock (joinReplicas)
-  const onPostgres = isPostgresUrl(options.db)
-  if (onPostgres && options.seed !== undefined)
+  if (storeLocationIsShared(options.db) && options.seed !== undefined)
     throw new Error(
       '--seed cannot be used with a PostgreSQL store: replicas drawing from one seed would ' +
         'make the same ids (a seeded run is for one process on SQLite)',
     )
-  let unlock = onPostgres ? () => {} : lockDatabase(options.db ?? ':memory:')
+  let unlock = claimStore(options.db)
   let sandbox: Sandbox
   try {
     sandbox = createSandbox(options)
@@ -216,20 +214,22 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     unlock()
     throw error
   }
-  if (onPostgres) {
-    try {
-      // node-postgres is loaded only for a PostgreSQL store (db/open-pg.ts)
-      const { joinReplicas } = await import('./store/replicas.js')
-      const leave = await joinReplicas(sandbox.deps.db, {
-        '--clock': options.clock ?? 'real',
-        '--speed': String(options.speed ?? 1),
-        '--clock-start': options.clockStart ?? '',
-      })
-      unlock = () => void leave()
-    } catch (error) {
-      sandbox.close()
-      throw error
+  try {
+    const { db } = sandbox.deps
+    const leave = await db.driver.join(db, options.db ?? ':memory:', {
+      '--clock': options.clock ?? 'real',
+      '--speed': String(options.speed ?? 1),
+      '--clock-start': options.clockStart ?? '',
+    })
+    const release = unlock
+    unlock = () => {
+      release()
+      void leave()
     }
+  } catch (error) {
+    sandbox.close()
+    unlock()
+    throw error
   }
   const { host, port, publicUrl } = sandbox.deps.options
   // an HTTP/1.0 request without a Host header is taken as addressed to the bound address

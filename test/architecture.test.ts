@@ -77,6 +77,48 @@ const BELOW_HTTP = ['lib', 'db', 'store', 'domain', 'engine', 'webhooks', 'journ
 /** Only these run SQL. */
 const SQL_LAYERS = ['db', 'store']
 
+/**
+ * The two drivers behind the store's seam (store/driver.ts) and the dialect files of src/db they
+ * stand on; store/open.ts picks a driver by location. Only these may know which database runs.
+ */
+const DIALECT_FILES = [
+  'store/sqlite/',
+  'store/postgres/',
+  'store/open.ts',
+  'db/open.ts',
+  'db/lock.ts',
+  'db/sqlite-addon.ts',
+  'db/open-pg.ts',
+  'db/pg-driver.ts',
+  'db/pg-schema.ts',
+  'db/pg-tables.ts',
+]
+
+const isDialectFile = (file: string) =>
+  DIALECT_FILES.some((p) =>
+    p.endsWith('/') ? relative(SRC, file).startsWith(p) : relative(SRC, file) === p,
+  )
+
+/** A database's own client or drizzle driver: imported only by the dialect files. */
+const DIALECT_MODULE =
+  /^(pg|better-sqlite3|drizzle-orm\/(better-sqlite3|node-postgres|pg-core|postgres-js)|postgres)(\/|$)/
+
+/** A question about which database runs, or a reach past the seam into one's connection. */
+const DIALECT_CHECK = /\$client|\b(pgOf|onPostgres|sharedStore|isPostgresUrl|pgDb|KeepNothing)\b/
+
+/** The files outside the drivers that ask which database they run on, and what they ask. */
+function dialectChecks(files: string[], read = (file: string) => readFileSync(file, 'utf8')) {
+  const found: string[] = []
+  for (const [file, imports] of importGraph(files, read)) {
+    if (isDialectFile(file)) continue
+    for (const { specifier } of imports)
+      if (DIALECT_MODULE.test(specifier)) found.push(`${relative(ROOT, file)} imports ${specifier}`)
+    const check = DIALECT_CHECK.exec(read(file))
+    if (check) found.push(`${relative(ROOT, file)} asks ${check[0]}`)
+  }
+  return found
+}
+
 function sourceFiles(): string[] {
   return readdirSync(SRC, { withFileTypes: true, recursive: true })
     .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
@@ -188,6 +230,10 @@ describe('architecture (ARCHITECTURE.md)', () => {
     }
   })
 
+  it('asks which database runs only in the drivers: no driver module, $client or dialect check elsewhere', () => {
+    expect(dialectChecks(files)).toEqual([])
+  })
+
   it('reads wall time only in domain/clock.ts: everything else goes through the injected clock', () => {
     // latencies use the monotonic performance.now(); the dashboard's script runs in the browser
     const exempt = ['domain/clock.ts', 'ui/dashboard/script.ts']
@@ -201,6 +247,19 @@ describe('architecture (ARCHITECTURE.md)', () => {
 describe('the architecture check itself', () => {
   const domainFile = join(SRC, 'domain/cards.ts')
   const httpFile = join(SRC, 'http/envelope.ts')
+  const storeFile = join(SRC, 'store/jobs.ts')
+
+  it('fails on a dialect check outside the drivers, and not on a capability query', () => {
+    const texts: Record<string, string> = {
+      [storeFile]: "import pg from 'pg'\nif (pgOf(db)) return",
+      [domainFile]: 'if (storeIsShared(db)) return',
+      [join(SRC, 'store/postgres/driver.ts')]: "import pg from 'pg'\nconst pg = pgOf(db)",
+    }
+    expect(dialectChecks(Object.keys(texts), (file) => texts[file])).toEqual([
+      'src/store/jobs.ts imports pg',
+      'src/store/jobs.ts asks pgOf',
+    ])
+  })
 
   it('fails on an import that goes up a layer', () => {
     const graph = importGraph([domainFile], () => "import { ok } from '../http/envelope.js'")

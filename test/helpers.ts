@@ -5,8 +5,9 @@
 import { afterAll, afterEach, expect } from 'vitest'
 import { MAX_AMOUNT } from '../src/http/v1/schemas.js'
 import { createSandbox, type SandboxOptions } from '../src/sandbox.js'
-import type { Db } from '../src/db/open.js'
-import { pgOf } from '../src/store/postgres.js'
+import type { Db } from '../src/store/driver.js'
+import type { PgStore } from '../src/db/open-pg.js'
+import type { SqliteDb } from '../src/store/sqlite/driver.js'
 import { pgSchemaUrl } from './pg.js'
 
 export const TOKEN = 'test-token'
@@ -136,9 +137,9 @@ export function fullIdentity(overrides: Record<string, unknown> = {}) {
  * be the two dialects' common ground (no alias in HAVING, say).
  */
 export async function sqlRows(db: Db, text: string, ...values: unknown[]): Promise<unknown[]> {
-  const pg = pgOf(db)
+  const pg = (db as { pg?: PgStore }).pg
   if (!pg) {
-    const statement = db.$client.prepare(text)
+    const statement = (db as SqliteDb).$client.prepare(text)
     return statement.reader ? statement.all(...values) : (statement.run(...values), [])
   }
   await pg.ready

@@ -5,7 +5,7 @@
  * them across a restart; a reset tenant's go with its other rows.
  */
 import type { Card, CardRevealToken } from '../db/schema.js'
-import type { Db } from '../db/open.js'
+import type { Db } from '../store/driver.js'
 import { insertRevealToken, revealTokenByToken } from '../store/card-reveal-tokens.js'
 import { atomically } from '../store/statements.js'
 import { findCard } from './cards.js'

@@ -3,7 +3,7 @@
  * and the instant of the request on that tenant's clock. Never a Hono context. The SQL itself
  * lives in src/store.
  */
-import type { Db } from '../db/open.js'
+import type { Db } from '../store/driver.js'
 import type { Tenant } from '../db/schema.js'
 import type { Ids } from './ids.js'
 

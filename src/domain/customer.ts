@@ -5,7 +5,7 @@
  */
 import { lockName } from '../store/locks.js'
 import type { Disburse, Payment } from '../db/schema.js'
-import type { Db } from '../db/open.js'
+import type { Db } from '../store/driver.js'
 import type { DomainContext } from './context.js'
 import { refused } from './errors.js'
 

@@ -4,7 +4,7 @@
  * The first attempt is due at once; delivery.ts sends it after the request has answered.
  */
 import type { DomainContext } from './context.js'
-import type { Db } from '../db/open.js'
+import type { Db } from '../store/driver.js'
 import { perConnection } from '../store/statements.js'
 import { insertEvent, pruneEvents } from '../store/webhooks.js'
 import type { EventPayload } from './webhook-events.js'

@@ -6,7 +6,7 @@
  * token: they outlive the tenant's resets, and persist with `--db file`. A restore sets the
  * clock back to the instant the snapshot was taken (a clock's one way back, with a reset).
  */
-import type { Db } from '../db/open.js'
+import type { Db } from '../store/driver.js'
 import type { Tenant } from '../db/schema.js'
 import { refreshDueAt } from '../store/jobs.js'
 import {

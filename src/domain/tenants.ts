@@ -3,7 +3,7 @@
  * unless the sandbox was started with an allow-list of tokens. Lookups are cached in memory;
  * the table stays the source of truth and every change is written through.
  */
-import type { Db } from '../db/open.js'
+import type { Db } from '../store/driver.js'
 import type { Tenant } from '../db/schema.js'
 import {
   advanceClock,
@@ -19,7 +19,7 @@ import {
 import { refreshDueAt } from '../store/jobs.js'
 import { lockName } from '../store/locks.js'
 import { retireTenantId } from '../store/retired-tenants.js'
-import { atomically, sharedStore } from '../store/statements.js'
+import { atomically, storeIsShared } from '../store/statements.js'
 import {
   claimFixture,
   insertTenant,
@@ -29,7 +29,6 @@ import {
   tenantNames,
   updateTenant,
 } from '../store/tenants.js'
-import { KeepNothing } from '../lib/keep-nothing.js'
 import { openFloat } from './business.js'
 import type { Ids } from './ids.js'
 
@@ -54,10 +53,14 @@ export type TenantState = {
 
 export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectoryOptions) {
   /**
-   * The tenants this process has resolved. Not kept when replicas share the store: another one
-   * may reset a tenant or move its clock, and the next request here must see it.
+   * The tenants this process has resolved. Not kept when replicas share the store (`keeps`):
+   * another one may reset a tenant or move its clock, and the next request here must see it.
    */
-  const byToken = sharedStore(db) ? new KeepNothing<string, Tenant>() : new Map<string, Tenant>()
+  const byToken = new Map<string, Tenant>()
+  const keeps = !storeIsShared(db)
+  const remember = (token: string, tenant: Tenant) => {
+    if (keeps) byToken.set(token, tenant)
+  }
   /** A new token being resolved, joined by its other first requests. */
   const resolvingByToken = new Map<string, Promise<Tenant>>()
 
@@ -86,7 +89,7 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
       const current = await storedRow(db, token)
       return await updateRow(db, current, changesOf(current))
     })
-    byToken.set(token, updated)
+    remember(token, updated)
     return updated
   }
 
@@ -104,7 +107,7 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
   /** The token's tenant read from the store, or made; then kept in memory. */
   async function resolve(token: string, on: Db): Promise<Tenant> {
     const tenant = (await tenantByToken(on, token)) ?? (await createTenant(token, on))
-    byToken.set(token, tenant)
+    remember(token, tenant)
     return tenant
   }
 
@@ -149,7 +152,7 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
       // caller holds the connection: no other request is in the middle of making it)
       if (on !== db) return await resolve(token, on)
       // with replicas, a request reads the row after it arrived, never a read begun before
-      const stored = sharedStore(db) ? await tenantByToken(db, token) : undefined
+      const stored = keeps ? undefined : await tenantByToken(db, token)
       if (stored) return stored
       let resolving = resolvingByToken.get(token)
       if (!resolving) {
@@ -166,7 +169,7 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
     async claimFixture(tenant: Tenant): Promise<Tenant | undefined> {
       if (!tenant.fixturePending) return undefined
       const claimed = await claimFixture(db, tenant.id)
-      if (claimed) byToken.set(tenant.token, claimed)
+      if (claimed) remember(tenant.token, claimed)
       return claimed
     },
 
@@ -231,7 +234,7 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
         await openFloat({ db, tenant: fresh, now: this.now(fresh) })
         return { tenant: fresh, retiredId: current.id }
       })
-      byToken.set(token, reset.tenant)
+      remember(token, reset.tenant)
       return reset
     },
 

@@ -8,7 +8,7 @@
  * own due time on the tenant's clock. A job whose move is no longer legal (someone moved the
  * resource first) is dropped. Each job that did something is a line on the console (`event`).
  */
-import type { Db } from '../db/open.js'
+import type { Db } from '../store/driver.js'
 import type { Job, Tenant } from '../db/schema.js'
 import { fillLinkedCardDetails } from '../domain/cards.js'
 import type { DomainContext } from '../domain/context.js'

@@ -1,9 +1,9 @@
 /** The business_operations table (SPEC §2.9, §4.8): a disburse's `float_debit`, a payment's `float_credit`. */
 import { and, eq, sql } from 'drizzle-orm'
-import type { Db } from '../db/open.js'
+import type { Db } from './driver.js'
 import { businessOperations, type BusinessOperation } from '../db/schema.js'
 import { insertReturning, pagesOf } from './rows.js'
-import { statement, locked, unlocked } from './statements.js'
+import { statement } from './statements.js'
 
 export function insertOperation(
   db: Db,
@@ -34,6 +34,5 @@ export async function setOperationStatus(
   status: BusinessOperation['status'],
   now: number,
 ): Promise<void> {
-  while (locked(db)) await unlocked(db)
   await settle(db).run({ source: operation.sourceReference, kind: operation.kind, status, now })
 }

@@ -3,10 +3,10 @@
  * the tenant, as the hosted page that opens it carries no bearer token.
  */
 import { eq, sql } from 'drizzle-orm'
-import type { Db } from '../db/open.js'
+import type { Db } from './driver.js'
 import { cardRevealTokens, type CardRevealToken } from '../db/schema.js'
 import { insertReturning } from './rows.js'
-import { statement, locked, unlocked } from './statements.js'
+import { statement } from './statements.js'
 
 export function insertRevealToken(
   db: Db,
@@ -27,6 +27,5 @@ export async function revealTokenByToken(
   db: Db,
   token: string,
 ): Promise<CardRevealToken | undefined> {
-  while (locked(db)) await unlocked(db)
   return await byToken(db).get({ token })
 }

@@ -1,9 +1,9 @@
 /** The card_users table (SPEC §4.1, §4.2). */
 import { and, eq, sql } from 'drizzle-orm'
-import type { Db } from '../db/open.js'
+import type { Db } from './driver.js'
 import { cardUsers, type CardUser } from '../db/schema.js'
 import { insertReturning, ownedRowBy, pagesOf, updateReturning } from './rows.js'
-import { statement, locked, unlocked } from './statements.js'
+import { statement } from './statements.js'
 
 export function insertCardUser(db: Db, values: typeof cardUsers.$inferInsert): Promise<CardUser> {
   return insertReturning(db, cardUsers, values)
@@ -35,6 +35,5 @@ export async function cardUserVerification(
   tenantId: string,
   reference: string,
 ): Promise<Pick<CardUser, 'status' | 'phone'> | undefined> {
-  while (locked(db)) await unlocked(db)
   return await verification(db).get({ tenant: tenantId, reference })
 }

@@ -1,9 +1,9 @@
 /** The cards table (SPEC §4.3). A linked card's `identifier` is unique per tenant. */
 import { and, eq, sql } from 'drizzle-orm'
-import type { Db } from '../db/open.js'
+import type { Db } from './driver.js'
 import { cards, type Card } from '../db/schema.js'
 import { insertReturning, ownedRowBy, pagesOf, updateReturning } from './rows.js'
-import { statement, locked, unlocked } from './statements.js'
+import { statement } from './statements.js'
 
 export function insertCard(db: Db, values: typeof cards.$inferInsert): Promise<Card> {
   return insertReturning(db, cards, values)
@@ -35,7 +35,6 @@ export async function isIdentifierLinked(
   tenantId: string,
   identifier: number,
 ): Promise<boolean> {
-  while (locked(db)) await unlocked(db)
   return (await byIdentifier(db).get({ tenant: tenantId, identifier })) !== undefined
 }
 
@@ -49,6 +48,5 @@ const byReference = statement((db, t) =>
 
 /** Whether any tenant's card has this reference (the column is unique across tenants). */
 export async function isCardReferenceTaken(db: Db, reference: string): Promise<boolean> {
-  while (locked(db)) await unlocked(db)
   return (await byReference(db).get({ reference })) !== undefined
 }

@@ -1,5 +1,5 @@
 /** The disburses table (SPEC §2.6, §4.6). */
-import type { Db } from '../db/open.js'
+import type { Db } from './driver.js'
 import { disburses, type Disburse } from '../db/schema.js'
 import { insertReturning, ownedRowBy, pagesOf, updateReturning } from './rows.js'
 

@@ -1,9 +1,9 @@
 /** The disputes table (SPEC §2.8, §4.5). */
 import { and, eq, inArray, sql } from 'drizzle-orm'
-import type { Db } from '../db/open.js'
+import type { Db } from './driver.js'
 import { disputes, type Dispute } from '../db/schema.js'
 import { insertReturning, ownedRowBy, pagesOf, updateReturning } from './rows.js'
-import { statement, locked, unlocked } from './statements.js'
+import { statement } from './statements.js'
 
 export function insertDispute(db: Db, values: typeof disputes.$inferInsert): Promise<Dispute> {
   return insertReturning(db, disputes, values)
@@ -37,6 +37,5 @@ export async function unresolvedDisputeOn(
   tenantId: string,
   transactionSlug: string,
 ): Promise<string | undefined> {
-  while (locked(db)) await unlocked(db)
   return (await unresolvedOn(db).get({ tenant: tenantId, slug: transactionSlug }))?.reference
 }

@@ -10,20 +10,17 @@
  * question is read from the table; the tick reloads the index at every tick.
  */
 import { and, asc, eq, lte, min, ne, sql } from 'drizzle-orm'
-import type { Db } from '../db/open.js'
+import type { Db } from './driver.js'
 import { jobs, type Job } from '../db/schema.js'
 import { insertRow } from './rows.js'
 import {
   commitsOfOthers,
-  connectionOf,
-  forUpdate,
   inTransaction,
-  sharedStore,
+  storeIsShared,
   statement,
-  locked,
-  unlocked,
   type Tables,
 } from './statements.js'
+import type { Builder } from './driver.js'
 
 export async function insertJob(db: Db, job: typeof jobs.$inferInsert): Promise<void> {
   await insertRow(db, jobs, job)
@@ -35,7 +32,8 @@ export async function insertJob(db: Db, job: typeof jobs.$inferInsert): Promise<
 
 type DueIndex = { byTenant: Map<string, number>; othersCommits: number }
 
-const dueIndexes = new WeakMap<Db, DueIndex>()
+const dueIndexes = new WeakMap<object, DueIndex>()
+const connectionOf = (db: Db) => db.driver.connection(db)
 
 const earliestPerTenant = statement((db, t) =>
   db
@@ -58,7 +56,7 @@ const earliestOfTenant = statement((db, t) =>
  * request): undefined, no job; null, the index is not loaded yet (dueAt loads it).
  */
 export function dueAtInMemory(db: Db, tenantId: string): number | undefined | null {
-  if (sharedStore(db)) return null
+  if (storeIsShared(db)) return null
   const index = loadedDueIndex(db)
   return index ? index.byTenant.get(tenantId) : null
 }
@@ -74,7 +72,6 @@ async function dueIndex(db: Db): Promise<DueIndex> {
 
 async function loadDueIndex(db: Db): Promise<DueIndex> {
   const othersCommits = await commitsOfOthers(db)
-  while (locked(db)) await unlocked(db)
   const byTenant = new Map<string, number>()
   for (const row of await earliestPerTenant(db).all()) byTenant.set(row.tenantId, row.dueAt!)
   return { byTenant, othersCommits }
@@ -85,13 +82,12 @@ async function loadDueIndex(db: Db): Promise<DueIndex> {
  * replicas share the store: another one may have written a job since); undefined: no job.
  */
 export async function dueAt(db: Db, tenantId: string): Promise<number | undefined> {
-  if (sharedStore(db)) return await nextDueAt(db, tenantId)
+  if (storeIsShared(db)) return await nextDueAt(db, tenantId)
   return (await dueIndex(db)).byTenant.get(tenantId)
 }
 
 /** The tenant's earliest due instant, read from the table (run-until-idle walks it job by job). */
 export async function nextDueAt(db: Db, tenantId: string): Promise<number | undefined> {
-  while (locked(db)) await unlocked(db)
   return (await earliestOfTenant(db).get({ tenant: tenantId }))?.dueAt ?? undefined
 }
 
@@ -124,7 +120,7 @@ export async function reloadDueAtIfOthersWrote(db: Db): Promise<void> {
     dueIndexes.set(connection, await loadDueIndex(db))
 }
 
-function dueSelect(db: Db, t: Tables) {
+function dueSelect(db: Builder, t: Tables) {
   return db
     .select()
     .from(t.jobs)
@@ -138,9 +134,9 @@ function dueSelect(db: Db, t: Tables) {
     .limit(sql.placeholder('limit'))
 }
 
-const due = statement((db, t) => forUpdate(t, dueSelect(db, t)).prepare())
-const dueUnclaimed = statement((db, t) =>
-  forUpdate(t, dueSelect(db, t), { skipLocked: true }).prepare(),
+const due = statement((db, t, d) => d.forUpdate(dueSelect(db, t)).prepare())
+const dueUnclaimed = statement((db, t, d) =>
+  d.forUpdate(dueSelect(db, t), { skipLocked: true }).prepare(),
 )
 
 /**
@@ -168,7 +164,6 @@ const remove = statement((db, t) =>
 )
 
 export async function deleteJob(db: Db, seq: number): Promise<void> {
-  while (locked(db)) await unlocked(db)
   await remove(db).run({ seq })
 }
 
@@ -193,7 +188,6 @@ export async function cancelMoves(
   resource: string,
   seq: number,
 ): Promise<void> {
-  while (locked(db)) await unlocked(db)
   await cancel(db).run({ tenant: tenantId, resource, seq })
 }
 
@@ -209,6 +203,5 @@ const scheduled = statement((db, t) =>
 
 /** The tenant's first `limit` jobs, soonest first. */
 export async function scheduledJobs(db: Db, tenantId: string, limit: number): Promise<Job[]> {
-  while (locked(db)) await unlocked(db)
   return await scheduled(db).all({ tenant: tenantId, limit })
 }

@@ -3,11 +3,12 @@
  * `accounts`, each account's balance kept in step with its postings in the same transaction.
  */
 import { and, eq, sql } from 'drizzle-orm'
-import type { Db } from '../db/open.js'
-import { forUpdate, statement, locked, unlocked, onPostgres, type Tables } from './statements.js'
+import type { Db } from './driver.js'
+import { statement, type Tables } from './statements.js'
+import type { Builder } from './driver.js'
 
 /** A tenant's account's balance, by `tenant` and `account`. */
-const balanceSelect = (db: Db, t: Tables) =>
+const balanceSelect = (db: Builder, t: Tables) =>
   db
     .select({ balance: t.accounts.balance })
     .from(t.accounts)
@@ -22,11 +23,10 @@ const balanceQuery = statement((db, t) => balanceSelect(db, t).prepare())
 
 /** The balance of a tenant's account; an account never moved holds 0. */
 export async function accountBalance(db: Db, tenantId: string, account: string): Promise<number> {
-  while (locked(db)) await unlocked(db)
   return (await balanceQuery(db).get({ tenant: tenantId, account }))?.balance ?? 0
 }
 
-const balanceForUpdate = statement((db, t) => forUpdate(t, balanceSelect(db, t)).prepare())
+const balanceForUpdate = statement((db, t, d) => d.forUpdate(balanceSelect(db, t)).prepare())
 
 /**
  * The balance of an account about to be checked and moved (a debit, money coming in past
@@ -42,16 +42,14 @@ export async function accountBalanceForUpdate(
   return (await balanceForUpdate(db).get({ tenant: tenantId, account }))?.balance ?? 0
 }
 
-const balancesQuery = statement((db, t) =>
+const balancesQuery = statement((db, t, d) =>
   db
     .select({ name: t.accounts.name, balance: t.accounts.balance })
     .from(t.accounts)
     .where(
       and(
         eq(t.accounts.tenantId, sql.placeholder('tenant')),
-        onPostgres(t)
-          ? sql`${t.accounts.name} IN (SELECT json_array_elements_text(${sql.placeholder('names')}::json))`
-          : sql`${t.accounts.name} IN (SELECT value FROM json_each(${sql.placeholder('names')}))`,
+        d.inJsonArray(t.accounts.name, sql.placeholder('names')),
       ),
     )
     .prepare(),
@@ -63,7 +61,6 @@ export async function accountBalances(
   tenantId: string,
   names: string[],
 ): Promise<Map<string, number>> {
-  while (locked(db)) await unlocked(db)
   const rows = await balancesQuery(db).all({ tenant: tenantId, names: JSON.stringify(names) })
   const balances = new Map(names.map((name) => [name, 0]))
   for (const row of rows) balances.set(row.name, row.balance)
@@ -113,7 +110,6 @@ export type Movement = {
 
 /** Writes a movement's two postings and both balances; the caller runs it in its transaction. */
 export async function writeMovement(db: Db, movement: Movement): Promise<void> {
-  while (locked(db)) await unlocked(db)
   const { tenantId: tenant, from, to, amount, source, memo, now } = movement
   await post(db).run({ tenant, from, to, fromAmount: -amount, toAmount: amount, source, memo, now })
   const credits = credit(db)

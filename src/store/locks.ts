@@ -7,10 +7,9 @@
  */
 import { and, asc, eq } from 'drizzle-orm'
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core'
-import type { Db } from '../db/open.js'
+import type { Db } from './driver.js'
 import { cardUsers, cards, disburses, disputes, payments, transactions } from '../db/schema.js'
-import { pgOf } from './postgres.js'
-import { columnIn, forUpdate, query, sharedStore, tableIn } from './statements.js'
+import { columnIn, query, tableIn } from './statements.js'
 
 type Keyed = SQLiteTable & { tenantId: SQLiteColumn }
 
@@ -35,10 +34,9 @@ export async function lockForMove(
   resource: string,
   key: string,
 ): Promise<void> {
-  if (!sharedStore(db)) return
-  await query(db, 'all', (db, t) =>
-    forUpdate(
-      t,
+  if (!db.driver.rowLocks) return
+  await query(db, 'all', (db, t, d) =>
+    d.forUpdate(
       db
         .select({ seq: t.jobs.seq })
         .from(t.jobs)
@@ -49,9 +47,8 @@ export async function lockForMove(
     ),
   )
   const [table, column] = KEYED[resource]
-  await query(db, 'all', (db, t) =>
-    forUpdate(
-      t,
+  await query(db, 'all', (db, t, d) =>
+    d.forUpdate(
       db
         .select({ key: columnIn(t, table, column) })
         .from(tableIn(t, table))
@@ -66,25 +63,15 @@ export async function lockForMove(
 }
 
 /**
- * Takes a lock named `name` until the transaction ends (PostgreSQL's advisory lock), for a check
- * that no row can carry: that no row has a value yet (a partner reference about to be used).
- * Two transactions that take the same name run their check and write one after the other.
+ * Takes a lock named `name` until the transaction ends, for a check that no row can carry: that
+ * no row has a value yet (a partner reference about to be used). Two transactions that take the
+ * same name run their check and write one after the other.
  */
-export async function lockName(db: Db, name: string): Promise<void> {
-  const pg = pgOf(db)
-  if (!pg) return
-  await pg.ready
-  await pg.queryable.query('SELECT pg_advisory_xact_lock(hashtext($1))', [name])
+export function lockName(db: Db, name: string): Promise<void> {
+  return db.driver.lockName(db, name)
 }
 
 /** lockName without waiting: false when another transaction holds the name (it does the work). */
-export async function tryLockName(db: Db, name: string): Promise<boolean> {
-  const pg = pgOf(db)
-  if (!pg) return true
-  await pg.ready
-  const { rows } = await pg.queryable.query(
-    'SELECT pg_try_advisory_xact_lock(hashtext($1)) AS got',
-    [name],
-  )
-  return (rows[0] as { got: boolean }).got
+export function tryLockName(db: Db, name: string): Promise<boolean> {
+  return db.driver.tryLockName(db, name)
 }

@@ -1,25 +1,42 @@
 /**
  * Opens the sandbox's store where `--db` says: a `postgres://` (or `postgresql://`) URL is the
- * team sandbox's PostgreSQL (store/postgres.ts), anything else SQLite (`:memory:` or a file).
+ * team sandbox's PostgreSQL (store/postgres/), anything else SQLite (`:memory:` or a file,
+ * store/sqlite/). The one place that picks a driver by location.
  */
-import { closeDb, openDb, type Db } from '../db/open.js'
+import { lockDatabase } from '../db/lock.js'
 import { openPgStore } from '../db/open-pg.js'
-import { pgDb, pgOf } from './postgres.js'
+import type { Db } from './driver.js'
+import { pgDb } from './postgres/driver.js'
+import { openSqlite } from './sqlite/driver.js'
 
-export function isPostgresUrl(location: string | undefined): location is string {
+function isPostgresUrl(location: string | undefined): location is string {
   return location !== undefined && /^postgres(ql)?:\/\//i.test(location)
 }
 
 export function openStore(location?: string): Db {
-  return isPostgresUrl(location) ? pgDb(openPgStore(location)) : openDb(location)
+  return isPostgresUrl(location) ? pgDb(openPgStore(location)) : openSqlite(location)
+}
+
+/**
+ * Whether the store at `location` is shared by several processes (replicas), before opening it:
+ * a seeded run is for one process.
+ */
+export function storeLocationIsShared(location: string | undefined): boolean {
+  return isPostgresUrl(location)
+}
+
+/**
+ * Claims the store at `location` for this process to serve, where only one process may (a SQLite
+ * file: db/lock.ts); returns what lets it go. Replicas of a shared store join it once it is open
+ * (Driver.join).
+ */
+export function claimStore(location: string | undefined): () => void {
+  return isPostgresUrl(location) ? () => {} : lockDatabase(location ?? ':memory:')
 }
 
 /** Closes the store; on PostgreSQL the pool ends once its clients are back. */
 export function closeStore(db: Db): Promise<void> {
-  const pg = pgOf(db)
-  if (pg) return pg.close()
-  closeDb(db)
-  return Promise.resolve()
+  return db.driver.close(db)
 }
 
 /** Socket errors, and PostgreSQL's connection (08) and operator-intervention (57P) classes. */

@@ -3,7 +3,7 @@
  * in their URL finds the tenant that owns the resource, whatever its token.
  */
 import { eq } from 'drizzle-orm'
-import type { Db } from '../db/open.js'
+import type { Db } from './driver.js'
 import { cardUsers, disburses, payments } from '../db/schema.js'
 import { query, tableIn } from './statements.js'
 

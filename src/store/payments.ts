@@ -1,5 +1,5 @@
 /** The payments table (SPEC §2.7, §4.7). */
-import type { Db } from '../db/open.js'
+import type { Db } from './driver.js'
 import { payments, type Payment } from '../db/schema.js'
 import { insertReturning, ownedRowBy, pagesOf, updateReturning } from './rows.js'
 

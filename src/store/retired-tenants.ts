@@ -5,48 +5,13 @@
  * deletes them a batch at a time from the tick, so that a reset costs the same whatever the
  * tenant held. Other tenants are never touched.
  */
+import { asc, eq, sql } from 'drizzle-orm'
+import type { Db } from './driver.js'
 import { tryLockName } from './locks.js'
-import { pgOf } from './postgres.js'
-import { pgDeleteBatch } from './raw-pg.js'
-import { asc, eq, getTableName, sql } from 'drizzle-orm'
-import type { Db } from '../db/open.js'
-import {
-  accounts,
-  businessOperations,
-  cardRevealTokens,
-  cardUsers,
-  cards,
-  disburses,
-  disputes,
-  jobs,
-  payments,
-  postings,
-  scenarios,
-  transactions,
-  walletCodes,
-  webhookAttempts,
-  webhookEvents,
-} from '../db/schema.js'
-import { atomically, prepared, statement, locked, unlocked } from './statements.js'
+import { atomically, statement } from './statements.js'
+import { TENANT_TABLES } from './tables.js'
 
-/** Every table whose rows belong to a tenant (by `tenant_id`): what a reset retires and a snapshot keeps. */
-export const TENANT_TABLES = [
-  cardUsers,
-  cards,
-  transactions,
-  disputes,
-  payments,
-  disburses,
-  businessOperations,
-  walletCodes,
-  cardRevealTokens,
-  accounts,
-  postings,
-  jobs,
-  webhookEvents,
-  webhookAttempts,
-  scenarios,
-].map(getTableName)
+export { TENANT_TABLES }
 
 /** Rows one sweep deletes at most: a couple of milliseconds, so requests hardly wait for it. */
 export const SWEEP_BATCH = 1_000
@@ -68,7 +33,6 @@ const deleteRetired = statement((db, t) =>
 )
 
 export async function retireTenantId(db: Db, id: string, at: number): Promise<void> {
-  while (locked(db)) await unlocked(db)
   await insertRetired(db).run({ id, at })
 }
 
@@ -78,7 +42,6 @@ export function sweepRetiredTenants(db: Db, budget = SWEEP_BATCH): Promise<numbe
 }
 
 async function sweep(db: Db, budget: number): Promise<number> {
-  while (locked(db)) await unlocked(db)
   // one replica sweeps at a time: a batch another one is deleting would look like the last
   if (!(await tryLockName(db, 'sweep retired tenants'))) return 0
   let deleted = 0
@@ -87,22 +50,9 @@ async function sweep(db: Db, budget: number): Promise<number> {
     for (const table of TENANT_TABLES) {
       const left = budget - deleted
       if (left <= 0) return deleted
-      const pg = pgOf(db)
-      deleted += pg
-        ? await pgDeleteBatch(pg, table, id, left)
-        : deleteBatch(db, table).run(id, left).changes
+      deleted += await db.driver.deleteTenantRows(db, table, id, left)
     }
     if (deleted < budget) await deleteRetired(db).run({ id })
   }
   return deleted
-}
-
-function deleteBatch(db: Db, table: string) {
-  // `(? + 0)`, not `?`: a bare bound LIMIT is planned again on every run (compiled.ts)
-  return prepared(db, `sweep:${table}`, () =>
-    db.$client.prepare(
-      `DELETE FROM "${table}" WHERE rowid IN ` +
-        `(SELECT rowid FROM "${table}" WHERE tenant_id = ? LIMIT (? + 0))`,
-    ),
-  )
 }

@@ -1,11 +1,12 @@
 /** The tenants table (PRODUCT §3): one row per bearer token; a reset moves the row to a new id. */
 import { and, eq, sql } from 'drizzle-orm'
-import type { Db } from '../db/open.js'
+import type { Db } from './driver.js'
 import { tenants, type Tenant } from '../db/schema.js'
 import { insertReturning, updateReturningBy } from './rows.js'
-import { forUpdate, locked, query, statement, unlocked, type Tables } from './statements.js'
+import { query, statement, type Tables } from './statements.js'
+import type { Builder } from './driver.js'
 
-const tokenSelect = (db: Db, t: Tables) =>
+const tokenSelect = (db: Builder, t: Tables) =>
   db
     .select()
     .from(t.tenants)
@@ -14,11 +15,10 @@ const tokenSelect = (db: Db, t: Tables) =>
 const byToken = statement((db, t) => tokenSelect(db, t).prepare())
 
 export async function tenantByToken(db: Db, token: string): Promise<Tenant | undefined> {
-  while (locked(db)) await unlocked(db)
   return await byToken(db).get({ token })
 }
 
-const byTokenForUpdate = statement((db, t) => forUpdate(t, tokenSelect(db, t)).prepare())
+const byTokenForUpdate = statement((db, t, d) => d.forUpdate(tokenSelect(db, t)).prepare())
 
 /**
  * A token's row about to be changed, in the changing transaction: on PostgreSQL it stays locked
@@ -38,7 +38,6 @@ const byId = statement((db, t) =>
 )
 
 export async function tenantById(db: Db, id: string): Promise<Tenant | undefined> {
-  while (locked(db)) await unlocked(db)
   return await byId(db).get({ id })
 }
 

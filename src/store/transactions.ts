@@ -1,9 +1,9 @@
 /** The transactions table (SPEC §2.5, §4.4), addressed by slug. */
 import { and, desc, eq, sql } from 'drizzle-orm'
-import type { Db } from '../db/open.js'
+import type { Db } from './driver.js'
 import { transactions, type Transaction } from '../db/schema.js'
 import { insertReturning, ownedRowBy, pagesOf, updateReturning } from './rows.js'
-import { statement, locked, unlocked } from './statements.js'
+import { statement } from './statements.js'
 
 export function insertTransaction(
   db: Db,
@@ -46,7 +46,6 @@ export async function slugOfReference(
   cardReference: string,
   reference: string,
 ): Promise<string | undefined> {
-  while (locked(db)) await unlocked(db)
   return (await byClientReference(db).get({ tenant: tenantId, card: cardReference, reference }))
     ?.slug
 }
@@ -72,6 +71,5 @@ export async function newestTransactionWithReference(
   tenantId: string,
   reference: string,
 ): Promise<Transaction | undefined> {
-  while (locked(db)) await unlocked(db)
   return await newestByClientReference(db).get({ tenant: tenantId, reference })
 }

@@ -1,9 +1,9 @@
 /** The wallet_codes table (SPEC §4.4, §8): one-time codes of orange-money wallet-to-card pulls. */
 import { and, eq, sql } from 'drizzle-orm'
-import type { Db } from '../db/open.js'
+import type { Db } from './driver.js'
 import { walletCodes, type WalletCode } from '../db/schema.js'
 import { insertReturning, updateBySeq } from './rows.js'
-import { statement, locked, unlocked } from './statements.js'
+import { statement } from './statements.js'
 
 export function insertWalletCode(
   db: Db,
@@ -33,7 +33,6 @@ export async function findWalletCode(
   tenantId: string,
   code: { network: string; phone: string; code: string },
 ): Promise<WalletCode | undefined> {
-  while (locked(db)) await unlocked(db)
   return await findCode(db).get({ tenant: tenantId, ...code })
 }
 
@@ -59,6 +58,5 @@ export async function findWalletCodeBySeq(
   tenantId: string,
   seq: number,
 ): Promise<WalletCode | undefined> {
-  while (locked(db)) await unlocked(db)
   return await codeBySeq(db).get({ tenant: tenantId, seq })
 }

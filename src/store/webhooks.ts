@@ -3,7 +3,7 @@
  * that causes each, and `webhook_attempts`, one row per delivery attempt.
  */
 import { and, asc, count, desc, eq, gt, inArray, isNull, lt, lte, ne, or, sql } from 'drizzle-orm'
-import type { Db } from '../db/open.js'
+import type { Db } from './driver.js'
 import {
   webhookAttempts,
   webhookEvents,
@@ -11,15 +11,7 @@ import {
   type WebhookEvent,
 } from '../db/schema.js'
 import { insertRow, pagesOf, updateBySeq } from './rows.js'
-import {
-  forUpdate,
-  locked,
-  query,
-  sharedStore,
-  statement,
-  unlocked,
-  type Tables,
-} from './statements.js'
+import { query, statement, storeIsShared, type Tables } from './statements.js'
 
 export async function insertEvent(
   db: Db,
@@ -53,7 +45,6 @@ const oldestKept = statement((db, t) =>
 
 /** Keeps the tenant's newest `keep` events (and their attempts); pending events are never dropped. */
 export async function pruneEvents(db: Db, tenantId: string, keep: number): Promise<void> {
-  while (locked(db)) await unlocked(db)
   const oldest = await oldestKept(db).get({ tenant: tenantId, keep: keep - 1 })
   if (!oldest) return
   const old = (t: Tables) =>
@@ -101,7 +92,6 @@ export async function nextTenantWithPendingEvents(
   db: Db,
   after: string,
 ): Promise<string | undefined> {
-  while (locked(db)) await unlocked(db)
   return (await nextPending(db).get({ after }))?.id
 }
 
@@ -124,7 +114,7 @@ const dueOf = statement((db, t) =>
 /**
  * Up to `free` of a tenant's pending events due by `now` on its clock, oldest first, to attempt
  * now; `more`: others may be due. `busy` of its events are in flight in this process: on
- * SQLite (one process) they are still pending and read past. With replicas (PostgreSQL) each
+ * a store of one process they are still pending and read past. With replicas (a shared store) each
  * event returned is leased to this replica for `leaseMs` (the database's clock): no other replica
  * takes it meanwhile, and one that was leased by a replica that died is taken once it expires.
  */
@@ -134,15 +124,14 @@ export async function claimDueEvents(
   now: number,
   { free, busy, leaseMs }: { free: number; busy: number; leaseMs: number },
 ): Promise<{ events: WebhookEvent[]; more: boolean }> {
-  if (!sharedStore(db)) {
+  if (!storeIsShared(db)) {
     const events = await dueOf(db).all({ tenant: tenantId, now, limit: busy + free })
     return { events, more: events.length === busy + free }
   }
-  const dbNow = sql`(extract(epoch from clock_timestamp()) * 1000)::bigint`
-  const events = await query<WebhookEvent[]>(db, 'all', (db, t) => {
+  const events = await query<WebhookEvent[]>(db, 'all', (db, t, d) => {
     const e = t.webhookEvents
-    const due = forUpdate(
-      t,
+    const dbNow = d.nowMs
+    const due = d.forUpdate(
       db
         .select({ seq: e.seq })
         .from(e)
@@ -178,7 +167,6 @@ const countAttempts = statement((db, t) =>
 
 /** How many attempts of the event were logged. */
 export async function attemptCount(db: Db, eventId: string): Promise<number> {
-  while (locked(db)) await unlocked(db)
   return (await countAttempts(db).get({ eventId }))?.n ?? 0
 }
 
@@ -208,7 +196,6 @@ export async function requeueEvent(
   id: string,
   now: number,
 ): Promise<WebhookEvent | undefined> {
-  while (locked(db)) await unlocked(db)
   return await replay(db).get({ tenant: tenantId, id, now })
 }
 

@@ -13,7 +13,7 @@
  * PostgreSQL the outbox is shared and the slots are each replica's: an event is leased to the
  * replica attempting it (claimDueEvents), so each attempt is made by one.
  */
-import type { Db } from '../db/open.js'
+import type { Db } from '../store/driver.js'
 import type { Tenant, WebhookEvent } from '../db/schema.js'
 import type { TenantDirectory } from '../domain/tenants.js'
 import type { Logger } from '../lib/logger.js'

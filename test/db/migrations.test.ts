@@ -9,7 +9,7 @@ import { migrate } from 'drizzle-orm/better-sqlite3/migrator'
 import { cpSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
-import { closeDb, openDb } from '../../src/db/open.js'
+import { closeSqlite as closeDb, openSqlite as openDb } from '../../src/store/sqlite/driver.js'
 import { tempDir } from '../temp-dir.js'
 
 /** A copy of drizzle/ that ends before the migration named `tag`. */

@@ -2,6 +2,7 @@
  * The scheduler (PRODUCT §6): due work is rows in SQLite, run in due order when a manual
  * clock is advanced, by a tick on a real clock, and picked up again after a restart.
  */
+import type { SqliteDb } from '../../src/store/sqlite/driver.js'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import Database from 'better-sqlite3'
@@ -13,7 +14,7 @@ import { tempDir } from '../temp-dir.js'
 const tempDb = () => join(tempDir(), 'sandbox.sqlite')
 
 async function statusOf(s: ReturnType<typeof newSandbox>, reference: string): Promise<string> {
-  const row = s.deps.db.$client
+  const row = (s.deps.db as SqliteDb).$client
     .prepare('SELECT status FROM card_users WHERE reference = ?')
     .get(reference) as { status: string }
   return row.status
@@ -106,7 +107,7 @@ describe('advancing a manual clock', () => {
       list.body.data.transaction.find((t: any) => t.slug === transfer.body.data.transaction.slug)
         .status,
     ).toBe('success')
-    const settled = s.deps.db.$client
+    const settled = (s.deps.db as SqliteDb).$client
       .prepare('SELECT updated_at FROM transactions WHERE slug = ?')
       .get(transfer.body.data.transaction.slug) as { updated_at: number }
     expect(new Date(settled.updated_at).toISOString()).toBe('2026-01-01T00:00:10.000Z')
@@ -162,7 +163,7 @@ describe('a real clock', () => {
       .reference
     // 3 s of sandbox time = 3 ms of wall time; the tick runs it within ~100 ms
     await new Promise((resolve) => setTimeout(resolve, 400))
-    const status = s.deps.db.$client
+    const status = (s.deps.db as SqliteDb).$client
       .prepare('SELECT status FROM card_users WHERE reference = ?')
       .get(ref) as { status: string }
     expect(status.status).toBe('passed')

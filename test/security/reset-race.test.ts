@@ -6,6 +6,7 @@
  * fuzz that found it sent. Nothing may answer a 5xx; what a request wrote lands on the fresh
  * tenant. SECURITY_ROUNDS sets the rounds.
  */
+import type { SqliteDb } from '../../src/store/sqlite/driver.js'
 import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { OPENING_FLOAT } from '../../src/domain/ledger.js'
@@ -112,7 +113,7 @@ describe('a reset racing the same tenant’s requests (real sockets)', () => {
       for (const [i, answer] of answers.entries())
         expect(answer.status, `${requests[i][1]}: ${JSON.stringify(answer.body)}`).toBe(200)
     }
-    const rows = sandbox.deps.db.$client
+    const rows = (sandbox.deps.db as SqliteDb).$client
       .prepare('SELECT COUNT(*) AS n FROM tenants WHERE token = ?')
       .get(TOKEN) as { n: number }
     expect(rows.n).toBe(1)

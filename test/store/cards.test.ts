@@ -3,7 +3,7 @@
  * index of linked cards, which created cards (no identifier) never enter.
  */
 import { describe, expect, it } from 'vitest'
-import { openDb, type Db } from '../../src/db/open.js'
+import { openSqlite as openDb, type SqliteDb as Db } from '../../src/store/sqlite/driver.js'
 import { insertCard, isIdentifierLinked } from '../../src/store/cards.js'
 import { CARD_COLUMNS } from './card-columns.js'
 

@@ -11,8 +11,12 @@ import { openPgStore } from '../../src/db/open-pg.js'
 import { cardByReference, cardPages, insertCard, updateCard } from '../../src/store/cards.js'
 import { accountBalance, accountBalances, writeMovement } from '../../src/store/ledger.js'
 import { lockName, tryLockName } from '../../src/store/locks.js'
-import { pgDb, pgOf } from '../../src/store/postgres.js'
-import { joinReplicas } from '../../src/store/replicas.js'
+import { pgDb } from '../../src/store/postgres/driver.js'
+import type { Db } from '../../src/store/driver.js'
+import type { PgStore } from '../../src/db/open-pg.js'
+
+const pgOf = (db: Db) => (db as Db & { pg?: PgStore }).pg
+import { joinReplicas } from '../../src/store/postgres/replicas.js'
 import { retireTenantId, sweepRetiredTenants } from '../../src/store/retired-tenants.js'
 import { atomically } from '../../src/store/statements.js'
 import { insertTenant, tenantByToken, updateTenant } from '../../src/store/tenants.js'
@@ -170,7 +174,7 @@ describe.skipIf(!TEST_PG)('the store on PostgreSQL', () => {
 
   it('keeps a replica a member when its connection is cut: it takes its lock again on a new one', async () => {
     const db = await database()
-    const leave = await joinReplicas(db, { '--clock': 'manual' })
+    const leave = await joinReplicas(pgOf(db)!, { '--clock': 'manual' })
     const admin = new pg.Client({ connectionString: TEST_PG })
     await admin.connect()
     cleanups.push(() => admin.end())

@@ -4,7 +4,7 @@
  */
 import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
 import { describe, expect, it } from 'vitest'
-import { openDb } from '../../src/db/open.js'
+import { openSqlite as openDb } from '../../src/store/sqlite/driver.js'
 import { cardByReference, insertCard } from '../../src/store/cards.js'
 import { insertReturning } from '../../src/store/rows.js'
 import { insertTenant, tenantByToken } from '../../src/store/tenants.js'

@@ -4,7 +4,7 @@
  * again after a rolled-back restore, the tenant gets exactly its rows back.
  */
 import { describe, expect, it } from 'vitest'
-import { openDb, type Db } from '../../src/db/open.js'
+import { openSqlite as openDb, type SqliteDb as Db } from '../../src/store/sqlite/driver.js'
 import { cardPages, insertCard } from '../../src/store/cards.js'
 import {
   deleteSnapshot,

@@ -9,9 +9,33 @@
 import Database from 'better-sqlite3'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest'
-import { closeDb, openDb, type Db } from '../../src/db/open.js'
+import {
+  closeSqlite as closeDb,
+  openSqlite as openDb,
+  type SqliteDb as Db,
+} from '../../src/store/sqlite/driver.js'
 import { cardByReference, insertCard } from '../../src/store/cards.js'
-import { atomically, connectionOf, prepared, statement } from '../../src/store/statements.js'
+import {
+  atomically as inTransaction,
+  statement,
+  type TransactionOptions,
+} from '../../src/store/statements.js'
+import { connectionOf, prepared } from '../../src/store/sqlite/transactions.js'
+
+/** A transaction whose body is handed SQLite's own handle (these tests look inside it). */
+function atomically<T>(
+  db: Db,
+  body: (tx: Db) => Promise<T> | T,
+  options?: TransactionOptions,
+): Promise<T>
+function atomically<C extends { db: Db }, T>(
+  ctx: C,
+  body: (ctx: C) => Promise<T> | T,
+  options?: TransactionOptions,
+): Promise<T>
+function atomically(on: unknown, body: unknown, options?: TransactionOptions) {
+  return inTransaction(on as never, body as never, options)
+}
 import { tempDir } from '../temp-dir.js'
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5))
@@ -92,7 +116,9 @@ describe('a transaction', () => {
 
   it('keeps a statement of the bare connection waiting, when it is called while one is open', async () => {
     const db = database()
-    const count = statement((on) => on.$client.prepare('SELECT count(*) AS n FROM cards'))
+    const count = statement((on) =>
+      (on as unknown as Db).$client.prepare('SELECT count(*) AS n FROM cards'),
+    )
     const open = signal()
     const failing = atomically(db, async (tx) => {
       await insertCard(tx, card('undone'))
@@ -315,7 +341,9 @@ describe('a transaction', () => {
 
   it("shares the connection's prepared statements with its handle", async () => {
     const db = database()
-    const count = statement((on) => on.$client.prepare('SELECT count(*) FROM cards').pluck())
+    const count = statement((on) =>
+      (on as unknown as Db).$client.prepare('SELECT count(*) FROM cards').pluck(),
+    )
     const outside = count(db)
     await atomically(db, (tx) => expect(count(tx)).toBe(outside))
   })

@@ -4,11 +4,10 @@
  * watched; a broken edit keeps the last good version, a deleted file takes its scenario out of
  * force until it comes back, and each change is said on stderr.
  */
-import type { Db } from '../../db/open.js'
+import type { Db } from '../../store/driver.js'
 import type { DelayName } from '../../domain/schedule.js'
-import { KeepNothing } from '../../lib/keep-nothing.js'
 import { deleteScenario, postedScenarios, saveScenario } from '../../store/scenarios.js'
-import { sharedStore } from '../../store/statements.js'
+import { storeIsShared } from '../../store/statements.js'
 import { loadScenarioFile, validateScenario, watchScenarioFile } from './load.js'
 import {
   createRuleMatcher,
@@ -79,9 +78,8 @@ export function createScenarioRegistry(
     delays: Partial<Record<DelayName, number>>
   }
   /** Not kept when replicas share the store: a scenario posted on another one is in force here. */
-  const inForceByTenant = sharedStore(db)
-    ? new KeepNothing<string, InForce>()
-    : new Map<string, InForce>()
+  const inForceByTenant = new Map<string, InForce>()
+  const keeps = !storeIsShared(db)
 
   /** The files' scenarios in the order the files were given (a returning file keeps its place). */
   function files(): ActiveScenario[] {
@@ -109,7 +107,7 @@ export function createScenarioRegistry(
         scenario.rules.some((rule) => rule.match.body),
       )
       cached = { scenarios, needsBody, delays }
-      inForceByTenant.set(tenantId, cached)
+      if (keeps) inForceByTenant.set(tenantId, cached)
     }
     return cached
   }

@@ -7,9 +7,11 @@
  * Locks are per schema, so that schemas of one database (a test's own) are separate sandboxes.
  */
 import pg from 'pg'
-import type { Db } from '../db/open.js'
-import { MIGRATION_LOCK } from '../db/pg-driver.js'
-import { pgOf, type PgStore } from './postgres.js'
+import type { PgStore } from '../../db/open-pg.js'
+import { MIGRATION_LOCK } from '../../db/pg-driver.js'
+import type { ReplicaSettings } from '../driver.js'
+
+export type { ReplicaSettings }
 
 /** The advisory lock class of the replicas of one schema: "cs". */
 const REPLICAS = 0x6373
@@ -18,9 +20,6 @@ export class ReplicaSettingsError extends Error {
   override name = 'ReplicaSettingsError'
 }
 
-/** Each flag by name (`--clock`), with its value as this replica was started. */
-export type ReplicaSettings = Record<string, string>
-
 /**
  * Joins the replicas serving the store's database, or throws ReplicaSettingsError (one line)
  * when they run with other `settings`. Stays a member while it runs: when its connection is cut
@@ -28,10 +27,9 @@ export type ReplicaSettings = Record<string, string>
  * Returns what leaves (the sandbox's close).
  */
 export async function joinReplicas(
-  db: Db,
+  store: PgStore,
   settings: ReplicaSettings,
 ): Promise<() => Promise<void>> {
-  const store = pgOf(db)!
   await store.ready
   let member = await connected(store)
   try {

@@ -1,0 +1,177 @@
+/**
+ * The seam between the store and a database: everything the store asks of one, as one interface
+ * (`Driver`), with one implementation per database (store/sqlite/, store/postgres/). The store's
+ * resource modules write their statements once, with drizzle's builder and the tables of
+ * db/schema.ts, and run them through the driver of the handle they are given; they never ask
+ * which database it is. What differs between databases and is not a statement (a transaction's
+ * shape, row locks, batched deletes, a snapshot's staging, who else writes) is a method here.
+ * ARCHITECTURE.md "The store's seam" says what a third database would take.
+ */
+import type { SQL } from 'drizzle-orm'
+import type { BaseSQLiteDatabase, SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core'
+import type * as schema from '../db/schema.js'
+
+/** A handle on a database: the database itself, or a transaction open on it. Opaque outside drivers. */
+export type Db = { readonly driver: Driver }
+
+/** The tables a statement's builder is given: db/schema.ts's, or the driver's own under the same names. */
+export type Tables = typeof schema
+
+/**
+ * The builder a statement is written with: drizzle's query builder, typed as SQLite's. Each
+ * driver hands its own dialect's builder, which has the same surface for what the store builds
+ * (select, insert, update, delete, placeholders, `.prepare()`).
+ */
+export type Builder = BaseSQLiteDatabase<
+  'sync',
+  { changes: number; lastInsertRowid: number | bigint },
+  typeof schema
+>
+
+/** The fragments the dialects spell apart, handed to every statement's builder. */
+export type Dialect = {
+  /**
+   * A select that locks the rows it reads until its transaction ends (`skipLocked`: rows another
+   * transaction holds are left out). Where one transaction runs at a time, the select as it is.
+   */
+  forUpdate<Q>(select: Q, options?: { skipLocked: boolean }): Q
+  /** `column` is one of the strings of a JSON array given as text. */
+  inJsonArray(column: SQLiteColumn, jsonArray: unknown): SQL
+  /** `column` starts with `prefix` (case-sensitive; no wildcard in the prefix). */
+  startsWith(column: SQLiteColumn, prefix: unknown): SQL
+  /** The database's own wall clock, in milliseconds since the epoch (leases across processes). */
+  nowMs: SQL
+}
+
+/** A statement's methods as callers see them: run now or later, always awaited. */
+export type EitherStatement<T> = {
+  [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (...args: A) => R | Promise<R> : T[K]
+}
+
+export type MakeStatement<T> = (builder: Builder, t: Tables, dialect: Dialect) => T
+
+/** Where a statement keeps what it built, per connection (one per call site of `statement`). */
+export type StatementSlot = WeakMap<object, unknown>
+
+export type Method = 'get' | 'all' | 'run'
+
+export type TransactionOptions = {
+  /**
+   * Running the body again from its start, after its writes were undone, is harmless: nothing
+   * it does outside the database matters twice (ids drawn again, a due instant lowered again).
+   */
+  rerunnable?: boolean
+}
+
+/** A table whose rows belong to a tenant. */
+export type TenantTable = SQLiteTable & { tenantId: SQLiteColumn }
+
+/** Each flag by name (`--clock`), with its value as this process was started. */
+export type ReplicaSettings = Record<string, string>
+
+/** A value that changes with every write to the database; compared with ===. */
+export type Stamp = string | number
+
+export interface Driver {
+  /** The database's name, for messages. */
+  readonly name: string
+  /**
+   * Other processes may write to this database meanwhile (replicas). What a process keeps from
+   * the tables (tenants, scenarios in force, the due index, read caches) must then be checked
+   * against the database before it is used; otherwise it is kept until this process writes.
+   */
+  readonly shared: boolean
+  /** Transactions run side by side, so a status move locks the rows it reads (lockForMove). */
+  readonly rowLocks: boolean
+  readonly dialect: Dialect
+
+  /** The object per-connection values are kept under, for any handle of that connection. */
+  connection(db: Db): object
+  /** The statement `make` builds, built once per connection and kept in `slot`. */
+  statement<T extends object>(
+    db: Db,
+    make: MakeStatement<T>,
+    slot: StatementSlot,
+  ): EitherStatement<T>
+  /** A statement built per call (its shape depends on the call): `get` the first row, `run` `{ changes }`. */
+  query<R>(
+    db: Db,
+    method: Method,
+    build: (builder: Builder, t: Tables, dialect: Dialect) => unknown,
+  ): Promise<R>
+  /** Runs `body` in a transaction (a savepoint when already in one), handing it the handle to use. */
+  transaction<T>(
+    db: Db,
+    body: (handle: Db) => Promise<T> | T,
+    options: TransactionOptions,
+  ): Promise<T>
+  /** Whether `db` is a handle inside a transaction (its writes may yet roll back). */
+  inTransaction(db: Db): boolean
+
+  /** Inserts one row; with `returning`, the row as stored. */
+  insert(
+    db: Db,
+    table: SQLiteTable,
+    values: Record<string, unknown>,
+    returning: boolean,
+  ): Promise<unknown>
+  /** Updates the rows whose `by` equals `value`: how many; with `returning`, the first as stored. */
+  update(
+    db: Db,
+    table: SQLiteTable,
+    by: SQLiteColumn,
+    value: unknown,
+    changes: Record<string, unknown>,
+    returning: boolean,
+  ): Promise<{ changes: number; row?: unknown }>
+
+  /** Takes a lock named `name` until the transaction ends (a check that no row can carry). */
+  lockName(db: Db, name: string): Promise<void>
+  /** lockName without waiting: false when another transaction holds it. */
+  tryLockName(db: Db, name: string): Promise<boolean>
+
+  /** Deletes up to `limit` of the tenant's rows of `table`; how many. */
+  deleteTenantRows(db: Db, table: string, tenantId: string, limit: number): Promise<number>
+  /** Every row of the tenant in each table, as its columns name them (JSON), and how many. */
+  tenantRowsJson(
+    db: Db,
+    tables: readonly string[],
+    tenantId: string,
+  ): Promise<{ json: string; count: number }>
+  /**
+   * Inside a transaction: deletes the rows of `lineage` from each table and writes snapshot
+   * `seq`'s rows (`rowsJson`, read when needed) back under `tenantId`.
+   */
+  restoreTenantRows(
+    db: Db,
+    tables: readonly string[],
+    lineage: readonly string[],
+    tenantId: string,
+    seq: number,
+    rowsJson: () => Promise<string>,
+  ): Promise<void>
+  /** Makes snapshot `seq` quick to restore next (where the driver stages snapshots). */
+  stageSnapshot(
+    db: Db,
+    tables: readonly string[],
+    seq: number,
+    rowsJson: () => Promise<string>,
+  ): Promise<void>
+  /** Forgets what was staged for snapshot `seq` (it was replaced or deleted). */
+  unstageSnapshot(db: Db, seq: number): Promise<void>
+
+  /**
+   * A stamp of every write so far (this connection's and others'), to tell a cached read is
+   * still current; undefined when reads must not be cached now (in a transaction; a shared store).
+   */
+  writeStamp(db: Db): Promise<Stamp | undefined> | Stamp | undefined
+  /** A number that changes whenever another connection or process commits (always, where unknown). */
+  commitsOfOthers(db: Db): Promise<number>
+
+  /**
+   * Serves this database from this process: refuses when another process already serves it
+   * with other `settings` (or at all, where only one may). Returns what leaves.
+   */
+  join(db: Db, location: string, settings: ReplicaSettings): Promise<() => Promise<void>>
+  close(db: Db): Promise<void>
+}

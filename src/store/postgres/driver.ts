@@ -1,0 +1,253 @@
+/**
+ * The store's driver for PostgreSQL (store/driver.ts), the team sandbox: a pool of
+ * node-postgres connections (db/open-pg.ts, which loads node-postgres only when a PostgreSQL
+ * store opens). A statement is built by the same drizzle builder as on SQLite, given the
+ * PostgreSQL tables (db/pg-schema.ts) instead of SQLite's, and run async. Other replicas write
+ * to the same database: the driver is `shared`, and status moves take row locks.
+ */
+import { eq, getTableColumns, getTableName, is, sql, Table } from 'drizzle-orm'
+import type { PgStore } from '../../db/open-pg.js'
+import type { Builder, Db, Dialect, Driver, EitherStatement, MakeStatement } from '../driver.js'
+import { columnIn, tableIn } from '../tables.js'
+
+/** PostgreSQL's handle: the store, or one of its transactions, and the driver. */
+type PgDb = Db & { readonly pg: PgStore }
+
+const own = (db: Db) => (db as PgDb).pg
+
+/** A handle on the store (or a transaction's client of it). */
+export function pgDb(store: PgStore): Db {
+  return { driver: postgresDriver, pg: store } as PgDb
+}
+
+const dialect: Dialect = {
+  forUpdate: (select, options) =>
+    (select as { for(strength: 'update', config?: { skipLocked?: boolean }): typeof select }).for(
+      'update',
+      options,
+    ),
+  inJsonArray: (column, jsonArray) =>
+    sql`${column} IN (SELECT json_array_elements_text(${jsonArray}::json))`,
+  startsWith: (column, prefix) => sql`starts_with(${column}, ${prefix})`,
+  nowMs: sql`(extract(epoch from clock_timestamp()) * 1000)::bigint`,
+}
+
+/** A drizzle prepared query of node-postgres. */
+type PgPrepared = { execute(values?: Record<string, unknown>): Promise<unknown> }
+
+const changesOf = (result: unknown) =>
+  Array.isArray(result) ? result.length : ((result as { rowCount?: number | null }).rowCount ?? 0)
+
+/**
+ * SQLite's statement methods (`get`, `all`, `run`) over a PostgreSQL query built by the same
+ * builder (`build`, once, when it first runs): the first row, every row, the count of rows changed.
+ */
+function pgStatement(store: PgStore, build: () => unknown) {
+  let prepared: PgPrepared | undefined
+  const execute = async (values?: Record<string, unknown>) => {
+    await store.ready
+    prepared ??= build() as PgPrepared
+    return await prepared.execute(values)
+  }
+  return {
+    get: async (values?: Record<string, unknown>) => ((await execute(values)) as unknown[])[0],
+    all: async (values?: Record<string, unknown>) => (await execute(values)) as unknown[],
+    run: async (values?: Record<string, unknown>) => ({
+      changes: changesOf(await execute(values)),
+    }),
+  }
+}
+
+async function text(store: PgStore, statement: string, values: unknown[] = []) {
+  await store.ready
+  return await store.queryable.query(statement, values)
+}
+
+async function run<R>(db: Db, method: 'get' | 'all' | 'run', build: (b: Builder) => unknown) {
+  const store = own(db)
+  await store.ready
+  const result = await (build(store.drizzle as Builder) as PromiseLike<unknown>)
+  if (method === 'run') return { changes: changesOf(result) } as R
+  return (method === 'get' ? (result as unknown[])[0] : result) as R
+}
+
+let savepoints = 0
+const DEADLOCK = '40P01'
+const DEADLOCK_RETRIES = 3
+
+/**
+ * A transaction: a client of the pool of its own, BEGIN … COMMIT, the body's statements on it;
+ * nested, a savepoint. Other requests run on other clients meanwhile: what must not interleave
+ * takes row locks (SELECT … FOR UPDATE), not a lock of this process. A deadlock (two
+ * transactions that locked rows in opposite orders) runs the body again.
+ */
+async function transaction<T>(db: Db, body: (handle: Db) => Promise<T> | T): Promise<T> {
+  const store = own(db)
+  if (store.inTransaction) {
+    const name = `s${++savepoints}`
+    await store.queryable.query(`SAVEPOINT ${name}`)
+    try {
+      const result = await body(db)
+      await store.queryable.query(`RELEASE SAVEPOINT ${name}`)
+      return result
+    } catch (error) {
+      await store.queryable.query(`ROLLBACK TO SAVEPOINT ${name}`)
+      throw error
+    }
+  }
+  for (let attempt = 1; ; attempt++) {
+    const open = await store.begin()
+    let committed = false
+    try {
+      const result = await body(pgDb(open.store))
+      await open.end(true)
+      committed = true
+      return result
+    } catch (error) {
+      if (attempt < DEADLOCK_RETRIES && (error as { code?: string }).code === DEADLOCK) continue
+      throw error
+    } finally {
+      if (!committed) await open.end(false)
+    }
+  }
+}
+
+/** The column names of a table, from the schema (the same on both stores). */
+function columnsOf(store: PgStore, table: string): string[] {
+  const found = Object.values(store.tables).find((t) => is(t, Table) && getTableName(t) === table)
+  if (!found) throw new Error(`no table ${table}`)
+  return Object.values(getTableColumns(found as Table)).map((c) => c.name)
+}
+
+let asks = 0
+
+export const postgresDriver: Driver = {
+  name: 'PostgreSQL',
+  shared: true,
+  rowLocks: true,
+  dialect,
+
+  connection: (db) => own(db).poolKey,
+
+  statement<T extends object>(db: Db, make: MakeStatement<T>, slot: WeakMap<object, unknown>) {
+    const store = own(db)
+    // built once per pool client (or for the pool), when it first runs, and kept with it
+    let built = slot.get(store.queryable) as EitherStatement<T> | undefined
+    if (!built)
+      slot.set(
+        store.queryable,
+        (built = pgStatement(store, () =>
+          make(store.drizzle as Builder, store.tables, dialect),
+        ) as EitherStatement<T>),
+      )
+    return built
+  },
+
+  query: (db, method, build) => run(db, method, (b) => build(b, own(db).tables, dialect)),
+
+  transaction: (db, body) => transaction(db, body),
+
+  inTransaction: (db) => own(db).inTransaction,
+
+  insert: (db, table, values, returning) =>
+    run(db, returning ? 'get' : 'run', (b) => {
+      const insert = b.insert(tableIn(own(db).tables, table)).values(values)
+      return returning ? insert.returning() : insert
+    }),
+
+  async update(db, table, by, value, changes, returning) {
+    const t = own(db).tables
+    const update = (b: Builder) =>
+      b
+        .update(tableIn(t, table))
+        .set(changes)
+        .where(eq(columnIn(t, table, by), value))
+    if (!returning) return await run(db, 'run', update)
+    const rows = await run<unknown[]>(db, 'all', (b) => update(b).returning())
+    return { changes: rows.length, row: rows[0] }
+  },
+
+  async lockName(db, name) {
+    await text(own(db), 'SELECT pg_advisory_xact_lock(hashtext($1))', [name])
+  },
+
+  async tryLockName(db, name) {
+    const { rows } = await text(own(db), 'SELECT pg_try_advisory_xact_lock(hashtext($1)) AS got', [
+      name,
+    ])
+    return (rows[0] as { got: boolean }).got
+  },
+
+  async deleteTenantRows(db, table, tenantId, limit) {
+    const result = await text(
+      own(db),
+      `DELETE FROM "${table}" WHERE ctid IN ` +
+        `(SELECT ctid FROM "${table}" WHERE tenant_id = $1 LIMIT $2)`,
+      [tenantId, limit],
+    )
+    return result.rowCount ?? 0
+  },
+
+  async tenantRowsJson(db, tables, tenantId) {
+    const rows: Record<string, unknown[]> = {}
+    let count = 0
+    for (const table of tables) {
+      const result = await text(
+        own(db),
+        `SELECT * FROM "${table}" WHERE tenant_id = $1 ORDER BY 1`,
+        [tenantId],
+      )
+      rows[table] = result.rows
+      count += result.rows.length
+    }
+    return { json: JSON.stringify(rows), count }
+  },
+
+  /**
+   * The lineage's rows deleted, and the snapshot's written back under `tenantId`
+   * (json_populate_recordset reads them as the table's own row type). A table whose key is an
+   * identity then has its sequence moved past the rows written back with their `seq`.
+   */
+  async restoreTenantRows(db, tables, lineage, tenantId, _seq, rowsJson) {
+    const store = own(db)
+    const rows = JSON.parse(await rowsJson()) as Record<string, unknown[]>
+    for (const table of tables)
+      await text(store, `DELETE FROM "${table}" WHERE tenant_id = ANY($1)`, [lineage])
+    for (const table of tables) {
+      if (!rows[table]?.length) continue
+      const columns = columnsOf(store, table)
+      const list = columns.map((c) => `"${c}"`).join(', ')
+      const selected = columns.map((c) => (c === 'tenant_id' ? '$2' : `"${c}"`)).join(', ')
+      await text(
+        store,
+        `INSERT INTO "${table}" (${list}) SELECT ${selected} ` +
+          `FROM json_populate_recordset(NULL::"${table}", $1::json)`,
+        [JSON.stringify(rows[table]), tenantId],
+      )
+      if (columns.includes('seq'))
+        await text(
+          store,
+          `SELECT setval(pg_get_serial_sequence('"${table}"', 'seq'), ` +
+            `(SELECT COALESCE(max(seq), 0) FROM "${table}") + 1, false)`,
+        )
+    }
+  },
+
+  // nothing is staged: a restore writes from the stored JSON
+  stageSnapshot: async () => {},
+  unstageSnapshot: async () => {},
+
+  // another replica may write at any time: nothing read is kept by the read cache
+  writeStamp: () => undefined,
+
+  // other replicas write unseen: it changes at every ask, so what is kept is read again
+  commitsOfOthers: async () => ++asks,
+
+  async join(db, _location, settings) {
+    // node-postgres's own client, for the membership connection: loaded only here
+    const { joinReplicas } = await import('./replicas.js')
+    return await joinReplicas(own(db), settings)
+  },
+
+  close: (db) => own(db).close(),
+}
