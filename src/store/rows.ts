@@ -30,7 +30,7 @@ export function pageWindow({ page, perPage }: Page) {
   return { limit: perPage, offset: (page - 1) * perPage }
 }
 
-type TenantTable = SQLiteTable & {
+export type TenantTable = SQLiteTable & {
   seq: SQLiteColumn
   tenantId: SQLiteColumn
   $inferSelect: unknown
@@ -219,7 +219,7 @@ function rowShapeOf(table: SQLiteTable): RowShape {
   return shape
 }
 
-type SeqTable = SQLiteTable & { seq: SQLiteColumn }
+export type SeqTable = SQLiteTable & { seq: SQLiteColumn }
 
 /** The placeholder of the updated row's key; column keys never start with `$`. */
 const WHERE_KEY = '$key'
