@@ -156,7 +156,7 @@ export async function fillLinkedCardDetails(ctx: DomainContext, reference: strin
 }
 
 /** Number (Luhn-valid, brand prefix), cvv2 and expiry (`YYYY-MM`), filled when a card is issued. */
-function cardDetails(ctx: DomainContext, card: Card) {
+export function cardDetails(ctx: DomainContext, card: Card) {
   const issuedAt = new Date(ctx.now)
   const expiry = `${issuedAt.getUTCFullYear() + CARD_VALIDITY_YEARS}-${String(issuedAt.getUTCMonth() + 1).padStart(2, '0')}`
   return { cardNumber: ctx.ids.cardNumber(card.brand), cvv2: ctx.ids.digits(3), expiry }

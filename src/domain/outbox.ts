@@ -6,7 +6,9 @@
 import type { DomainContext } from './context.js'
 import type { Db } from '../store/driver.js'
 import { perConnection } from '../store/statements.js'
+import { insertEvents } from '../store/due-sets.js'
 import { insertEvent, pruneEvents } from '../store/webhooks.js'
+import type { webhookEvents } from '../db/schema.js'
 import type { EventPayload } from './webhook-events.js'
 
 /** PRODUCT §10: after a failed attempt, the next one waits this long on the sandbox clock. */
@@ -31,9 +33,24 @@ export async function enqueueEvent(
   payload: EventPayload,
   options: { extension?: boolean } = {},
 ) {
+  const row = outboxRow(ctx, payload, options)
+  if (row) await enqueueRows(ctx, [row])
+}
+
+type OutboxRow = typeof webhookEvents.$inferInsert
+
+/**
+ * The outbox row of an event at the context's now, its id drawn; none for an extension event
+ * when extensions are off (nothing drawn then).
+ */
+export function outboxRow(
+  ctx: DomainContext,
+  payload: EventPayload,
+  options: { extension?: boolean } = {},
+): OutboxRow | undefined {
   const extension = options.extension ?? false
-  if (extension && !ctx.webhookExtensions) return
-  await insertEvent(ctx.db, {
+  if (extension && !ctx.webhookExtensions) return undefined
+  return {
     id: ctx.ids.internal('evt'),
     tenantId: ctx.tenant.id,
     type: payload.event,
@@ -43,9 +60,16 @@ export async function enqueueEvent(
     attempts: 0,
     nextAttemptAt: ctx.now,
     createdAt: ctx.now,
-  })
+  }
+}
+
+/** Writes outbox rows (outboxRow), one statement for several: a run of due jobs' events. */
+export async function enqueueRows(ctx: Pick<DomainContext, 'db' | 'tenant'>, rows: OutboxRow[]) {
+  if (rows.length === 0) return
+  if (rows.length === 1) await insertEvent(ctx.db, rows[0])
+  else await insertEvents(ctx.db, rows)
   const outbox = outboxOf(ctx.db)
-  outbox.written++
+  outbox.written += rows.length
   outbox.untrimmed.add(ctx.tenant.id)
 }
 

@@ -146,7 +146,7 @@ async function enqueueExtension(
  * PRODUCT §10: a user passed without identity data (widget flow) gets generated identity, so
  * that everything later sent about them (webhook `data`) is strings.
  */
-function generatedIdentity(ctx: DomainContext, user: CardUser) {
+export function generatedIdentity(ctx: DomainContext, user: CardUser) {
   const { faker } = ctx.ids
   return {
     firstName: user.firstName ?? faker.person.firstName(),

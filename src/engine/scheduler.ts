@@ -16,23 +16,35 @@ import { SandboxError } from '../domain/errors.js'
 import type { Ids } from '../domain/ids.js'
 import type { TransitionResource } from '../domain/lifecycles.js'
 import type { TenantDirectory } from '../domain/tenants.js'
+import { movesAsSet, moveAsSet, type SetResource } from '../domain/moves-in-sets.js'
 import { transition, type TransitionResult } from '../domain/transitions.js'
 import { expiredWalletCode } from '../domain/wallet-codes.js'
 import type { Logger } from '../lib/logger.js'
+import { setImmediate } from 'node:timers'
 import {
-  deleteJob,
   dueAt,
   dueAtInMemory,
   dueInstants,
-  dueJobs,
   forgetDueAt,
   nextDueAt,
   refreshDueAt,
   reloadDueAtIfOthersWrote,
 } from '../store/jobs.js'
+import { claimDueJobs } from '../store/due-sets.js'
 import { atomically } from '../store/statements.js'
 
-const BATCH = 500
+/**
+ * How many due jobs one slice claims and runs, in one transaction; between two slices the
+ * event loop is let go (other tenants' requests are served), so a long advance holds the
+ * database for one slice at a time.
+ */
+export const DUE_SLICE_JOBS = 500
+
+/**
+ * How many jobs one set runs at most: each of its statements reads or writes at most this many
+ * rows (an outbox insert, an update), whatever the slice.
+ */
+export const DUE_SET_JOBS = 100
 
 export type SchedulerDeps = {
   db: Db
@@ -41,19 +53,25 @@ export type SchedulerDeps = {
   logger: Logger
 }
 
-/** What a run of due jobs did: how many jobs ran, and the events of those that did something. */
-export type DueRun = { ran: number; fired: FiredJob[] }
+/**
+ * What a run of due jobs did: how many jobs ran, and the events of those that did something;
+ * how many slices (transactions) it took, and how many sets of jobs ran together.
+ */
+export type DueRun = { ran: number; fired: FiredJob[]; slices: number; sets: number }
 
 /** A job that did something: when (the tenant clock) and what, as the console's JSON line says. */
 export type FiredJob = { at: number } & Record<string, unknown>
 
 /**
- * Runs the tenant's jobs due at or before `until`, each at its own due time, a batch a
- * transaction. Each batch is read inside the transaction that runs and deletes it: two runs of
- * one tenant at once (two requests catching up) take turns, and the second finds only what the
- * first left. With replicas, the batch's rows are locked by that transaction (its claim, let go
- * when it ends or its process dies); `unclaimed` (the tick) leaves jobs another replica holds
- * to it instead of waiting for them.
+ * Runs the tenant's jobs due at or before `until`, each at its own due time, in slices of
+ * DUE_SLICE_JOBS, a transaction each. A slice claims its jobs (reads and deletes them in one
+ * statement) inside the transaction that runs them: two runs of one tenant at once (two
+ * requests catching up) take turns, and the second finds only what the first left. With
+ * replicas, the claimed rows stay locked by that transaction until it ends (or its process
+ * dies, which gives them back); `unclaimed` (the tick) leaves jobs another replica holds to it
+ * instead of waiting for them. Within a slice, consecutive jobs that move resources of one kind
+ * run as a set (domain/moves-in-sets.ts); the others one by one. Returns once nothing due is
+ * left; the console hears of a slice's jobs once it has committed.
  */
 export async function runDue(
   deps: SchedulerDeps,
@@ -61,43 +79,108 @@ export async function runDue(
   until: number,
   { unclaimed = false } = {},
 ): Promise<DueRun> {
-  let ran = 0
-  const fired: FiredJob[] = []
+  const run: DueRun = { ran: 0, fired: [], slices: 0, sets: 0 }
   for (;;) {
-    const batch = await atomically(deps, async (deps) => {
-      const due = await dueJobs(deps.db, tenant.id, until, BATCH, unclaimed)
-      for (const job of due) {
-        const ctx = {
-          db: deps.db,
-          ids: deps.ids,
-          tenant,
-          now: job.dueAt,
-          quirks: deps.options.quirks,
-          webhookExtensions: deps.options.webhookExtensions,
-        }
-        const happened = await runJob(ctx, job)
-        if (!happened) continue
-        // not `{ ...happened, tenant, … }` (ARCHITECTURE.md, "Objects on a request's path")
-        deps.logger.log(
-          Object.assign({}, happened, { tenant: tenant.token, sandboxTime: job.dueAt }),
-        )
-        fired.push({ at: job.dueAt, ...happened.fields })
-      }
-      return due.length
-    })
-    if (batch === 0) {
+    const slice = await atomically(deps, (deps) => runSlice(deps, tenant, until, unclaimed))
+    if (slice.ran === 0) {
       await refreshDueAt(deps.db, tenant.id)
-      return { ran, fired }
+      return run
     }
-    ran += batch
+    run.ran += slice.ran
+    run.slices++
+    run.sets += slice.sets
+    for (const { job, happened } of slice.happened) {
+      // not `{ ...happened, tenant, … }` (ARCHITECTURE.md, "Objects on a request's path")
+      deps.logger.log(Object.assign({}, happened, { tenant: tenant.token, sandboxTime: job.dueAt }))
+      run.fired.push({ at: job.dueAt, ...happened.fields })
+    }
+    await new Promise((resolve) => setImmediate(resolve))
   }
+}
+
+type Slice = {
+  ran: number
+  sets: number
+  happened: { job: Job; happened: BackgroundEvent }[]
+}
+
+/** Claims and runs one slice of due jobs, in the transaction `deps` is the handle of. */
+async function runSlice(
+  deps: SchedulerDeps,
+  tenant: Tenant,
+  until: number,
+  unclaimed: boolean,
+): Promise<Slice> {
+  const due = await claimDueJobs(deps.db, tenant.id, until, DUE_SLICE_JOBS, unclaimed)
+  const slice: Slice = { ran: due.length, sets: 0, happened: [] }
+  const context = (now: number): DomainContext => ({
+    db: deps.db,
+    ids: deps.ids,
+    tenant,
+    now,
+    quirks: deps.options.quirks,
+    webhookExtensions: deps.options.webhookExtensions,
+  })
+  for (const run of runsOf(due)) {
+    const first = run[0]
+    if (!inSet(first)) {
+      const happened = await runJob(context(first.dueAt), first)
+      if (happened) slice.happened.push({ job: first, happened })
+      continue
+    }
+    slice.sets++
+    const moves = run.map((job) => ({
+      key: job.key,
+      seq: job.resourceSeq!,
+      to: job.action,
+      now: job.dueAt,
+    }))
+    const results = await moveAsSet(context(first.dueAt), first.resource, moves)
+    results.forEach((result, i) => {
+      if (result) slice.happened.push({ job: run[i], happened: moved(result) })
+    })
+  }
+  return slice
+}
+
+/** Whether a job runs in a set with its neighbours of the same kind: a status move of such a resource. */
+function inSet(job: Job): job is Job & { resource: SetResource; resourceSeq: number } {
+  return movesAsSet(job.resource) && job.action !== 'fill_details' && job.resourceSeq !== null
+}
+
+/**
+ * The jobs of a slice cut into runs, in order: consecutive jobs that move resources of one kind,
+ * at most DUE_SET_JOBS, each resource once (a second move of one resource runs after the
+ * first, as it would job by job); every other job a run of its own.
+ */
+export function runsOf(due: Job[]): Job[][] {
+  const runs: Job[][] = []
+  let current: Job[] = []
+  let keys = new Set<string>()
+  for (const job of due) {
+    const joins =
+      current.length > 0 &&
+      current.length < DUE_SET_JOBS &&
+      inSet(job) &&
+      inSet(current[0]) &&
+      job.resource === current[0].resource &&
+      !keys.has(job.key)
+    if (!joins) {
+      if (current.length > 0) runs.push(current)
+      current = []
+      keys = new Set()
+    }
+    current.push(job)
+    keys.add(job.key)
+  }
+  if (current.length > 0) runs.push(current)
+  return runs
 }
 
 type BackgroundEvent = { event: 'event'; text: string; fields: Record<string, unknown> }
 
-/** Runs one job; what it did, for the console, or nothing when it had nothing left to do. */
+/** Runs one claimed job; what it did, for the console, or nothing when it had nothing left to do. */
 async function runJob(ctx: DomainContext, job: Job): Promise<BackgroundEvent | undefined> {
-  await deleteJob(ctx.db, job.seq)
   try {
     return await atomically(ctx, async (ctx) => {
       if (job.action === 'fill_details') {

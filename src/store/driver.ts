@@ -125,6 +125,18 @@ export interface Driver {
     returning: boolean,
   ): Promise<{ changes: number; row?: unknown }>
 
+  /** Inserts rows of `table` in one statement, in the order given (their seqs follow it). */
+  insertMany(db: Db, table: SQLiteTable, rows: Record<string, unknown>[]): Promise<void>
+  /**
+   * Updates several rows of `table` by `seq` in one statement, each with its own values; every
+   * row changes the same columns (the first row's).
+   */
+  updateManyBySeq(
+    db: Db,
+    table: SQLiteTable,
+    rows: { seq: number; changes: Record<string, unknown> }[],
+  ): Promise<void>
+
   /** Takes a lock named `name` until the transaction ends (a check that no row can carry). */
   lockName(db: Db, name: string): Promise<void>
   /** lockName without waiting: false when another transaction holds it. */

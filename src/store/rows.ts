@@ -18,7 +18,7 @@ export function pageWindow({ page, perPage }: Page) {
   return { limit: perPage, offset: (page - 1) * perPage }
 }
 
-type TenantTable = SQLiteTable & {
+export type TenantTable = SQLiteTable & {
   seq: SQLiteColumn
   tenantId: SQLiteColumn
   $inferSelect: unknown
@@ -73,7 +73,7 @@ export function pagesOf<T extends TenantTable>(table: T, by?: SQLiteColumn) {
   }
 }
 
-type SeqTable = SQLiteTable & { seq: SQLiteColumn }
+export type SeqTable = SQLiteTable & { seq: SQLiteColumn }
 
 /** Inserts one row of `table`. */
 export async function insertRow<T extends SQLiteTable>(

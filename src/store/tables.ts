@@ -38,3 +38,21 @@ export const TENANT_TABLES: readonly string[] = (Object.values(schemaTables) as 
   .filter((value): value is Table => is(value, Table))
   .filter((table) => Object.values(getTableColumns(table)).some((c) => c.name === 'tenant_id'))
   .map((table) => getTableName(table))
+
+/**
+ * Rows as JSON text of objects keyed by column name (a batch handed to one statement as one
+ * parameter, so that its text does not grow with the rows), and the columns written: `keys`,
+ * or every column with a value in some row (`seq` left to the database).
+ */
+export function rowsAsJson(
+  table: SQLiteTable,
+  rows: Record<string, unknown>[],
+  keys?: string[],
+): { json: string; columns: SQLiteColumn[] } {
+  const all = getTableColumns(table) as Record<string, SQLiteColumn>
+  const written = keys ?? Object.keys(all).filter((key) => all[key].name !== 'seq')
+  const json = JSON.stringify(
+    rows.map((row) => Object.fromEntries(written.map((key) => [all[key].name, row[key] ?? null]))),
+  )
+  return { json, columns: written.map((key) => all[key]) }
+}

@@ -5,10 +5,11 @@
  * PostgreSQL tables (db/pg-schema.ts) instead of SQLite's, and run async. Other replicas write
  * to the same database: the driver is `shared`, and status moves take row locks.
  */
-import { eq, getTableColumns, getTableName, is, sql, Table } from 'drizzle-orm'
+import { eq, getTableColumns, getTableName, is, sql, Table, type SQL } from 'drizzle-orm'
+import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core'
 import type { PgStore } from '../../db/open-pg.js'
 import type { Builder, Db, Dialect, Driver, EitherStatement, MakeStatement } from '../driver.js'
-import { columnIn, tableIn } from '../tables.js'
+import { columnIn, rowsAsJson, tableIn } from '../tables.js'
 
 /** PostgreSQL's handle: the store, or one of its transactions, and the driver. */
 type PgDb = Db & { readonly pg: PgStore }
@@ -119,6 +120,60 @@ function columnsOf(store: PgStore, table: string): string[] {
   return Object.values(getTableColumns(found as Table)).map((c) => c.name)
 }
 
+/** The PostgreSQL type of a schema.ts column type (as db/pg-schema.ts maps them). */
+const PG_TYPES: Record<string, string> = {
+  SQLiteText: 'text',
+  SQLiteTextJson: 'json',
+  SQLiteBoolean: 'boolean',
+  SQLiteInteger: 'bigint',
+}
+
+/** A JSON list of objects as a table `j`, its columns typed as `columns`, in the list's order. */
+function jsonRecords(json: string, columns: SQLiteColumn[]): SQL {
+  const types = columns.map((column) => sql.raw(`"${column.name}" ${PG_TYPES[column.columnType]}`))
+  return sql`ROWS FROM (json_to_recordset(${json}::json) AS (${sql.join(types, sql`, `)})) WITH ORDINALITY AS j(${sql.raw(columns.map((c) => `"${c.name}"`).join(', '))}, ord)`
+}
+
+const field = (name: string) => sql.raw(`j."${name}"`)
+
+async function insertMany(db: Db, table: SQLiteTable, rows: Record<string, unknown>[]) {
+  const { json, columns } = rowsAsJson(table, rows)
+  const names = sql.raw(columns.map((column) => `"${column.name}"`).join(', '))
+  const fields = sql.join(
+    columns.map((column) => field(column.name)),
+    sql`, `,
+  )
+  await run(db, 'run', (b) =>
+    (b as unknown as { execute(query: SQL): unknown }).execute(
+      sql`INSERT INTO ${tableIn(own(db).tables, table)} (${names}) SELECT ${fields} FROM ${jsonRecords(json, columns)} ORDER BY j.ord`,
+    ),
+  )
+}
+
+async function updateManyBySeq(
+  db: Db,
+  table: SQLiteTable,
+  rows: { seq: number; changes: Record<string, unknown> }[],
+) {
+  const keys = Object.keys(rows[0].changes)
+  const { json, columns } = rowsAsJson(
+    table,
+    rows.map((row) => ({ ...row.changes, seq: row.seq })),
+    ['seq', ...keys],
+  )
+  const t = own(db).tables
+  const all = getTableColumns(table) as Record<string, SQLiteColumn>
+  const set: Record<string, SQL> = {}
+  for (const key of keys) set[key] = field(all[key].name)
+  await run(db, 'run', (b) =>
+    b
+      .update(tableIn(t, table))
+      .set(set)
+      .from(jsonRecords(json, columns))
+      .where(eq(columnIn(t, table, all.seq), field('seq'))),
+  )
+}
+
 let asks = 0
 
 export const postgresDriver: Driver = {
@@ -166,6 +221,9 @@ export const postgresDriver: Driver = {
     const rows = await run<unknown[]>(db, 'all', (b) => update(b).returning())
     return { changes: rows.length, row: rows[0] }
   },
+
+  insertMany,
+  updateManyBySeq,
 
   async lockName(db, name) {
     await text(own(db), 'SELECT pg_advisory_xact_lock(hashtext($1))', [name])

@@ -19,7 +19,7 @@ import type {
   StatementSlot,
 } from '../driver.js'
 import { compiled } from './compiled.js'
-import { insertRow, updateRows } from './rows.js'
+import { insertMany, insertRow, updateManyBySeq, updateRows } from './rows.js'
 import { restoreSnapshot, stageSnapshot, tenantRowsJson, unstageSnapshot } from './snapshots.js'
 import {
   connectionOf,
@@ -86,6 +86,16 @@ export const sqliteDriver: Driver = {
   async update(db, table, by, value, changes, returning) {
     await untilNoTransaction(own(db))
     return updateRows(own(db), table, by, value, changes, returning)
+  },
+
+  async insertMany(db, table, rows) {
+    await untilNoTransaction(own(db))
+    insertMany(own(db), table, rows)
+  },
+
+  async updateManyBySeq(db, table, rows) {
+    await untilNoTransaction(own(db))
+    updateManyBySeq(own(db), table, rows)
   },
 
   // one writer at a time: a transaction already holds the whole connection

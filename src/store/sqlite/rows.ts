@@ -2,9 +2,10 @@
  * Inserts and updates on SQLite: one prepared statement per table and set of given columns,
  * built by drizzle once, so that drizzle builds no SQL and SQLite prepares none on a request.
  */
-import { eq, getTableColumns, getTableName, sql } from 'drizzle-orm'
+import { eq, getTableColumns, getTableName, sql, type SQL } from 'drizzle-orm'
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core'
 import { compiled } from './compiled.js'
+import { rowsAsJson } from '../tables.js'
 import { perConnection, type SqliteDb } from './transactions.js'
 
 type Values = Record<string, unknown>
@@ -157,4 +158,41 @@ export function updateRows(
   if (!returning) return { changes: statement.run(values).changes }
   const row = statement.get(values)
   return { changes: row === undefined ? 0 : 1, row }
+}
+
+const field = (name: string) => sql`json_extract(j.value, ${'$.' + name})`
+
+/** Rows of `table` inserted in one statement from a JSON list, in its order. */
+export function insertMany(db: SqliteDb, table: SQLiteTable, rows: Values[]): void {
+  const { json, columns } = rowsAsJson(table, rows)
+  const names = sql.raw(columns.map((column) => `"${column.name}"`).join(', '))
+  const fields = sql.join(
+    columns.map((column) => field(column.name)),
+    sql`, `,
+  )
+  db.run(
+    sql`INSERT INTO ${table} (${names}) SELECT ${fields} FROM json_each(${json}) AS j ORDER BY j.key`,
+  )
+}
+
+/** Rows of `table` updated by seq in one statement, from a JSON list of their values. */
+export function updateManyBySeq(
+  db: SqliteDb,
+  table: SQLiteTable,
+  rows: { seq: number; changes: Values }[],
+): void {
+  const keys = Object.keys(rows[0].changes)
+  const all = getTableColumns(table)
+  const { json } = rowsAsJson(
+    table,
+    rows.map((row) => ({ ...row.changes, seq: row.seq })),
+    ['seq', ...keys],
+  )
+  const set: Record<string, SQL> = {}
+  for (const key of keys) set[key] = field(all[key].name)
+  db.update(table)
+    .set(set)
+    .from(sql`json_each(${json}) AS j`)
+    .where(eq((all as Record<string, SQLiteColumn>).seq, field('seq')))
+    .run()
 }

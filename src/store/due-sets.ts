@@ -1,0 +1,159 @@
+/**
+ * Due work in sets (engine/scheduler.ts): the statements that claim a slice of due jobs and run
+ * a run of jobs of one kind together, a statement for the whole run where one job would have
+ * taken one each (read the resources, lock them, update them, write their events, cancel their
+ * other moves). Written once for every store with drizzle's builder and the driver's batched
+ * inserts and updates: on PostgreSQL each is one round trip for the run, where job by job made
+ * a dozen per job.
+ */
+import { and, asc, eq, inArray, lte, ne } from 'drizzle-orm'
+import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core'
+import type { Db } from './driver.js'
+import { webhookEvents, type Job } from '../db/schema.js'
+import type { SeqTable, TenantTable } from './rows.js'
+import { columnIn, query, tableIn } from './statements.js'
+
+/**
+ * Claims the tenant's first `limit` jobs due at or before `until` and deletes them, in one
+ * statement, answering them in the order they run (due instant, then seq). The rows are locked
+ * on PostgreSQL as the claim reads them: a run of the same tenant at once waits for them and
+ * then finds them gone; `unclaimed` (the tick) leaves those another transaction holds to it.
+ */
+export async function claimDueJobs(
+  db: Db,
+  tenantId: string,
+  until: number,
+  limit: number,
+  unclaimed: boolean,
+): Promise<Job[]> {
+  const claimed = await query<Job[]>(db, 'all', (db, t, d) =>
+    db
+      .delete(t.jobs)
+      .where(
+        inArray(
+          t.jobs.seq,
+          d.forUpdate(
+            db
+              .select({ seq: t.jobs.seq })
+              .from(t.jobs)
+              .where(and(eq(t.jobs.tenantId, tenantId), lte(t.jobs.dueAt, until)))
+              .orderBy(asc(t.jobs.dueAt), asc(t.jobs.seq))
+              .limit(limit),
+            unclaimed ? { skipLocked: true } : undefined,
+          ),
+        ),
+      )
+      .returning(),
+  )
+  return claimed.sort((a, b) => a.dueAt - b.dueAt || a.seq - b.seq)
+}
+
+/**
+ * Locks, until the transaction ends, the pending jobs of the resource's rows `seqs`, as a move
+ * does for its own (store/locks.ts lockForMove: jobs first, then the rows). PostgreSQL only:
+ * SQLite has one writer at a time.
+ */
+export async function lockJobsOf(
+  db: Db,
+  tenantId: string,
+  resource: string,
+  seqs: number[],
+): Promise<void> {
+  if (!db.driver.rowLocks) return
+  await query(db, 'all', (db, t, d) =>
+    d.forUpdate(
+      db
+        .select({ seq: t.jobs.seq })
+        .from(t.jobs)
+        .where(
+          and(
+            eq(t.jobs.tenantId, tenantId),
+            eq(t.jobs.resource, resource),
+            inArray(t.jobs.resourceSeq, seqs),
+          ),
+        )
+        .orderBy(asc(t.jobs.seq)),
+    ),
+  )
+}
+
+/**
+ * The tenant's rows of `table` whose `column` is one of `values`, locked until the transaction
+ * ends (PostgreSQL), in seq order.
+ */
+export async function rowsForMove<T extends TenantTable & SeqTable>(
+  db: Db,
+  table: T,
+  column: SQLiteColumn,
+  tenantId: string,
+  values: string[],
+): Promise<T['$inferSelect'][]> {
+  return await query<T['$inferSelect'][]>(db, 'all', (db, t, d) =>
+    d.forUpdate(
+      db
+        .select()
+        .from(tableIn(t, table as SQLiteTable))
+        .where(
+          and(
+            eq(columnIn(t, table, table.tenantId), tenantId),
+            d.inJsonArray(columnIn(t, table, column), JSON.stringify(values)),
+          ),
+        )
+        .orderBy(asc(columnIn(t, table, table.seq))),
+    ),
+  )
+}
+
+/** What one row of a set update writes: its seq and its changes (the same columns for every row). */
+export type RowChanges<T extends SeqTable> = { seq: number; changes: Partial<T['$inferSelect']> }
+
+/**
+ * Updates several rows of `table` in one statement, each with its own values (every row changes
+ * the same columns: the first row's).
+ */
+export async function updateRowsBySeq<T extends SeqTable>(
+  db: Db,
+  table: T,
+  rows: RowChanges<T>[],
+): Promise<void> {
+  if (rows.length === 0) return
+  await db.driver.updateManyBySeq(
+    db,
+    table,
+    rows as { seq: number; changes: Record<string, unknown> }[],
+  )
+}
+
+/**
+ * Deletes the pending moves of the rows `seqs` of a resource, in one statement (their details
+ * still arrive: `fill_details` stays), as each move does for its own (store/jobs.ts cancelMoves).
+ */
+export async function cancelMovesOf(
+  db: Db,
+  tenantId: string,
+  resource: string,
+  seqs: number[],
+): Promise<void> {
+  if (seqs.length === 0) return
+  await query(db, 'run', (db, t) =>
+    db
+      .delete(t.jobs)
+      .where(
+        and(
+          eq(t.jobs.tenantId, tenantId),
+          eq(t.jobs.resource, resource),
+          inArray(t.jobs.resourceSeq, seqs),
+          ne(t.jobs.action, 'fill_details'),
+        ),
+      ),
+  )
+}
+
+/** Inserts outbox rows in one statement, in the order given (their seqs follow it). */
+export async function insertEvents(
+  db: Db,
+  rows: (typeof webhookEvents.$inferInsert)[],
+): Promise<void> {
+  if (rows.length === 0) return
+  await db.driver.insertMany(db, webhookEvents, rows)
+}

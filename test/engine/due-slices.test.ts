@@ -1,0 +1,104 @@
+/**
+ * Due work in slices and sets (engine/scheduler.ts runDue): a long run claims DUE_SLICE_JOBS
+ * jobs a transaction, runs consecutive moves of one kind as sets of at most DUE_SET_JOBS, lets
+ * the event loop go between slices so that another tenant is served meanwhile, and answers the
+ * tenant that advanced only once everything due has run.
+ */
+import { describe, expect, it } from 'vitest'
+import type { Job } from '../../src/db/schema.js'
+import { DUE_SET_JOBS, DUE_SLICE_JOBS, runDue, runsOf } from '../../src/engine/scheduler.js'
+import { newSandbox, sqlRows } from '../helpers.js'
+
+const OTHER = 'other-tenant'
+
+/** A sandbox with `n` cards issuing, due 5 s after the clock's start. */
+async function withIssuingCards(n: number) {
+  const s = newSandbox({ tokens: ['test-token', OTHER] })
+  const user = await s.verifiedUser()
+  for (let made = 0; made < n; made += 50)
+    await Promise.all(
+      Array.from({ length: Math.min(50, n - made) }, () =>
+        s.call('POST', '/v1/cards/create', {
+          card_user_reference: user,
+          card_brand: 'visa',
+          card_type: 'virtual',
+        }),
+      ),
+    )
+  return s
+}
+
+describe('a run of due jobs', () => {
+  it('takes one slice per DUE_SLICE_JOBS jobs and one set per DUE_SET_JOBS moves of a kind', async () => {
+    const n = 2 * DUE_SLICE_JOBS + 10
+    const s = await withIssuingCards(n)
+    const tenant = (await s.deps.tenants.advance('test-token', 60_000))!
+    const run = await runDue(s.deps, tenant, s.deps.tenants.now(tenant))
+    expect(run.ran).toBe(n)
+    expect(run.fired).toHaveLength(n)
+    expect(run.slices).toBe(3)
+    expect(run.sets).toBe(2 * (DUE_SLICE_JOBS / DUE_SET_JOBS) + 1)
+  })
+
+  it('lets another tenant be served between its slices, and answers once all has run', async () => {
+    const n = 4 * DUE_SLICE_JOBS
+    const s = await withIssuingCards(n)
+    const order: string[] = []
+    const advance = s.call('POST', '/__sandbox/clock/advance', { by: '1m' }).then((res) => {
+      order.push('advance')
+      return res
+    })
+    // the other tenant asks once the advance's first slice is under way
+    await new Promise((resolve) => setImmediate(resolve))
+    const other = s.call('GET', '/v1/cards', undefined, { token: OTHER }).then((res) => {
+      order.push('other')
+      return res
+    })
+    const [advanced, read] = await Promise.all([advance, other])
+    expect(read.status).toBe(200)
+    expect(order).toEqual(['other', 'advance'])
+    expect(advanced.body.data.transitions_run).toBe(n)
+    expect(
+      await sqlRows(s.deps.db, 'SELECT status, count(*) AS n FROM cards GROUP BY status'),
+    ).toEqual([{ status: 'issued', n }])
+  })
+})
+
+describe('runsOf', () => {
+  const job = (seq: number, resource: string, key: string, action = 'issued'): Job => ({
+    seq,
+    tenantId: 't',
+    resource,
+    key,
+    resourceSeq: seq,
+    action,
+    dueAt: 1,
+  })
+
+  it('cuts runs of one kind, a resource once a run, other jobs alone, in order', () => {
+    const due = [
+      job(1, 'cards', 'a'),
+      job(2, 'cards', 'b'),
+      job(3, 'cards', 'a'),
+      job(4, 'card-users', 'u', 'passed'),
+      job(5, 'transactions', 't1', 'success'),
+      job(6, 'transactions', 't2', 'success'),
+      job(7, 'cards', 'c', 'fill_details'),
+      job(8, 'cards', 'd'),
+    ]
+    expect(runsOf(due).map((run) => run.map((j) => j.seq))).toEqual([
+      [1, 2],
+      [3],
+      [4],
+      [5],
+      [6],
+      [7],
+      [8],
+    ])
+  })
+
+  it('puts at most DUE_SET_JOBS jobs in a run', () => {
+    const due = Array.from({ length: DUE_SET_JOBS + 1 }, (_, i) => job(i, 'cards', `k${i}`))
+    expect(runsOf(due).map((run) => run.length)).toEqual([DUE_SET_JOBS, 1])
+  })
+})
