@@ -506,7 +506,9 @@ async function atomicallyOnPg<T>(pg: PgStore, body: (handle: Db) => Promise<T> |
       if (attempt < DEADLOCK_RETRIES && (error as { code?: string }).code === DEADLOCK) continue
       throw error
     } finally {
-      if (!committed) await transaction.end(false)
+      // a ROLLBACK fails when the connection is lost, and the transaction is lost with it: the
+      // body's own error says what happened (a 422 stays a 422), not the ROLLBACK's
+      if (!committed) await transaction.end(false).catch(() => {})
     }
   }
 }
