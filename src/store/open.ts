@@ -39,9 +39,23 @@ export function closeStore(db: Db): Promise<void> {
   return db.driver.close(db)
 }
 
-/** Socket errors, and PostgreSQL's connection (08) and operator-intervention (57P) classes. */
+/**
+ * Socket errors (node-postgres fails a client's statements with its socket's), PostgreSQL's
+ * connection (08) and operator-intervention (57P: a terminated backend, a shutdown, a restart)
+ * classes, and too many connections (53300: the server's or the role's limit, reached when
+ * replicas reconnect at once after a restart).
+ */
 const UNREACHABLE_CODES =
-  /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EPIPE|08...|57P0.)$/
+  /^(ECONNREFUSED|ECONNRESET|ECONNABORTED|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EPIPE|08...|57P0.|53300)$/
+
+/**
+ * node-postgres's errors for a connection lost, which carry no code: the socket ended ('Connection
+ * terminated unexpectedly', or at a connect timeout), or a statement was asked of a client whose
+ * connection had already failed (the next statement of a transaction, its COMMIT or ROLLBACK,
+ * once the server has ended the backend between two of them).
+ */
+const CONNECTION_LOST =
+  /^(Connection terminated|Client has encountered a connection error and is not queryable)/
 
 /**
  * Whether a failed statement failed because the database could not be reached (PostgreSQL down,
@@ -52,7 +66,7 @@ export function storeUnreachable(error: unknown): boolean {
   for (let e = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
     const code = (e as { code?: unknown }).code
     if (typeof code === 'string' && UNREACHABLE_CODES.test(code)) return true
-    if (e instanceof Error && /^Connection terminated/.test(e.message)) return true
+    if (e instanceof Error && CONNECTION_LOST.test(e.message)) return true
   }
   return false
 }

@@ -18,6 +18,8 @@ export type Replicas = {
   children: ChildProcess[]
   /** The PostgreSQL schema they share (undefined on SQLite). */
   schema?: string
+  /** What each process has written to stderr so far (also passed on to the test's stderr). */
+  stderr: string[]
   stop(): Promise<void>
 }
 
@@ -28,13 +30,14 @@ export const REPLICAS = TEST_PG ? 3 : 1
 export const STORE = TEST_PG ? `PostgreSQL, ${REPLICAS} replicas` : 'SQLite, 1 process'
 
 /**
- * REPLICAS processes of the built command on one database, started at once (on PostgreSQL they
+ * `count` processes of the built command on one database, started at once (on PostgreSQL they
  * migrate one after the other), each with `flags(i)` and, on PostgreSQL, `connection(i)` added
  * to its URL's parameters (node-postgres takes them as connection settings).
  */
 export async function startReplicas(
   flags: (replica: number) => string[],
   connection: (replica: number) => Record<string, string> = () => ({}),
+  count = REPLICAS,
 ): Promise<Replicas> {
   const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-replicas-'))
   const schema = TEST_PG ? await freshSchema() : undefined
@@ -45,24 +48,28 @@ export async function startReplicas(
     return url.toString()
   }
   const children: ChildProcess[] = []
+  const stderr: string[] = []
   const stop = async () => {
     await Promise.all(children.map(killed))
     rmSync(dir, { recursive: true, force: true })
     await schema?.drop()
   }
   try {
-    for (let i = 0; i < REPLICAS; i++)
-      children.push(
-        spawn(
-          process.execPath,
-          [CLI, '--port', '0', '--db', dbOf(i), '--log', 'silent', ...flags(i)],
-          {
-            stdio: ['ignore', 'pipe', 'inherit'],
-          },
-        ),
+    for (let i = 0; i < count; i++) {
+      const child = spawn(
+        process.execPath,
+        [CLI, '--port', '0', '--db', dbOf(i), '--log', 'silent', ...flags(i)],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
       )
+      stderr.push('')
+      child.stderr!.on('data', (chunk: Buffer) => {
+        stderr[i] += chunk.toString()
+        process.stderr.write(chunk)
+      })
+      children.push(child)
+    }
     const urls = await Promise.all(children.map(listening))
-    return { urls, children, schema: schema?.name, stop }
+    return { urls, children, schema: schema?.name, stderr, stop }
   } catch (error) {
     await stop()
     throw error

@@ -108,7 +108,9 @@ async function transaction<T>(db: Db, body: (handle: Db) => Promise<T> | T): Pro
       if (attempt < DEADLOCK_RETRIES && (error as { code?: string }).code === DEADLOCK) continue
       throw error
     } finally {
-      if (!committed) await open.end(false)
+      // a ROLLBACK fails when the connection is lost, and the transaction is lost with it: the
+      // body's own error says what happened (a 422 stays a 422), not the ROLLBACK's
+      if (!committed) await open.end(false).catch(() => {})
     }
   }
 }
