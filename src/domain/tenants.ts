@@ -27,6 +27,7 @@ import {
   tenantByToken,
   tenantByTokenForUpdate,
   tenantNames,
+  tenantWithStamps,
   updateTenant,
 } from '../store/tenants.js'
 import { openFloat } from './business.js'
@@ -152,7 +153,7 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
       // caller holds the connection: no other request is in the middle of making it)
       if (on !== db) return await resolve(token, on)
       // with replicas, a request reads the row after it arrived, never a read begun before
-      const stored = keeps ? undefined : await tenantByToken(db, token)
+      const stored = keeps ? undefined : await tenantWithStamps(db, token)
       if (stored) return stored
       let resolving = resolvingByToken.get(token)
       if (!resolving) {

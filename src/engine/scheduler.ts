@@ -32,6 +32,7 @@ import {
 } from '../store/jobs.js'
 import { claimDueJobs } from '../store/due-sets.js'
 import { atomically } from '../store/statements.js'
+import { stampsOf } from '../store/tenants.js'
 
 /**
  * How many due jobs one slice claims and runs, in one transaction; between two slices the
@@ -287,7 +288,9 @@ export function catchUp(
   if (tenant.clockMode !== 'real') return undefined
   const runIfDue = (earliest: number | undefined) =>
     earliest !== undefined && earliest <= now ? runDue(deps, tenant, now) : undefined
-  const earliest = dueAtInMemory(deps.db, tenant.id)
+  // a shared store's tenant was read with its earliest due instant (store/tenants.ts stampsOf)
+  const stamps = stampsOf(tenant)
+  const earliest = stamps ? (stamps.dueAt ?? undefined) : dueAtInMemory(deps.db, tenant.id)
   return earliest === null ? dueAt(deps.db, tenant.id).then(runIfDue) : runIfDue(earliest)
 }
 

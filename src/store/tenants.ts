@@ -1,5 +1,5 @@
 /** The tenants table (PRODUCT §3): one row per bearer token; a reset moves the row to a new id. */
-import { and, eq, sql } from 'drizzle-orm'
+import { and, eq, getTableColumns, sql } from 'drizzle-orm'
 import type { Db } from './driver.js'
 import { tenants, type Tenant } from '../db/schema.js'
 import { insertReturning, updateReturningBy } from './rows.js'
@@ -16,6 +16,49 @@ const byToken = statement((db, t) => tokenSelect(db, t).prepare())
 
 export async function tenantByToken(db: Db, token: string): Promise<Tenant | undefined> {
   return await byToken(db).get({ token })
+}
+
+/**
+ * What a replica keeps from the tables is checked against, read with the tenant in one
+ * statement (a shared store): the tenant's posted scenarios (their count and newest seq, which
+ * any post or delete moves) and its earliest due instant.
+ */
+export type TenantStamps = { scenarios: string; dueAt: number | null }
+
+const stampsByTenant = new WeakMap<Tenant, TenantStamps>()
+
+/** The stamps read with `tenant` (tenantWithStamps), if it was read that way. */
+export function stampsOf(tenant: Tenant): TenantStamps | undefined {
+  return stampsByTenant.get(tenant)
+}
+
+const byTokenWithStamps = statement((db, t) =>
+  db
+    .select({
+      ...getTableColumns(t.tenants),
+      scenariosStamp: sql<string>`(SELECT count(*) || ':' || coalesce(max(${t.scenarios.seq}), 0) FROM ${t.scenarios} WHERE ${t.scenarios.tenantId} = ${t.tenants.id})`,
+      dueAtStamp: sql<
+        number | null
+      >`(SELECT min(${t.jobs.dueAt}) FROM ${t.jobs} WHERE ${t.jobs.tenantId} = ${t.tenants.id})`,
+    })
+    .from(t.tenants)
+    .where(eq(t.tenants.token, sql.placeholder('token')))
+    .prepare(),
+)
+
+/**
+ * A token's row, with its stamps (stampsOf): one statement where a request on a shared store
+ * would otherwise ask for the scenarios in force and the due instant apart.
+ */
+export async function tenantWithStamps(db: Db, token: string): Promise<Tenant | undefined> {
+  const row = await byTokenWithStamps(db).get({ token })
+  if (!row) return undefined
+  const { scenariosStamp, dueAtStamp, ...tenant } = row
+  stampsByTenant.set(tenant, {
+    scenarios: scenariosStamp,
+    dueAt: dueAtStamp === null ? null : Number(dueAtStamp),
+  })
+  return tenant
 }
 
 const byTokenForUpdate = statement((db, t, d) => d.forUpdate(tokenSelect(db, t)).prepare())

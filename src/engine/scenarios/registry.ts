@@ -76,8 +76,13 @@ export function createScenarioRegistry(
     needsBody: boolean
     /** Delay overrides of the scenarios; later scenarios win. */
     delays: Partial<Record<DelayName, number>>
+    /** The tenant's scenarios stamp it was loaded under (a shared store). */
+    stamp?: string
   }
-  /** Not kept when replicas share the store: a scenario posted on another one is in force here. */
+  /**
+   * On a shared store, kept only under the tenant's scenarios stamp: a scenario posted on another
+   * replica is in force here at the next request.
+   */
   const inForceByTenant = new Map<string, InForce>()
   const keeps = !storeIsShared(db)
 
@@ -89,8 +94,18 @@ export function createScenarioRegistry(
     })
   }
 
-  async function inForce(tenantId: string): Promise<InForce> {
-    let cached = inForceByTenant.get(tenantId)
+  /**
+   * On a shared store, what is kept is used only while the tenant's scenarios stamp (read with
+   * the tenant: store/tenants.ts stampsOf) is the one it was loaded under.
+   */
+  function current(tenantId: string, stamp: string | undefined): InForce | undefined {
+    const cached = inForceByTenant.get(tenantId)
+    if (keeps || (cached && stamp !== undefined && cached.stamp === stamp)) return cached
+    return undefined
+  }
+
+  async function inForce(tenantId: string, stamp?: string): Promise<InForce> {
+    let cached = current(tenantId, stamp)
     if (!cached) {
       const own = (await postedScenarios(db, tenantId)).map((definition) => ({
         source: 'tenant',
@@ -106,8 +121,8 @@ export function createScenarioRegistry(
       const needsBody = scenarios.some(({ scenario }) =>
         scenario.rules.some((rule) => rule.match.body),
       )
-      cached = { scenarios, needsBody, delays }
-      if (keeps) inForceByTenant.set(tenantId, cached)
+      cached = { scenarios, needsBody, delays, stamp }
+      if (keeps || stamp !== undefined) inForceByTenant.set(tenantId, cached)
     }
     return cached
   }
@@ -115,7 +130,8 @@ export function createScenarioRegistry(
   return {
     inForce,
     /** The scenarios in force for a tenant if this process knows them, without waiting. */
-    inForceKnown: (tenantId: string): InForce | undefined => inForceByTenant.get(tenantId),
+    inForceKnown: (tenantId: string, stamp?: string): InForce | undefined =>
+      current(tenantId, stamp),
     files,
 
     /** The scenarios in force for a tenant: files (everyone's) first, then its own. */

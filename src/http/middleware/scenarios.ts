@@ -9,6 +9,7 @@ import type { Context, MiddlewareHandler, Next } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import type { ScenarioRegistry } from '../../engine/scenarios/registry.js'
 import type { AppEnv } from '../../env.js'
+import { stampsOf } from '../../store/tenants.js'
 import { sendJson } from '../envelope.js'
 import { refreshTenant } from './tenant.js'
 import { readJsonBody } from './json-body.js'
@@ -23,11 +24,12 @@ export const SCENARIO_HEADER = 'x-card-sandbox-scenario'
 export function scenarios(): MiddlewareHandler<AppEnv> {
   return function scenarios(c, next) {
     const registry = c.get('deps').scenarios
-    const tenantId = c.get('tenant').id
+    const tenant = c.get('tenant')
+    const stamp = stampsOf(tenant)?.scenarios
     const decide = (inForce: InForce) =>
       inForce.scenarios.length === 0 ? next() : apply(c, next, inForce)
-    const known = registry.inForceKnown(tenantId)
-    return known ? decide(known) : registry.inForce(tenantId).then(decide)
+    const known = registry.inForceKnown(tenant.id, stamp)
+    return known ? decide(known) : registry.inForce(tenant.id, stamp).then(decide)
   }
 }
 

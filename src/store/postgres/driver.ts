@@ -39,6 +39,27 @@ type PgPrepared = { execute(values?: Record<string, unknown>): Promise<unknown> 
 const changesOf = (result: unknown) =>
   Array.isArray(result) ? result.length : ((result as { rowCount?: number | null }).rowCount ?? 0)
 
+/** Statement names by text: one text, one name, on every connection of the process. */
+const namesByText = new Map<string, string>()
+
+/**
+ * A prepared query made a named statement of PostgreSQL's: each connection parses and plans it
+ * once, then binds and runs it (node-postgres keeps what each connection has parsed).
+ */
+function named(prepared: PgPrepared): PgPrepared {
+  const configs = prepared as unknown as {
+    rawQueryConfig?: { name?: string; text: string }
+    queryConfig?: { name?: string; text: string }
+  }
+  const text = configs.queryConfig?.text
+  if (text === undefined) return prepared
+  let name = namesByText.get(text)
+  if (name === undefined) namesByText.set(text, (name = `card_sandbox_${namesByText.size + 1}`))
+  configs.queryConfig!.name = name
+  if (configs.rawQueryConfig) configs.rawQueryConfig.name = name
+  return prepared
+}
+
 /**
  * SQLite's statement methods (`get`, `all`, `run`) over a PostgreSQL query built by the same
  * builder (`build`, once, when it first runs): the first row, every row, the count of rows changed.
@@ -47,7 +68,7 @@ function pgStatement(store: PgStore, build: () => unknown) {
   let prepared: PgPrepared | undefined
   const execute = async (values?: Record<string, unknown>) => {
     await store.ready
-    prepared ??= build() as PgPrepared
+    prepared ??= named(build() as PgPrepared)
     return await prepared.execute(values)
   }
   return {
