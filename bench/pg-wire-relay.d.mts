@@ -23,6 +23,8 @@ export type PgWireRelay = {
   urlOf(url: string): string
   counts(): WireCounts
   reset(): void
+  /** Resolves once a message has passed (within a second) and then none for `quietMs`. */
+  afterTraffic(quietMs: number): Promise<void>
   close(): Promise<void>
 }
 

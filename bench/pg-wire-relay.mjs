@@ -54,6 +54,8 @@ const zeroCounts = () => ({
  *   with its host and port replaced by the relay's, its parameters kept
  * @property {() => WireCounts} counts the counts since the start or the last reset (a copy)
  * @property {() => void} reset sets every count to zero
+ * @property {(quietMs: number) => Promise<void>} afterTraffic resolves once a message has
+ *   passed (within a second) and then none for `quietMs`: just after a replica's tick, say
  * @property {() => Promise<void>} close stops listening and ends every relayed connection
  */
 
@@ -66,6 +68,8 @@ export async function startPgWireRelay(target) {
   const { hostname, port: targetPort } = new URL(target)
   const backendAt = { host: hostname || '127.0.0.1', port: Number(targetPort || 5432) }
   let counts = zeroCounts()
+  /** Messages seen in either direction, counted or not: what afterTraffic watches. */
+  let messages = 0
   const sockets = new Set()
 
   const server = createServer((client) => {
@@ -94,6 +98,7 @@ export async function startPgWireRelay(target) {
       socket.on(
         'data',
         backendMessages((type) => {
+          messages++
           if (type === 'Z') {
             counts.ready++
             answered = true
@@ -134,6 +139,7 @@ export async function startPgWireRelay(target) {
         const length = pending.readInt32BE(whole + 1)
         if (pending.length - whole < 1 + length) break
         const type = String.fromCharCode(pending[whole])
+        messages++
         const name = FRONTEND[type]
         if (name) counts[name]++
         if (type === 'Q' || type === 'E') counts.statements++
@@ -160,6 +166,17 @@ export async function startPgWireRelay(target) {
     },
     counts: () => ({ ...counts }),
     reset: () => void (counts = zeroCounts()),
+    async afterTraffic(quietMs) {
+      const sleep = () => new Promise((resolve) => setTimeout(resolve, 1))
+      const before = messages
+      for (let waited = 0; waited < 1000 && messages === before; waited++) await sleep()
+      let last = messages
+      let since = performance.now()
+      while (performance.now() - since < quietMs) {
+        await sleep()
+        if (messages !== last) [last, since] = [messages, performance.now()]
+      }
+    },
     close() {
       for (const socket of sockets) socket.destroy()
       return new Promise((resolve) => server.close(() => resolve()))

@@ -191,4 +191,15 @@ describe.skipIf(!TEST_PG)('the PostgreSQL wire relay', () => {
     relay.reset()
     expect(relay.counts()).toEqual(NOTHING)
   })
+
+  it('waits for traffic and then a quiet gap before afterTraffic resolves', async () => {
+    const { relay, client } = await relayed()
+    let settled = false
+    const waiting = relay.afterTraffic(5).then(() => (settled = true))
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(settled).toBe(false)
+    await client.query('SELECT 1')
+    await waiting
+    expect(settled).toBe(true)
+  })
 })

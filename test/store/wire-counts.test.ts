@@ -45,7 +45,6 @@ const TRIES = 5
 const IDLE_MS = 30 * TICK_MS
 
 const TOKEN = 'wire-counts'
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 for (const clock of ['manual', 'real'] as const)
   describe.skipIf(!TEST_PG)(`what a replica sends PostgreSQL, ${clock} clock`, () => {
@@ -66,25 +65,11 @@ for (const clock of ['manual', 'real'] as const)
       return json
     }
 
-    /** Waits until the relay has seen traffic (a tick) and then 15 ms of none. */
-    const justAfterTick = async () => {
-      const total = () => relay.counts().ready
-      const before = total()
-      for (let i = 0; i < 100 && total() === before; i++) await sleep(2)
-      let last = total()
-      for (let quiet = 0; quiet < 15;) {
-        await sleep(1)
-        const now = total()
-        quiet = now === last ? quiet + 1 : 0
-        last = now
-      }
-    }
-
     /** The least statements and round trips of TRIES sends of one request. */
     const countsOf = async (send: () => Promise<unknown>) => {
       const tries: WireCounts[] = []
       for (let i = 0; i < TRIES; i++) {
-        await justAfterTick()
+        await relay.afterTraffic(15)
         relay.reset()
         await send()
         tries.push(relay.counts())
@@ -149,10 +134,10 @@ for (const clock of ['manual', 'real'] as const)
     })
 
     it(`an idle replica sends at most ${TODAY[clock].idlePerTick} statements a tick (${(TODAY[clock].idlePerTick * 1000) / TICK_MS} a second)`, async () => {
-      await justAfterTick()
+      await relay.afterTraffic(15)
       relay.reset()
       const started = performance.now()
-      await sleep(IDLE_MS)
+      await new Promise((resolve) => setTimeout(resolve, IDLE_MS))
       const { statements } = relay.counts()
       // the ticks that fit in the time that passed (a timer may fire late), and one more whose
       // tail a busy machine may have let into the window
