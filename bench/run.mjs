@@ -1234,11 +1234,17 @@ function printTeam(team) {
 
 if (process.argv.includes('--team')) {
   if (!PG_URL) throw new Error('--team needs CARD_SANDBOX_BENCH_PG (or CARD_SANDBOX_TEST_PG)')
+  const before = uptime()
   const figures = await team()
-  const report = { date: new Date().toISOString(), machine, pinning, smoke: SMOKE, figures }
+  const load = { before, after: uptime() }
+  const report = { date: new Date().toISOString(), machine, pinning, load, smoke: SMOKE, figures }
   writeFileSync(
     option('out', join(ROOT, 'bench/team.json')),
     JSON.stringify(report, null, 2) + '\n',
+  )
+  console.log(
+    `card-sandbox bench --team — ${report.date} — ${machine} — ${pinning} — load ${load.before} → ${load.after}` +
+      (SMOKE ? ' — SMOKE (tiny, not figures)' : ''),
   )
   printTeam(figures)
 } else if (PROFILE) await profile()
