@@ -93,7 +93,7 @@ const C = SMOKE
       teamSqliteAdvance: 20_000,
       teamPgAdvance: 2_000,
       // requests sent per wire count (the least is the request's own), and the idle window
-      wireTries: 7,
+      wireTries: 9,
       idleMs: 3_000,
     }
 const CONNECTIONS = 50
@@ -1013,13 +1013,13 @@ async function backendCpu(application) {
 
 /**
  * `count` replicas of the built command on one new PostgreSQL schema, started one by one, with
- * `flags`; through `relay` (bench/pg-wire-relay.mjs) when one is given.
+ * `flags`; each through its own of `relays` (bench/pg-wire-relay.mjs) when they are given.
  */
-async function replicas(count, flags = [], relay) {
+async function replicas(count, flags = [], relays) {
   const { name, url } = pgSchema()
-  const db = relay ? relay.urlOf(url) : url
   const servers = []
-  for (let i = 0; i < count; i++) servers.push(await sandbox('--db', db, ...flags))
+  for (let i = 0; i < count; i++)
+    servers.push(await sandbox('--db', relays ? relays[i].urlOf(url) : url, ...flags))
   return {
     url: servers[0].url,
     servers,
@@ -1029,16 +1029,17 @@ async function replicas(count, flags = [], relay) {
 }
 
 /**
- * What `count` replicas on `--clock manual` send PostgreSQL, at the wire (a relay between them
- * and the server): statements (Query + Execute messages) and round trips (a client sending again
- * after a ReadyForQuery) of one GET /v1/cards and of one POST /v1/cards/create, once every
- * replica has answered each twice (the count does not depend on the cards listed), each the least of C.wireTries requests sent in turn to the
- * replicas just after a tick (a tick can only add to a request's window); and the replicas'
- * statements a second, all idle.
+ * What `count` replicas on `--clock manual` send PostgreSQL, at the wire (each replica through a
+ * relay of its own between it and the server): statements (Query + Execute messages) and round
+ * trips (a client sending again after a ReadyForQuery) of one GET /v1/cards and of one POST
+ * /v1/cards/create, once every replica has answered each twice (the count does not depend on the
+ * cards listed), each the least of C.wireTries requests sent to the replicas in turn, each just
+ * after a tick of the replica it is sent to (its own tick can only add to the request's window,
+ * the others' are not counted); and the replicas' statements a second, all idle.
  */
 async function wireCosts(count) {
-  const relay = await startPgWireRelay(PG_URL)
-  const group = await replicas(count, ['--clock', 'manual'], relay)
+  const relays = await Promise.all(Array.from({ length: count }, () => startPgWireRelay(PG_URL)))
+  const group = await replicas(count, ['--clock', 'manual'], relays)
   try {
     const body = await createCardBody(group.url)
     for (const { url } of group.servers)
@@ -1049,6 +1050,7 @@ async function wireCosts(count) {
     const least = async (method, path, body) => {
       const tries = []
       for (let i = 0; i < C.wireTries; i++) {
+        const relay = relays[i % count]
         await relay.afterTraffic(15)
         relay.reset()
         await call(group.servers[i % count].url, method, path, body)
@@ -1063,16 +1065,16 @@ async function wireCosts(count) {
       get_cards: await least('GET', '/v1/cards'),
       create_card: await least('POST', '/v1/cards/create', body),
     }
-    await relay.afterTraffic(15)
-    relay.reset()
+    relays.forEach((relay) => relay.reset())
     const started = performance.now()
     await sleep(C.idleMs)
     const seconds = (performance.now() - started) / 1000
-    figures.idle_statements_per_s = round(relay.counts().statements / seconds, 1)
+    const statements = relays.reduce((sum, relay) => sum + relay.counts().statements, 0)
+    figures.idle_statements_per_s = round(statements / seconds, 1)
     return figures
   } finally {
     group.stop()
-    await relay.close()
+    await Promise.all(relays.map((relay) => relay.close()))
   }
 }
 
