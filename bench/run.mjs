@@ -37,6 +37,7 @@ import {
   TOKEN,
 } from './setup.mjs'
 import { perfWorks, samplePlaces } from './perf.mjs'
+import { startPgWireRelay } from './pg-wire-relay.mjs'
 import { cpuMicros, listeningUrl, median } from './processes.mjs'
 
 const ROOT = resolve(import.meta.dirname, '..')
@@ -67,6 +68,11 @@ const C = SMOKE
       sliceRounds: 1,
       slice: 0.2,
       warmSlice: 0.1,
+      teamDue: 20,
+      teamSqliteAdvance: 50,
+      teamPgAdvance: 20,
+      wireTries: 2,
+      idleMs: 300,
     }
   : {
       duration: 4,
@@ -81,6 +87,14 @@ const C = SMOKE
       sliceRounds: Number(option('slice-rounds', 10)),
       slice: 1,
       warmSlice: 1,
+      // the team part (team()): due card issuings of the advance timed per job, and of the
+      // advances during which another tenant's GETs are timed
+      teamDue: 2_000,
+      teamSqliteAdvance: 20_000,
+      teamPgAdvance: 2_000,
+      // requests sent per wire count (the least is the request's own), and the idle window
+      wireTries: 9,
+      idleMs: 3_000,
     }
 const CONNECTIONS = 50
 
@@ -166,6 +180,8 @@ async function load(server, method, path, body, connections = CONNECTIONS, secon
   // a group of replicas (team()): the load spread over them in turn, their CPU time summed
   const servers = server.servers ?? [server]
   const cpuBefore = servers.map((s) => cpuMicros(s.child.pid))
+  // replicas on PostgreSQL: the CPU time of the backends serving them too
+  const backendsBefore = server.application && (await backendCpu(server.application))
   const result = await autocannon({
     url: servers.map((s) => s.url + path),
     method,
@@ -176,9 +192,14 @@ async function load(server, method, path, body, connections = CONNECTIONS, secon
     body: body === undefined ? undefined : JSON.stringify(body),
   })
   const cpu = servers.reduce((sum, s, i) => sum + cpuMicros(s.child.pid) - cpuBefore[i], 0)
+  let pgCpu = 0
+  if (backendsBefore)
+    for (const [pid, us] of await backendCpu(server.application))
+      pgCpu += us - (backendsBefore.get(pid) ?? 0)
   return {
     rps: Math.round(result.requests.average),
     cpu_us: round(cpu / Math.max(1, result.requests.total), 1),
+    ...(backendsBefore && { pg_cpu_us: round(pgCpu / Math.max(1, result.requests.total), 1) }),
     p50: result.latency.p50,
     p99: result.latency.p99,
     // one connection sends one request at a time: its mean latency is the window over the count
@@ -938,39 +959,171 @@ const PG_URL = process.env.CARD_SANDBOX_BENCH_PG ?? process.env.CARD_SANDBOX_TES
 const REPLICA_COUNTS = [1, 2, 3]
 /** A multiple of every replica count: each replica gets the same share of connections. */
 const TEAM_CONNECTIONS = 48
+/** The tenant whose GETs are timed while another advances its clock. */
+const OTHER_TOKEN = 'bench-other'
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+
+let admin
+/** A client of PG_URL for the bench's own questions, opened once. */
+async function adminClient() {
+  if (!admin) {
+    const { default: pg } = await import('pg')
+    admin = new pg.Client({ connectionString: PG_URL })
+    await admin.connect()
+  }
+  return admin
+}
 
 const schemas = []
-/** A URL of PG_URL on a schema of its own (the sandbox makes it), dropped when the run ends. */
-function pgSchemaUrl() {
+/**
+ * A URL of PG_URL on a schema of its own (the sandbox makes it), dropped when the run ends; its
+ * connections carry the schema's name as application_name, for backendCpu.
+ */
+function pgSchema() {
   const name = `card_sandbox_bench_${process.pid}_${schemas.length}`
   schemas.push(name)
   const url = new URL(PG_URL)
   url.searchParams.set('options', `-c search_path=${name}`)
-  return url.toString()
+  url.searchParams.set('application_name', name)
+  return { name, url: url.toString() }
 }
 async function dropSchemas() {
-  const { default: pg } = await import('pg')
-  const client = new pg.Client({ connectionString: PG_URL })
-  await client.connect()
+  const client = await adminClient()
   for (const name of schemas.splice(0)) await client.query(`DROP SCHEMA IF EXISTS ${name} CASCADE`)
   const version = (await client.query('SHOW server_version')).rows[0].server_version
   await client.end()
+  admin = undefined
   return version
 }
 
-/** `count` replicas of the built command on one new PostgreSQL schema, started one by one. */
-async function replicas(count) {
-  const db = pgSchemaUrl()
+/** The CPU time used so far by the PostgreSQL backends of `application`, in µs by pid. */
+async function backendCpu(application) {
+  const { rows } = await (
+    await adminClient()
+  ).query('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [application])
+  const cpu = new Map()
+  for (const { pid } of rows)
+    try {
+      cpu.set(pid, cpuMicros(pid))
+    } catch {
+      // the backend ended in between
+    }
+  return cpu
+}
+
+/**
+ * `count` replicas of the built command on one new PostgreSQL schema, started one by one, with
+ * `flags`; each through its own of `relays` (bench/pg-wire-relay.mjs) when they are given.
+ */
+async function replicas(count, flags = [], relays) {
+  const { name, url } = pgSchema()
   const servers = []
-  for (let i = 0; i < count; i++) servers.push(await sandbox('--db', db))
-  return { url: servers[0].url, servers, stop: () => servers.forEach((s) => s.stop()) }
+  for (let i = 0; i < count; i++)
+    servers.push(await sandbox('--db', relays ? relays[i].urlOf(url) : url, ...flags))
+  return {
+    url: servers[0].url,
+    servers,
+    application: name,
+    stop: () => servers.forEach((s) => s.stop()),
+  }
+}
+
+/**
+ * What `count` replicas on `--clock manual` send PostgreSQL, at the wire (each replica through a
+ * relay of its own between it and the server): statements (Query + Execute messages) and round
+ * trips (a client sending again after a ReadyForQuery) of one GET /v1/cards and of one POST
+ * /v1/cards/create, once every replica has answered each twice (the count does not depend on the
+ * cards listed), each the least of C.wireTries requests sent to the replicas in turn, each just
+ * after a tick of the replica it is sent to (its own tick can only add to the request's window,
+ * the others' are not counted); and the replicas' statements a second, all idle.
+ */
+async function wireCosts(count) {
+  const relays = await Promise.all(Array.from({ length: count }, () => startPgWireRelay(PG_URL)))
+  const group = await replicas(count, ['--clock', 'manual'], relays)
+  try {
+    const body = await createCardBody(group.url)
+    for (const { url } of group.servers)
+      for (let i = 0; i < 2; i++) {
+        await call(url, 'GET', '/v1/cards')
+        await call(url, 'POST', '/v1/cards/create', body)
+      }
+    const least = async (method, path, body) => {
+      const tries = []
+      for (let i = 0; i < C.wireTries; i++) {
+        const relay = relays[i % count]
+        await relay.afterTraffic(15)
+        relay.reset()
+        await call(group.servers[i % count].url, method, path, body)
+        tries.push(relay.counts())
+      }
+      return {
+        statements: Math.min(...tries.map((t) => t.statements)),
+        round_trips: Math.min(...tries.map((t) => t.roundTrips)),
+      }
+    }
+    const figures = {
+      get_cards: await least('GET', '/v1/cards'),
+      create_card: await least('POST', '/v1/cards/create', body),
+    }
+    relays.forEach((relay) => relay.reset())
+    const started = performance.now()
+    await sleep(C.idleMs)
+    const seconds = (performance.now() - started) / 1000
+    const statements = relays.reduce((sum, relay) => sum + relay.counts().statements, 0)
+    figures.idle_statements_per_s = round(statements / seconds, 1)
+    return figures
+  } finally {
+    group.stop()
+    await Promise.all(relays.map((relay) => relay.close()))
+  }
+}
+
+/**
+ * `due` cards created through `servers` in turn (their issuing falls due 5 s later), then one
+ * `--clock manual` advance on the first that runs them all: ms per due job. With `probe`,
+ * another tenant sends GET /v1/cards to the same server one after another meanwhile: the
+ * slowest of those answers.
+ */
+async function advanceCost(servers, body, due, probe = false) {
+  // ten at a time: the set-up needs no more of the shared server's connections
+  await many(
+    due,
+    (i) => call(servers[i % servers.length].url, 'POST', '/v1/cards/create', body),
+    10,
+  )
+  const { url } = servers[0]
+  let advancing = true
+  let worst = 0
+  if (probe) await call(url, 'GET', '/v1/cards', undefined, OTHER_TOKEN)
+  const probing = (async () => {
+    while (probe && advancing) {
+      const started = performance.now()
+      await call(url, 'GET', '/v1/cards', undefined, OTHER_TOKEN)
+      worst = Math.max(worst, performance.now() - started)
+    }
+  })()
+  const started = performance.now()
+  const advanced = await call(url, 'POST', '/__sandbox/clock/advance', { by: '10s' })
+  const ms = performance.now() - started
+  advancing = false
+  await probing
+  const jobs = advanced.data.transitions_run
+  return {
+    jobs,
+    ms: round(ms, 1),
+    ms_per_job: round(ms / Math.max(1, jobs), 3),
+    ...(probe && { other_tenant_worst_get_ms: round(worst, 1) }),
+  }
 }
 
 /**
  * The team sandbox (issue 20): GET /v1/cards and POST /v1/cards/create at 48 connections spread
  * over 1, 2 and 3 replicas on PostgreSQL, interleaved over the rounds with one SQLite process
- * (default flags); each ratio to SQLite's rps is the median of the rounds'. The replicas share
- * the servers' core with one another; PostgreSQL runs where the system puts it.
+ * (default flags); each ratio to SQLite's rps is the median of the rounds', and each CPU time a
+ * request (the server processes', and PostgreSQL's backends' serving them) the median of the
+ * rounds' too. The replicas share the servers' core with one another; PostgreSQL runs where the
+ * system puts it. Then what does not move with the machine (wireCosts), the cost of due work
+ * (advanceCost), and from the CPU times the sizing: requests a second one core serves.
  */
 async function team() {
   const teamLoads = async (server, body) => ({
@@ -990,16 +1143,62 @@ async function team() {
     }
     rounds.push(measured)
   }
-  const figures = { connections: TEAM_CONNECTIONS, postgres: await dropSchemas() }
-  for (const request of ['get_cards', 'create_card'])
+  const figures = { connections: TEAM_CONNECTIONS }
+  const medianOf = (name, request, field) => median(rounds.map((m) => m[name][request][field]))
+  for (const request of ['get_cards', 'create_card']) {
     for (const count of REPLICA_COUNTS) {
+      const name = `pg_${count}`
       const { ratio, round: median } = medianRound(
         rounds,
-        (m) => m[`pg_${count}`][request].rps / m.sqlite[request].rps,
+        (m) => m[name][request].rps / m.sqlite[request].rps,
       )
-      figures[`pg_${count}_${request}`] = { ...median[`pg_${count}`][request], to_sqlite: ratio }
+      figures[`${name}_${request}`] = {
+        ...median[name][request],
+        to_sqlite: ratio,
+        cpu_us: medianOf(name, request, 'cpu_us'),
+        pg_cpu_us: medianOf(name, request, 'pg_cpu_us'),
+      }
       figures[`sqlite_${request}_${count}`] = median.sqlite[request]
     }
+    figures[`sqlite_${request}_cpu_us`] = medianOf('sqlite', request, 'cpu_us')
+  }
+  // requests a second one core serves, by the CPU time a request of one replica (none where
+  // no CPU time was seen: /proc counts it in ticks of 10 ms, a smoke run may see none)
+  const perCore = (us) => (us > 0 ? Math.round(1e6 / us) : null)
+  figures.sizing = Object.fromEntries(
+    ['get_cards', 'create_card'].map((request) => {
+      const { cpu_us, pg_cpu_us } = figures[`pg_1_${request}`]
+      return [
+        request,
+        {
+          replica_core_rps: perCore(cpu_us),
+          pg_core_rps: perCore(pg_cpu_us),
+          sqlite_core_rps: perCore(figures[`sqlite_${request}_cpu_us`]),
+        },
+      ]
+    }),
+  )
+
+  figures.wire = {}
+  for (const count of REPLICA_COUNTS) figures.wire[`pg_${count}`] = await wireCosts(count)
+
+  figures.due = {}
+  {
+    const s = await sandbox('--clock', 'manual')
+    const body = await createCardBody(s.url)
+    figures.due.sqlite = await advanceCost([s], body, C.teamDue)
+    figures.due.sqlite_other_tenant = await advanceCost([s], body, C.teamSqliteAdvance, true)
+    s.stop()
+  }
+  for (const count of REPLICA_COUNTS) {
+    const group = await replicas(count, ['--clock', 'manual'])
+    const body = await createCardBody(group.url)
+    figures.due[`pg_${count}`] = await advanceCost(group.servers, body, C.teamDue)
+    if (count === 1)
+      figures.due.pg_1_other_tenant = await advanceCost(group.servers, body, C.teamPgAdvance, true)
+    group.stop()
+  }
+  figures.postgres = await dropSchemas()
   return figures
 }
 
@@ -1013,15 +1212,46 @@ function printTeam(team) {
       `| ${count} | ${get.rps} (${get.to_sqlite}×) | ${get.p99} ms | ${post.rps} (${post.to_sqlite}×) | ${post.p99} ms |`,
     )
   }
+  const { due, wire, sizing } = team
+  console.log(
+    `\n| store | statements / round trips a GET | a create | idle statements/s | ms a due job (${due.sqlite.jobs}) | CPU µs a GET: server / PostgreSQL | a create: server / PostgreSQL |`,
+  )
+  console.log('|---|---|---|---|---|---|---|')
+  const cpu = (name) =>
+    ['get_cards', 'create_card'].map((r) => {
+      const f = team[`${name}_${r}`]
+      return `${f.cpu_us} / ${f.pg_cpu_us}`
+    })
+  console.log(
+    `| SQLite, 1 process | — | — | — | ${due.sqlite.ms_per_job} | ${team.sqlite_get_cards_cpu_us} / — | ${team.sqlite_create_card_cpu_us} / — |`,
+  )
+  for (const count of REPLICA_COUNTS) {
+    const w = wire[`pg_${count}`]
+    console.log(
+      `| PostgreSQL, ${count} replica${count > 1 ? 's' : ''} | ${w.get_cards.statements} / ${w.get_cards.round_trips} | ${w.create_card.statements} / ${w.create_card.round_trips} | ${w.idle_statements_per_s} | ${due[`pg_${count}`].ms_per_job} | ${cpu(`pg_${count}`).join(' | ')} |`,
+    )
+  }
+  console.log(
+    `\nanother tenant's slowest GET during an advance: SQLite ${due.sqlite_other_tenant.other_tenant_worst_get_ms} ms (${due.sqlite_other_tenant.jobs} jobs), PostgreSQL 1 replica ${due.pg_1_other_tenant.other_tenant_worst_get_ms} ms (${due.pg_1_other_tenant.jobs} jobs)`,
+  )
+  console.log(
+    `one core serves, GET / create: a replica ${sizing.get_cards.replica_core_rps} / ${sizing.create_card.replica_core_rps} rps, PostgreSQL's backends ${sizing.get_cards.pg_core_rps} / ${sizing.create_card.pg_core_rps} rps (one SQLite process ${sizing.get_cards.sqlite_core_rps} / ${sizing.create_card.sqlite_core_rps})`,
+  )
 }
 
 if (process.argv.includes('--team')) {
   if (!PG_URL) throw new Error('--team needs CARD_SANDBOX_BENCH_PG (or CARD_SANDBOX_TEST_PG)')
+  const before = uptime()
   const figures = await team()
-  const report = { date: new Date().toISOString(), machine, pinning, smoke: SMOKE, figures }
+  const load = { before, after: uptime() }
+  const report = { date: new Date().toISOString(), machine, pinning, load, smoke: SMOKE, figures }
   writeFileSync(
     option('out', join(ROOT, 'bench/team.json')),
     JSON.stringify(report, null, 2) + '\n',
+  )
+  console.log(
+    `card-sandbox bench --team — ${report.date} — ${machine} — ${pinning} — load ${load.before} → ${load.after}` +
+      (SMOKE ? ' — SMOKE (tiny, not figures)' : ''),
   )
   printTeam(figures)
 } else if (PROFILE) await profile()

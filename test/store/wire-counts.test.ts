@@ -1,0 +1,147 @@
+/**
+ * What the team sandbox sends PostgreSQL, counted at the wire: a served sandbox on a fresh schema
+ * whose --db URL points at a wire relay (bench/pg-wire-relay.mjs), which counts statements
+ * (Query + Execute messages) and round trips (a client sending again after a ReadyForQuery),
+ * whatever the driver. In the steady state (tenant made, caches warm, nothing due, nothing
+ * changed by the control plane since the last request), on the manual and on the real clock:
+ * one GET /v1/cards, one GET /v1/cards/:reference, one POST /v1/cards/create, and an idle
+ * replica's statements a tick of its ticker. Each count must stay at most what it is today, so
+ * a change that adds one fails.
+ *
+ * The ticker runs beside the requests (every 100 ms) on the same pool: its statements can only
+ * add to a request's window, so a request's count is the least over a few of them, each sent
+ * just after a tick has finished.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startPgWireRelay, type PgWireRelay, type WireCounts } from '../../bench/pg-wire-relay.mjs'
+import { TICK_MS } from '../../src/engine/ticker.js'
+import { startSandbox, type RunningSandbox } from '../../src/sandbox.js'
+import { freshSchema, TEST_PG } from '../pg.js'
+
+/**
+ * Today's counts, per request in the steady state and per tick idle. The targets are lower: a
+ * read in at most 2 statements and 2 round trips, a card create in at most 5 and 5 (BEGIN and
+ * COMMIT count), an idle replica at most 2 statements a second.
+ */
+const TODAY = {
+  manual: {
+    list: { statements: 5, roundTrips: 5 },
+    card: { statements: 4, roundTrips: 4 },
+    create: { statements: 8, roundTrips: 8 },
+    // 7 statements a tick (the ticker's, every TICK_MS): 70 a second
+    idlePerTick: 7,
+  },
+  real: {
+    list: { statements: 6, roundTrips: 6 },
+    card: { statements: 5, roundTrips: 5 },
+    create: { statements: 10, roundTrips: 10 },
+    idlePerTick: 7,
+  },
+}
+
+/** Requests measured per count: the least of them is the request's own. */
+const TRIES = 5
+/** The idle window: 30 ticks. */
+const IDLE_MS = 30 * TICK_MS
+
+const TOKEN = 'wire-counts'
+
+for (const clock of ['manual', 'real'] as const)
+  describe.skipIf(!TEST_PG)(`what a replica sends PostgreSQL, ${clock} clock`, () => {
+    let relay: PgWireRelay
+    let sandbox: RunningSandbox
+    let dropSchema: () => Promise<void>
+    let card: string
+    let createBody: unknown
+
+    const call = async (method: string, path: string, body?: unknown) => {
+      const res = await fetch(sandbox.url + path, {
+        method,
+        headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      })
+      const json: any = await res.json()
+      expect(res.status, JSON.stringify(json)).toBe(200)
+      return json
+    }
+
+    /** The least statements and round trips of TRIES sends of one request. */
+    const countsOf = async (send: () => Promise<unknown>) => {
+      const tries: WireCounts[] = []
+      for (let i = 0; i < TRIES; i++) {
+        await relay.afterTraffic(15)
+        relay.reset()
+        await send()
+        tries.push(relay.counts())
+      }
+      return {
+        statements: Math.min(...tries.map((t) => t.statements)),
+        roundTrips: Math.min(...tries.map((t) => t.roundTrips)),
+      }
+    }
+
+    beforeAll(async () => {
+      const schema = await freshSchema()
+      dropSchema = schema.drop
+      relay = await startPgWireRelay(TEST_PG!)
+      sandbox = await startSandbox({ port: 0, db: relay.urlOf(schema.url), clock, log: 'silent' })
+      // the tenant, its cards never falling due while measured, a passed card user, a card
+      await call('PUT', '/__sandbox/delays', { card_issuing: '1h' })
+      const user = (
+        await call('POST', '/v1/card-users/create', {
+          first_name: 'Awa',
+          last_name: 'Diop',
+          address: 'Dakar',
+          phone: '+221770000001',
+          id_no: '1',
+          selfie_image: 'https://x.test/s.jpg',
+          id_image: 'https://x.test/i.jpg',
+        })
+      ).data.userCard.reference
+      await call('POST', `/__sandbox/card-users/${user}/transition`, { to: 'passed' })
+      createBody = { card_user_reference: user, card_brand: 'visa', card_type: 'virtual' }
+      card = (await call('POST', '/v1/cards/create', createBody)).data.card.reference
+      // warm: every request measured below answered once since the control plane last moved
+      for (let i = 0; i < 2; i++) {
+        await call('GET', '/v1/cards')
+        await call('GET', `/v1/cards/${card}`)
+        await call('POST', '/v1/cards/create', createBody)
+      }
+    }, 60_000)
+
+    afterAll(async () => {
+      await sandbox?.close()
+      await relay?.close()
+      await dropSchema?.()
+    })
+
+    it(`GET /v1/cards sends at most ${TODAY[clock].list.statements} statements in ${TODAY[clock].list.roundTrips} round trips`, async () => {
+      const counts = await countsOf(() => call('GET', '/v1/cards'))
+      expect(counts.statements).toBeLessThanOrEqual(TODAY[clock].list.statements)
+      expect(counts.roundTrips).toBeLessThanOrEqual(TODAY[clock].list.roundTrips)
+    })
+
+    it(`GET /v1/cards/:reference sends at most ${TODAY[clock].card.statements} statements in ${TODAY[clock].card.roundTrips} round trips`, async () => {
+      const counts = await countsOf(() => call('GET', `/v1/cards/${card}`))
+      expect(counts.statements).toBeLessThanOrEqual(TODAY[clock].card.statements)
+      expect(counts.roundTrips).toBeLessThanOrEqual(TODAY[clock].card.roundTrips)
+    })
+
+    it(`POST /v1/cards/create sends at most ${TODAY[clock].create.statements} statements in ${TODAY[clock].create.roundTrips} round trips`, async () => {
+      const counts = await countsOf(() => call('POST', '/v1/cards/create', createBody))
+      expect(counts.statements).toBeLessThanOrEqual(TODAY[clock].create.statements)
+      expect(counts.roundTrips).toBeLessThanOrEqual(TODAY[clock].create.roundTrips)
+    })
+
+    it(`an idle replica sends at most ${TODAY[clock].idlePerTick} statements a tick (${(TODAY[clock].idlePerTick * 1000) / TICK_MS} a second)`, async () => {
+      await relay.afterTraffic(15)
+      relay.reset()
+      const started = performance.now()
+      await new Promise((resolve) => setTimeout(resolve, IDLE_MS))
+      const { statements } = relay.counts()
+      // the ticks that fit in the time that passed (a timer may fire late), and one more whose
+      // tail a busy machine may have let into the window
+      const ticks = Math.floor((performance.now() - started) / TICK_MS) + 1
+      expect(statements).toBeLessThanOrEqual(TODAY[clock].idlePerTick * ticks)
+    })
+  })
