@@ -3,10 +3,13 @@
  * find a tenant's row by a column, and a page of a tenant's rows (SPEC §2.2). Each builds its
  * statement once per connection and set of columns (its driver).
  */
-import { and, count, desc, eq, getTableName, sql } from 'drizzle-orm'
+import { and, count, desc, eq, getTableColumns, getTableName, sql } from 'drizzle-orm'
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core'
 import { readThrough } from './read-cache.js'
 import { columnIn, statement, tableIn, type Db, type Tables } from './statements.js'
+
+/** The key of a page row's total (column keys never start with `$`). */
+const TOTAL = '$total'
 
 export type Page = { page: number; perPage: number }
 export type PageOf<T> = { rows: T[]; total: number; page: number; perPage: number }
@@ -35,16 +38,21 @@ export function pagesOf<T extends TenantTable>(table: T, by?: SQLiteColumn) {
       eq(columnIn(t, table, table.tenantId), sql.placeholder('tenant')),
       by ? eq(columnIn(t, table, by), sql.placeholder('value')) : undefined,
     )
-  const rowsQuery = statement((db, t) =>
-    db
-      .select()
-      .from(tableIn(t, table as SQLiteTable))
+  // the page with the total beside each row, in one statement (one round trip): the count is
+  // an uncorrelated subquery, worked out once, through the same index as on its own
+  const pageQuery = statement((db, t) => {
+    const from = tableIn(t, table as SQLiteTable)
+    const total = db.select({ n: count() }).from(from).where(where(t))
+    return db
+      .select({ ...getTableColumns(from), [TOTAL]: sql<number>`(${total})`.mapWith(Number) })
+      .from(from)
       .where(where(t))
       .orderBy(desc(columnIn(t, table, table.seq)))
       .limit(sql.placeholder('limit'))
       .offset(sql.placeholder('offset'))
-      .prepare(),
-  )
+      .prepare()
+  })
+  // a page past the end has no row to carry the total
   const countQuery = statement((db, t) =>
     db
       .select({ n: count() })
@@ -65,8 +73,13 @@ export function pagesOf<T extends TenantTable>(table: T, by?: SQLiteColumn) {
       db,
       `${key}:${tenantId}:${page.page}:${page.perPage}:${value}`,
       async () => {
-        const rows = (await rowsQuery(db).all(params)) as T['$inferSelect'][]
-        const total = (await countQuery(db).get(params))?.n ?? 0
+        const withTotal = (await pageQuery(db).all(params)) as Record<string, unknown>[]
+        if (withTotal.length === 0) {
+          const total = page.page === 1 ? 0 : ((await countQuery(db).get(params))?.n ?? 0)
+          return { rows: [], total, ...page }
+        }
+        const total = withTotal[0][TOTAL] as number
+        const rows = withTotal.map(({ [TOTAL]: _, ...row }) => row) as T['$inferSelect'][]
         return { rows, total, ...page }
       },
     )
