@@ -21,7 +21,7 @@ import { createLogger } from './lib/logger.js'
 import { createDeliverer } from './webhooks/delivery.js'
 import { runDueOnRealClocks } from './engine/scheduler.js'
 import { startTicker } from './engine/ticker.js'
-import { sweepRetiredTenants } from './store/retired-tenants.js'
+import { sweepAnnouncedRetirements } from './store/retired-tenants.js'
 
 export type { ResolvedOptions, SandboxDeps, SandboxOptions } from './deps.js'
 
@@ -135,12 +135,19 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     resolved.ticking
       ? [
           { name: 'scheduler', run: () => runDueOnRealClocks(deps) },
-          { name: 'reset sweep', run: () => sweepRetiredTenants(db) },
+          { name: 'reset sweep', run: () => sweepAnnouncedRetirements(db) },
           { name: 'webhook', run: () => deliverer.deliverDue() },
           { name: 'event log trim', run: () => trimEventLogs(db) },
         ]
       : [],
   )
+  // with replicas, the tick hears of their writes rather than asking the tables at every turn
+  let closed = false
+  let stopListening: (() => Promise<void>) | undefined
+  if (resolved.ticking && isPostgresUrl(resolved.db))
+    void import('./store/postgres/listener.js').then(({ listenForWrites }) => {
+      if (!closed) stopListening = listenForWrites(db)
+    })
   const app = createApp(deps)
   deps.callAs = (token) => callAs(app, token)
   if (fixture)
@@ -149,6 +156,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     app,
     deps,
     close() {
+      closed = true
+      void stopListening?.()
       stopTicker()
       scenarios.close()
       void deliverer.close()

@@ -12,6 +12,13 @@
 import { and, asc, eq, lte, min, ne, sql } from 'drizzle-orm'
 import type { Db } from '../db/open.js'
 import { jobs, type Job } from '../db/schema.js'
+import { announcedOf, announcesWrites } from './announced.js'
+import { pgOf } from './postgres.js'
+import {
+  earliestDueOf,
+  earliestDueOnRealClocks,
+  type TenantClock,
+} from './postgres/due-index.js'
 import { insertRow } from './rows.js'
 import {
   commitsOfOthers,
@@ -33,7 +40,12 @@ export async function insertJob(db: Db, job: typeof jobs.$inferInsert): Promise<
   if (current === undefined || job.dueAt < current) earliest.set(job.tenantId, job.dueAt)
 }
 
-type DueIndex = { byTenant: Map<string, number>; othersCommits: number }
+type DueIndex = {
+  byTenant: Map<string, number>
+  othersCommits: number
+  /** With replicas, the clocks of the tenants in byTenant as last read (announced when they change). */
+  clocks: Map<string, TenantClock>
+}
 
 const dueIndexes = new WeakMap<Db, DueIndex>()
 
@@ -73,11 +85,31 @@ async function dueIndex(db: Db): Promise<DueIndex> {
 }
 
 async function loadDueIndex(db: Db): Promise<DueIndex> {
+  const pg = pgOf(db)
+  if (pg) {
+    const index: DueIndex = { byTenant: new Map(), othersCommits: 0, clocks: new Map() }
+    for (const row of await earliestDueOnRealClocks(pg)) setEarliest(index, row)
+    return index
+  }
   const othersCommits = await commitsOfOthers(db)
   while (locked(db)) await unlocked(db)
   const byTenant = new Map<string, number>()
   for (const row of await earliestPerTenant(db).all()) byTenant.set(row.tenantId, row.dueAt!)
-  return { byTenant, othersCommits }
+  return { byTenant, othersCommits, clocks: new Map() }
+}
+
+/** A tenant's earliest due instant and clock as read; left out when it cannot fall due by itself. */
+function setEarliest(
+  index: DueIndex,
+  row: { tenantId: string; dueAt: number | null; clock: TenantClock },
+): void {
+  if (row.dueAt === null || row.clock.clockMode !== 'real') {
+    index.byTenant.delete(row.tenantId)
+    index.clocks.delete(row.tenantId)
+  } else {
+    index.byTenant.set(row.tenantId, row.dueAt)
+    index.clocks.set(row.tenantId, row.clock)
+  }
 }
 
 /**
@@ -95,9 +127,15 @@ export async function nextDueAt(db: Db, tenantId: string): Promise<number | unde
   return (await earliestOfTenant(db).get({ tenant: tenantId }))?.dueAt ?? undefined
 }
 
-/** Every tenant with a job, and its earliest due instant (a copy: the caller may run jobs). */
-export async function dueInstants(db: Db): Promise<[tenantId: string, dueAt: number][]> {
-  return [...(await dueIndex(db)).byTenant]
+/**
+ * Every tenant with a job, its earliest due instant, and (with replicas) its clock as last read,
+ * by which the tick tells without SQL that it is not due yet (a copy: the caller may run jobs).
+ */
+export async function dueInstants(
+  db: Db,
+): Promise<[tenantId: string, dueAt: number, clock: TenantClock | undefined][]> {
+  const index = await dueIndex(db)
+  return [...index.byTenant].map(([id, at]) => [id, at, index.clocks.get(id)])
 }
 
 /**
@@ -113,11 +151,17 @@ export async function refreshDueAt(db: Db, tenantId: string): Promise<void> {
 
 /** Leaves a tenant out until a job is written for it again (or refreshDueAt): a retired id, a stopped clock. */
 export async function forgetDueAt(db: Db, tenantId: string): Promise<void> {
-  ;(await dueIndex(db)).byTenant.delete(tenantId)
+  const index = await dueIndex(db)
+  index.byTenant.delete(tenantId)
+  index.clocks.delete(tenantId)
 }
 
-/** Loads every tenant's earliest due instant again when another connection has committed since. */
+/**
+ * Loads every tenant's earliest due instant again when another connection has committed since;
+ * with replicas, applies what they announced instead (announced.ts).
+ */
 export async function reloadDueAtIfOthersWrote(db: Db): Promise<void> {
+  if (announcesWrites(db)) return await applyAnnounced(db)
   const connection = connectionOf(db)
   const index = dueIndexes.get(connection)
   if (index && index.othersCommits !== (await commitsOfOthers(db)))
@@ -211,4 +255,37 @@ const scheduled = statement((db, t) =>
 export async function scheduledJobs(db: Db, tenantId: string, limit: number): Promise<Job[]> {
   while (locked(db)) await unlocked(db)
   return await scheduled(db).all({ tenant: tenantId, limit })
+}
+
+/**
+ * The due index with what was announced: jobs written lower their tenants' earliest instants (no
+ * SQL); tenants whose clock changed, and those whose clock is not known yet, are read again (one
+ * statement for all); everything announced (the start, the slow poll), the whole index.
+ */
+async function applyAnnounced(db: Db): Promise<void> {
+  const announced = announcedOf(db)
+  const connection = connectionOf(db)
+  if (announced.everything || !dueIndexes.has(connection)) {
+    announced.everything = false
+    announced.jobs.clear()
+    announced.tenants.clear()
+    dueIndexes.set(connection, await loadDueIndex(db))
+    return
+  }
+  const index = dueIndexes.get(connection)!
+  for (const [tenantId, dueAt] of announced.jobs) {
+    const current = index.byTenant.get(tenantId)
+    if (current === undefined || dueAt < current) index.byTenant.set(tenantId, dueAt)
+  }
+  announced.jobs.clear()
+  const stale = new Set(announced.tenants)
+  announced.tenants.clear()
+  for (const tenantId of index.byTenant.keys()) if (!index.clocks.has(tenantId)) stale.add(tenantId)
+  if (stale.size === 0) return
+  const read = await earliestDueOf(pgOf(db)!, [...stale])
+  for (const tenantId of stale) {
+    index.byTenant.delete(tenantId)
+    index.clocks.delete(tenantId)
+  }
+  for (const row of read) setEarliest(index, row)
 }

@@ -18,10 +18,12 @@ import type { Tenant, WebhookEvent } from '../db/schema.js'
 import type { TenantDirectory } from '../domain/tenants.js'
 import type { Logger } from '../lib/logger.js'
 import { maskUrlPassword } from '../lib/masking.js'
+import { announcedOf, announcesWrites } from '../store/announced.js'
 import { atomically } from '../store/statements.js'
 import {
   attemptCount,
   claimDueEvents,
+  eventWakeups,
   insertAttempt,
   nextTenantWithPendingEvents,
   updateEvent,
@@ -292,9 +294,32 @@ export function createDeliverer(db: Db, tenants: TenantDirectory, options: Deliv
       })
   }
 
+  /**
+   * With replicas: each tenant's earliest event to attempt and its clock, as last read (undefined:
+   * to be read again); read when an event to attempt or a moved clock is announced.
+   */
+  let wakeups: Awaited<ReturnType<typeof eventWakeups>> | undefined
+
+  /** The tick's part; with replicas, only when an event is due by the wake-ups (or a backlog waits). */
+  async function deliverDue(): Promise<void> {
+    if (announcesWrites(db) && !(await dueByWakeups())) return
+    await kick()
+  }
+
+  async function dueByWakeups(): Promise<boolean> {
+    const announced = announcedOf(db)
+    if (announced.webhooks || !wakeups) {
+      announced.webhooks = false
+      wakeups = await eventWakeups(db)
+    }
+    if (!backlog && !wakeups.some(({ dueAt, clock }) => dueAt <= tenants.now(clock))) return false
+    wakeups = undefined // what the pass claims is leased: read again after it
+    return true
+  }
+
   return {
     /** The tick's part: starts the attempts now due (retries come due on the tenants' clocks). */
-    deliverDue: kick,
+    deliverDue,
     /** Sends what is due now, without waiting; call after anything that may have enqueued. */
     kick: kickSoon,
     /**
