@@ -57,6 +57,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     journal: options.journal ?? true,
     stages: options.stages,
     ticking: options.ticking ?? true,
+    slowPollMs: options.slowPollMs,
     logWrite: options.logWrite,
   }
 }
@@ -146,7 +147,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   let stopListening: (() => Promise<void>) | undefined
   if (resolved.ticking && isPostgresUrl(resolved.db))
     void import('./store/postgres/listener.js').then(({ listenForWrites }) => {
-      if (!closed) stopListening = listenForWrites(db)
+      if (!closed) stopListening = listenForWrites(db, resolved.slowPollMs)
     })
   const app = createApp(deps)
   deps.callAs = (token) => callAs(app, token)

@@ -22,12 +22,15 @@ export const SLOW_POLL_MS = 5_000
 /** How often a cut listening connection is tried again. */
 const RECONNECT_MS = 1_000
 
-/** Listens for the store's announcements until the returned function is called. */
-export function listenForWrites(db: Db): () => Promise<void> {
+/**
+ * Listens for the store's announcements, and announces everything every `slowPollMs`, until the
+ * returned function is called.
+ */
+export function listenForWrites(db: Db, slowPollMs = SLOW_POLL_MS): () => Promise<void> {
   const store = pgOf(db)!
   let stopped = false
   let client: pg.Client | undefined
-  const poll = setInterval(() => announceEverything(db), SLOW_POLL_MS)
+  const poll = setInterval(() => announceEverything(db), slowPollMs)
   poll.unref()
 
   async function connect(): Promise<void> {
