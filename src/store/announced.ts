@@ -4,8 +4,13 @@
  * tick's tasks look. An idle replica's tick then asks SQL nothing: the due index is lowered from
  * the announced jobs, and webhook delivery and the reset sweep run when something was announced
  * for them. What no announcement tells of (a transaction rolled back, a lease that ran out after
- * a replica died) is found by a slow poll, which announces everything; so do the start and a
- * listening connection made again (announcements may have been missed meanwhile).
+ * a replica died, the events a replica wrote and died before sending) is found by a slow poll,
+ * which announces everything; so do the start and a listening connection made again
+ * (announcements may have been missed meanwhile). One more case is left to the poll: a job
+ * written while an earlier one of its tenant was pending is not announced (it changes no
+ * replica's earliest instant), and if that earlier one runs, and its replica reads the
+ * tenant's next instant, in the milliseconds before the later job's transaction commits, the
+ * later job runs at the next slow poll (or at the tenant's next request) instead of its instant.
  *
  * On SQLite (one process) nothing is announced: every write is this process's own, and the tick
  * asks the tables as it always has.
@@ -16,11 +21,11 @@ import { perConnection, sharedStore } from './statements.js'
 export type Announced = {
   /** Every tenant's earliest due instant is to be read again. */
   everything: boolean
-  /** Jobs written, by tenant: the earliest due instant among them. */
+  /** Jobs written due before every other of their tenant's, by tenant: the earliest instant. */
   jobs: Map<string, number>
   /** Tenants whose clock (or id: a reset) changed: their earliest due instant to read again. */
   tenants: Set<string>
-  /** Webhook events to attempt were written (new, requeued, a retry scheduled), or a clock moved. */
+  /** A clock moved (a retry may be due), or everything: webhook delivery reads its wake-ups again. */
   webhooks: boolean
   /** A tenant was retired: its rows are to be swept. */
   retired: boolean
@@ -53,7 +58,8 @@ export function announceEverything(db: Db): void {
 
 /**
  * One announcement as the database's triggers word it (drizzle-pg, announce_writes):
- * `j <tenant> <due at>`, `t <tenant>`, `w`, `r`. Anything else is ignored.
+ * `j <tenant> <due at>` (a job due before every other of its tenant), `t <tenant>`, `r`.
+ * Anything else is ignored.
  */
 export function announce(db: Db, payload: string): void {
   const announced = announcedOf(db)
@@ -61,7 +67,9 @@ export function announce(db: Db, payload: string): void {
   if (kind === 'j' && tenantId && Number.isSafeInteger(Number(dueAt))) {
     const known = announced.jobs.get(tenantId)
     if (known === undefined || Number(dueAt) < known) announced.jobs.set(tenantId, Number(dueAt))
-  } else if (kind === 't' && tenantId) announced.tenants.add(tenantId)
-  else if (kind === 'w') announced.webhooks = true
-  else if (kind === 'r') announced.retired = true
+  } else if (kind === 't' && tenantId) {
+    announced.tenants.add(tenantId)
+    // a clock moved may have brought a retry due: delivery reads its wake-ups again
+    announced.webhooks = true
+  } else if (kind === 'r') announced.retired = true
 }

@@ -28,7 +28,7 @@ import {
   nextTenantWithPendingEvents,
   updateEvent,
 } from '../store/webhooks.js'
-import { RETRY_DELAYS_MS } from '../domain/outbox.js'
+import { eventsWritten, RETRY_DELAYS_MS } from '../domain/outbox.js'
 import {
   ATTEMPT_HEADER,
   EVENT_ID_HEADER,
@@ -282,6 +282,7 @@ export function createDeliverer(db: Db, tenants: TenantDirectory, options: Deliv
       })
       return true
     })
+    if (status === 'pending') wakeups = undefined // its retry, read with the others
     if (logged)
       logAttempt(options.logger, tenant, event, {
         url,
@@ -296,9 +297,12 @@ export function createDeliverer(db: Db, tenants: TenantDirectory, options: Deliv
 
   /**
    * With replicas: each tenant's earliest event to attempt and its clock, as last read (undefined:
-   * to be read again); read when an event to attempt or a moved clock is announced.
+   * to be read again). Read again when this process wrote events or scheduled a retry (the events
+   * a replica writes are its to send), when a clock moved, and at the slow poll, which finds those
+   * of a replica that died (store/announced.ts).
    */
   let wakeups: Awaited<ReturnType<typeof eventWakeups>> | undefined
+  let writtenSeen = eventsWritten(db)
 
   /** The tick's part; with replicas, only when an event is due by the wake-ups (or a backlog waits). */
   async function deliverDue(): Promise<void> {
@@ -308,8 +312,10 @@ export function createDeliverer(db: Db, tenants: TenantDirectory, options: Deliv
 
   async function dueByWakeups(): Promise<boolean> {
     const announced = announcedOf(db)
-    if (announced.webhooks || !wakeups) {
+    const written = eventsWritten(db)
+    if (announced.webhooks || written !== writtenSeen || !wakeups) {
       announced.webhooks = false
+      writtenSeen = written
       wakeups = await eventWakeups(db)
     }
     if (!backlog && !wakeups.some(({ dueAt, clock }) => dueAt <= tenants.now(clock))) return false
