@@ -61,7 +61,9 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
   /** A new token being resolved, joined by its other first requests. */
   const resolvingByToken = new Map<string, Promise<Tenant>>()
 
-  function clockOf(tenant: Pick<Tenant, 'clockMode' | 'clockAnchorMs' | 'clockWallMs'>): ClockState {
+  function clockOf(
+    tenant: Pick<Tenant, 'clockMode' | 'clockAnchorMs' | 'clockWallMs'>,
+  ): ClockState {
     return { mode: tenant.clockMode, anchorMs: tenant.clockAnchorMs, wallMs: tenant.clockWallMs }
   }
 

@@ -32,15 +32,13 @@ export type Announced = {
 }
 
 /** What was announced on `db`'s connection and not yet looked at; a task clears what it takes. */
-export const announcedOf = perConnection(
-  (): Announced => ({
-    everything: true,
-    jobs: new Map(),
-    tenants: new Set(),
-    webhooks: true,
-    retired: true,
-  }),
-)
+export const announcedOf = perConnection((): Announced => ({
+  everything: true,
+  jobs: new Map(),
+  tenants: new Set(),
+  webhooks: true,
+  retired: true,
+}))
 
 /**
  * Whether the tick is to wait for announcements rather than ask the tables: other processes

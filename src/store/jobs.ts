@@ -7,18 +7,15 @@
  * (a job cancelled, or written in a transaction that rolled back): that costs one empty run.
  * It never says later, except for jobs another connection wrote since it was loaded, which
  * reloadDueAtIfOthersWrote() (the tick) picks up. With replicas (PostgreSQL), a request's
- * question is read from the table; the tick reloads the index at every tick.
+ * question is read from the table; the tick's index holds the real-clock tenants only, with
+ * their clocks, and takes in what the others announce (announced.ts) rather than asking SQL.
  */
 import { and, asc, eq, lte, min, ne, sql } from 'drizzle-orm'
 import type { Db } from '../db/open.js'
 import { jobs, type Job } from '../db/schema.js'
 import { announcedOf, announcesWrites } from './announced.js'
 import { pgOf } from './postgres.js'
-import {
-  earliestDueOf,
-  earliestDueOnRealClocks,
-  type TenantClock,
-} from './postgres/due-index.js'
+import { earliestDueOf, earliestDueOnRealClocks, type TenantClock } from './postgres/due-index.js'
 import { insertRow } from './rows.js'
 import {
   commitsOfOthers,
