@@ -27,6 +27,7 @@ type OptionalOption =
   | 'fixtures'
   | 'publicUrl'
   | 'stages'
+  | 'slowPollMs'
   | 'logWrite'
   | 'clockStart'
 

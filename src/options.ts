@@ -85,6 +85,12 @@ export type SandboxOptions = {
    * retries), for a test that runs each by hand and must not race the tick. Not a flag.
    */
   ticking?: boolean
+  /**
+   * @internal Tests only: with replicas (PostgreSQL), how often everything is read again whatever
+   * was announced (store/postgres/listener.ts SLOW_POLL_MS); longer, for a test that must see an
+   * announcement at work rather than the poll. Not a flag.
+   */
+  slowPollMs?: number
 }
 
 /** The stages of the request path (app.ts) that the bench's profile switches off, one at a time. */

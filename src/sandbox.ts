@@ -20,7 +20,7 @@ import { createLogger } from './lib/logger.js'
 import { createDeliverer } from './webhooks/delivery.js'
 import { runDueOnRealClocks } from './engine/scheduler.js'
 import { startTicker } from './engine/ticker.js'
-import { sweepRetiredTenants } from './store/retired-tenants.js'
+import { sweepAnnouncedRetirements } from './store/retired-tenants.js'
 
 export type { ResolvedOptions, SandboxDeps, SandboxOptions } from './deps.js'
 
@@ -56,6 +56,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     journal: options.journal ?? true,
     stages: options.stages,
     ticking: options.ticking ?? true,
+    slowPollMs: options.slowPollMs,
     logWrite: options.logWrite,
   }
 }
@@ -134,12 +135,16 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     resolved.ticking
       ? [
           { name: 'scheduler', run: () => runDueOnRealClocks(deps) },
-          { name: 'reset sweep', run: () => sweepRetiredTenants(db) },
+          { name: 'reset sweep', run: () => sweepAnnouncedRetirements(db) },
           { name: 'webhook', run: () => deliverer.deliverDue() },
           { name: 'event log trim', run: () => trimEventLogs(db) },
         ]
       : [],
   )
+  // with replicas, the tick hears of their writes rather than asking the tables at every turn
+  const stopListening = resolved.ticking
+    ? db.driver.listenForWrites(db, resolved.slowPollMs)
+    : undefined
   const app = createApp(deps)
   deps.callAs = (token) => callAs(app, token)
   if (fixture)
@@ -148,6 +153,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     app,
     deps,
     close() {
+      void stopListening?.()
       stopTicker()
       scenarios.close()
       void deliverer.close()

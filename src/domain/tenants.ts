@@ -65,7 +65,9 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
   /** A new token being resolved, joined by its other first requests. */
   const resolvingByToken = new Map<string, Promise<Tenant>>()
 
-  function clockOf(tenant: Tenant): ClockState {
+  function clockOf(
+    tenant: Pick<Tenant, 'clockMode' | 'clockAnchorMs' | 'clockWallMs'>,
+  ): ClockState {
     return { mode: tenant.clockMode, anchorMs: tenant.clockAnchorMs, wallMs: tenant.clockWallMs }
   }
 
@@ -183,7 +185,7 @@ export function createTenantDirectory(db: Db, ids: Ids, options: TenantDirectory
       return tenantById(db, id)
     },
 
-    now(tenant: Tenant): number {
+    now(tenant: Pick<Tenant, 'clockMode' | 'clockAnchorMs' | 'clockWallMs'>): number {
       return clockNow(clockOf(tenant), options.wallNow(), options.speed)
     },
 

@@ -297,13 +297,16 @@ export function catchUp(
 /**
  * The tick's part (PRODUCT §6): runs what fell due for every tenant on a real clock. A tenant
  * whose clock stands still, or a reset tenant's old id, is left out until a job is written for
- * it again (the tenant directory puts a clock that starts to run back in).
+ * it again (the tenant directory puts a clock that starts to run back in). With replicas, a tick
+ * with nothing due asks SQL nothing (store/announced.ts).
  */
 export async function runDueOnRealClocks(
   deps: SchedulerDeps & { tenants: TenantDirectory },
 ): Promise<void> {
   await reloadDueAtIfOthersWrote(deps.db)
-  for (const [tenantId, earliest] of await dueInstants(deps.db)) {
+  for (const [tenantId, earliest, clock] of await dueInstants(deps.db)) {
+    // with replicas, the clock as last read says it is not due yet (a change to it is announced)
+    if (clock && earliest > deps.tenants.now(clock)) continue
     const tenant = await deps.tenants.byId(tenantId)
     if (!tenant || tenant.clockMode !== 'real') {
       await forgetDueAt(deps.db, tenantId)

@@ -10,6 +10,7 @@
 import type { SQL } from 'drizzle-orm'
 import type { BaseSQLiteDatabase, SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core'
 import type * as schema from '../db/schema.js'
+import type { Tenant } from '../db/schema.js'
 
 /** A handle on a database: the database itself, or a transaction open on it. Opaque outside drivers. */
 export type Db = { readonly driver: Driver }
@@ -68,6 +69,12 @@ export type TenantTable = SQLiteTable & { tenantId: SQLiteColumn }
 
 /** Each flag by name (`--clock`), with its value as this process was started. */
 export type ReplicaSettings = Record<string, string>
+
+/** What the tick needs of a tenant's clock to work out its now (domain/clock.ts). */
+export type TenantClock = Pick<Tenant, 'clockMode' | 'clockAnchorMs' | 'clockWallMs'>
+
+/** A tenant's earliest instant something is due (null: nothing), with its clock. */
+export type EarliestDue = { tenantId: string; dueAt: number | null; clock: TenantClock }
 
 /** A value that changes with every write to the database; compared with ===. */
 export type Stamp = string | number
@@ -177,6 +184,20 @@ export interface Driver {
    * still current; undefined when reads must not be cached now (in a transaction; a shared store).
    */
   writeStamp(db: Db): Promise<Stamp | undefined> | Stamp | undefined
+  /**
+   * Each tenant's earliest due job, with its clock: of the tenants `ids` (null where none), or,
+   * without ids, of every tenant on a real clock that has one. Through the jobs' (tenant_id,
+   * due_at) index, a probe a tenant: its cost never grows with the jobs pending.
+   */
+  earliestDue(db: Db, ids?: readonly string[]): Promise<EarliestDue[]>
+  /** Each tenant's earliest pending webhook event that no process holds (its lease running), with its clock. */
+  earliestEventToAttempt(db: Db): Promise<EarliestDue[]>
+  /**
+   * Hears of other processes' writes (store/announced.ts) until the returned function is called,
+   * and announces everything every `slowPollMs`; undefined where no other process writes.
+   */
+  listenForWrites(db: Db, slowPollMs?: number): (() => Promise<void>) | undefined
+
   /** A number that changes whenever another connection or process commits (always, where unknown). */
   commitsOfOthers(db: Db): Promise<number>
 

@@ -7,11 +7,13 @@
  * (a job cancelled, or written in a transaction that rolled back): that costs one empty run.
  * It never says later, except for jobs another connection wrote since it was loaded, which
  * reloadDueAtIfOthersWrote() (the tick) picks up. With replicas (PostgreSQL), a request's
- * question is read from the table; the tick reloads the index at every tick.
+ * question is read from the table; the tick's index holds the real-clock tenants only, with
+ * their clocks, and takes in what the others announce (announced.ts) rather than asking SQL.
  */
 import { and, asc, eq, lte, min, ne, sql } from 'drizzle-orm'
-import type { Db } from './driver.js'
+import type { Db, TenantClock } from './driver.js'
 import { jobs, type Job } from '../db/schema.js'
+import { announcedOf, announcesWrites } from './announced.js'
 import { insertRow } from './rows.js'
 import {
   commitsOfOthers,
@@ -30,7 +32,12 @@ export async function insertJob(db: Db, job: typeof jobs.$inferInsert): Promise<
   if (current === undefined || job.dueAt < current) earliest.set(job.tenantId, job.dueAt)
 }
 
-type DueIndex = { byTenant: Map<string, number>; othersCommits: number }
+type DueIndex = {
+  byTenant: Map<string, number>
+  othersCommits: number
+  /** With replicas, the clocks of the tenants in byTenant as last read (announced when they change). */
+  clocks: Map<string, TenantClock>
+}
 
 const dueIndexes = new WeakMap<object, DueIndex>()
 const connectionOf = (db: Db) => db.driver.connection(db)
@@ -71,10 +78,29 @@ async function dueIndex(db: Db): Promise<DueIndex> {
 }
 
 async function loadDueIndex(db: Db): Promise<DueIndex> {
+  if (announcesWrites(db)) {
+    const index: DueIndex = { byTenant: new Map(), othersCommits: 0, clocks: new Map() }
+    for (const row of await db.driver.earliestDue(db)) setEarliest(index, row)
+    return index
+  }
   const othersCommits = await commitsOfOthers(db)
   const byTenant = new Map<string, number>()
   for (const row of await earliestPerTenant(db).all()) byTenant.set(row.tenantId, row.dueAt!)
-  return { byTenant, othersCommits }
+  return { byTenant, othersCommits, clocks: new Map() }
+}
+
+/** A tenant's earliest due instant and clock as read; left out when it cannot fall due by itself. */
+function setEarliest(
+  index: DueIndex,
+  row: { tenantId: string; dueAt: number | null; clock: TenantClock },
+): void {
+  if (row.dueAt === null || row.clock.clockMode !== 'real') {
+    index.byTenant.delete(row.tenantId)
+    index.clocks.delete(row.tenantId)
+  } else {
+    index.byTenant.set(row.tenantId, row.dueAt)
+    index.clocks.set(row.tenantId, row.clock)
+  }
 }
 
 /**
@@ -91,9 +117,15 @@ export async function nextDueAt(db: Db, tenantId: string): Promise<number | unde
   return (await earliestOfTenant(db).get({ tenant: tenantId }))?.dueAt ?? undefined
 }
 
-/** Every tenant with a job, and its earliest due instant (a copy: the caller may run jobs). */
-export async function dueInstants(db: Db): Promise<[tenantId: string, dueAt: number][]> {
-  return [...(await dueIndex(db)).byTenant]
+/**
+ * Every tenant with a job, its earliest due instant, and (with replicas) its clock as last read,
+ * by which the tick tells without SQL that it is not due yet (a copy: the caller may run jobs).
+ */
+export async function dueInstants(
+  db: Db,
+): Promise<[tenantId: string, dueAt: number, clock: TenantClock | undefined][]> {
+  const index = await dueIndex(db)
+  return [...index.byTenant].map(([id, at]) => [id, at, index.clocks.get(id)])
 }
 
 /**
@@ -109,11 +141,17 @@ export async function refreshDueAt(db: Db, tenantId: string): Promise<void> {
 
 /** Leaves a tenant out until a job is written for it again (or refreshDueAt): a retired id, a stopped clock. */
 export async function forgetDueAt(db: Db, tenantId: string): Promise<void> {
-  ;(await dueIndex(db)).byTenant.delete(tenantId)
+  const index = await dueIndex(db)
+  index.byTenant.delete(tenantId)
+  index.clocks.delete(tenantId)
 }
 
-/** Loads every tenant's earliest due instant again when another connection has committed since. */
+/**
+ * Loads every tenant's earliest due instant again when another connection has committed since;
+ * with replicas, applies what they announced instead (announced.ts).
+ */
 export async function reloadDueAtIfOthersWrote(db: Db): Promise<void> {
+  if (announcesWrites(db)) return await applyAnnounced(db)
   const connection = connectionOf(db)
   const index = dueIndexes.get(connection)
   if (index && index.othersCommits !== (await commitsOfOthers(db)))
@@ -204,4 +242,37 @@ const scheduled = statement((db, t) =>
 /** The tenant's first `limit` jobs, soonest first. */
 export async function scheduledJobs(db: Db, tenantId: string, limit: number): Promise<Job[]> {
   return await scheduled(db).all({ tenant: tenantId, limit })
+}
+
+/**
+ * The due index with what was announced: jobs written lower their tenants' earliest instants (no
+ * SQL); tenants whose clock changed, and those whose clock is not known yet, are read again (one
+ * statement for all); everything announced (the start, the slow poll), the whole index.
+ */
+async function applyAnnounced(db: Db): Promise<void> {
+  const announced = announcedOf(db)
+  const connection = connectionOf(db)
+  if (announced.everything || !dueIndexes.has(connection)) {
+    announced.everything = false
+    announced.jobs.clear()
+    announced.tenants.clear()
+    dueIndexes.set(connection, await loadDueIndex(db))
+    return
+  }
+  const index = dueIndexes.get(connection)!
+  for (const [tenantId, dueAt] of announced.jobs) {
+    const current = index.byTenant.get(tenantId)
+    if (current === undefined || dueAt < current) index.byTenant.set(tenantId, dueAt)
+  }
+  announced.jobs.clear()
+  const stale = new Set(announced.tenants)
+  announced.tenants.clear()
+  for (const tenantId of index.byTenant.keys()) if (!index.clocks.has(tenantId)) stale.add(tenantId)
+  if (stale.size === 0) return
+  const read = await db.driver.earliestDue(db, [...stale])
+  for (const tenantId of stale) {
+    index.byTenant.delete(tenantId)
+    index.clocks.delete(tenantId)
+  }
+  for (const row of read) setEarliest(index, row)
 }

@@ -6,6 +6,7 @@
  * tenant held. Other tenants are never touched.
  */
 import { asc, eq, sql } from 'drizzle-orm'
+import { announcedOf, announcesWrites } from './announced.js'
 import type { Db } from './driver.js'
 import { tryLockName } from './locks.js'
 import { atomically, statement } from './statements.js'
@@ -39,6 +40,26 @@ export async function retireTenantId(db: Db, id: string, at: number): Promise<vo
 /** Deletes up to `budget` rows of retired tenants; returns how many rows it deleted. */
 export function sweepRetiredTenants(db: Db, budget = SWEEP_BATCH): Promise<number> {
   return atomically(db, (db) => sweep(db, budget))
+}
+
+const anyRetired = statement((db, t) =>
+  db.select({ id: t.retiredTenants.id }).from(t.retiredTenants).limit(1).prepare(),
+)
+
+/**
+ * The tick's sweep. With replicas, only once a retirement was announced (or the slow poll
+ * announced everything), and only while one is left: one read when none is, no transaction.
+ */
+export async function sweepAnnouncedRetirements(db: Db): Promise<number> {
+  if (!announcesWrites(db)) return await sweepRetiredTenants(db)
+  const announced = announcedOf(db)
+  if (!announced.retired) return 0
+  announced.retired = false
+  if (!(await anyRetired(db).get())) return 0
+  const deleted = await sweepRetiredTenants(db)
+  // more may be left; none deleted: none left, or another replica is sweeping them
+  if (deleted > 0) announced.retired = true
+  return deleted
 }
 
 async function sweep(db: Db, budget: number): Promise<number> {

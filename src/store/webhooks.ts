@@ -10,6 +10,7 @@ import {
   type WebhookAttempt,
   type WebhookEvent,
 } from '../db/schema.js'
+import type { EarliestDue } from './driver.js'
 import { insertRow, pagesOf, updateBySeq } from './rows.js'
 import { query, statement, storeIsShared, type Tables } from './statements.js'
 
@@ -212,4 +213,15 @@ export async function attemptsOf(db: Db, eventIds: string[]): Promise<WebhookAtt
       .where(inArray(t.webhookAttempts.eventId, eventIds))
       .orderBy(t.webhookAttempts.attempt),
   )
+}
+
+/**
+ * With replicas: each tenant's earliest pending event that no replica holds, and the tenant's
+ * clock, so that the tick knows from memory when delivery has work (webhooks/delivery.ts). One
+ * statement, whatever the number of events.
+ */
+export async function eventWakeups(
+  db: Db,
+): Promise<{ tenantId: string; dueAt: number; clock: EarliestDue['clock'] }[]> {
+  return (await db.driver.earliestEventToAttempt(db)).map((row) => ({ ...row, dueAt: row.dueAt! }))
 }

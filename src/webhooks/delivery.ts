@@ -18,15 +18,17 @@ import type { Tenant, WebhookEvent } from '../db/schema.js'
 import type { TenantDirectory } from '../domain/tenants.js'
 import type { Logger } from '../lib/logger.js'
 import { maskUrlPassword } from '../lib/masking.js'
+import { announcedOf, announcesWrites } from '../store/announced.js'
 import { atomically } from '../store/statements.js'
 import {
   attemptCount,
   claimDueEvents,
+  eventWakeups,
   insertAttempt,
   nextTenantWithPendingEvents,
   updateEvent,
 } from '../store/webhooks.js'
-import { RETRY_DELAYS_MS } from '../domain/outbox.js'
+import { eventsWritten, RETRY_DELAYS_MS } from '../domain/outbox.js'
 import {
   ATTEMPT_HEADER,
   EVENT_ID_HEADER,
@@ -280,6 +282,7 @@ export function createDeliverer(db: Db, tenants: TenantDirectory, options: Deliv
       })
       return true
     })
+    if (status === 'pending') wakeups = undefined // its retry, read with the others
     if (logged)
       logAttempt(options.logger, tenant, event, {
         url,
@@ -292,9 +295,37 @@ export function createDeliverer(db: Db, tenants: TenantDirectory, options: Deliv
       })
   }
 
+  /**
+   * With replicas: each tenant's earliest event to attempt and its clock, as last read (undefined:
+   * to be read again). Read again when this process wrote events or scheduled a retry (the events
+   * a replica writes are its to send), when a clock moved, and at the slow poll, which finds those
+   * of a replica that died (store/announced.ts).
+   */
+  let wakeups: Awaited<ReturnType<typeof eventWakeups>> | undefined
+  let writtenSeen = eventsWritten(db)
+
+  /** The tick's part; with replicas, only when an event is due by the wake-ups (or a backlog waits). */
+  async function deliverDue(): Promise<void> {
+    if (announcesWrites(db) && !(await dueByWakeups())) return
+    await kick()
+  }
+
+  async function dueByWakeups(): Promise<boolean> {
+    const announced = announcedOf(db)
+    const written = eventsWritten(db)
+    if (announced.webhooks || written !== writtenSeen || !wakeups) {
+      announced.webhooks = false
+      writtenSeen = written
+      wakeups = await eventWakeups(db)
+    }
+    if (!backlog && !wakeups.some(({ dueAt, clock }) => dueAt <= tenants.now(clock))) return false
+    wakeups = undefined // what the pass claims is leased: read again after it
+    return true
+  }
+
   return {
     /** The tick's part: starts the attempts now due (retries come due on the tenants' clocks). */
-    deliverDue: kick,
+    deliverDue,
     /** Sends what is due now, without waiting; call after anything that may have enqueued. */
     kick: kickSoon,
     /**

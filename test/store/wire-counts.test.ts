@@ -23,28 +23,27 @@ import { freshSchema, TEST_PG } from '../pg.js'
  * A read: the tenant with its stamps (scenarios, due instant), the page with its total, and the
  * balances. A create: the tenant, the tenant again once its body is read, then BEGIN, the card
  * user, the card, its issuing job, COMMIT. The targets are lower: a read in at most 2 statements
- * and 2 round trips, a card create in at most 5 and 5, an idle replica at most 2 a second.
+ * and 2 round trips, a card create in at most 5 and 5. An idle replica sends at most 2 a second
+ * (it hears of other replicas' writes: store/postgres/listener.ts), which is the target met.
  */
+const IDLE_PER_SECOND = 2
 const COUNTS = {
   manual: {
     list: { statements: 3, roundTrips: 3 },
     card: { statements: 3, roundTrips: 3 },
     create: { statements: 7, roundTrips: 7 },
-    // 7 statements a tick (the ticker's, every TICK_MS): 70 a second
-    idlePerTick: 7,
   },
   real: {
     list: { statements: 3, roundTrips: 3 },
     card: { statements: 3, roundTrips: 3 },
     create: { statements: 7, roundTrips: 7 },
-    idlePerTick: 7,
   },
 }
 
 /** Requests measured per count: the least of them is the request's own. */
 const TRIES = 5
-/** The idle window: 30 ticks. */
-const IDLE_MS = 30 * TICK_MS
+/** The idle window: longer than the slow poll (5 s), so that one falls in it. */
+const IDLE_MS = 60 * TICK_MS
 
 const TOKEN = 'wire-counts'
 
@@ -135,15 +134,13 @@ for (const clock of ['manual', 'real'] as const)
       expect(counts.roundTrips).toBeLessThanOrEqual(COUNTS[clock].create.roundTrips)
     })
 
-    it(`an idle replica sends at most ${COUNTS[clock].idlePerTick} statements a tick (${(COUNTS[clock].idlePerTick * 1000) / TICK_MS} a second)`, async () => {
+    it(`an idle replica sends at most ${IDLE_PER_SECOND} statements a second`, async () => {
       await relay.afterTraffic(15)
       relay.reset()
       const started = performance.now()
       await new Promise((resolve) => setTimeout(resolve, IDLE_MS))
       const { statements } = relay.counts()
-      // the ticks that fit in the time that passed (a timer may fire late), and one more whose
-      // tail a busy machine may have let into the window
-      const ticks = Math.floor((performance.now() - started) / TICK_MS) + 1
-      expect(statements).toBeLessThanOrEqual(COUNTS[clock].idlePerTick * ticks)
+      const seconds = (performance.now() - started) / 1000
+      expect(statements).toBeLessThanOrEqual(IDLE_PER_SECOND * seconds)
     })
   })

@@ -10,6 +10,7 @@ import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core'
 import type { PgStore } from '../../db/open-pg.js'
 import type { Builder, Db, Dialect, Driver, EitherStatement, MakeStatement } from '../driver.js'
 import { columnIn, rowsAsJson, tableIn } from '../tables.js'
+import { earliestDueOf, earliestDueOnRealClocks, earliestEventToAttempt } from './due-index.js'
 
 /** PostgreSQL's handle: the store, or one of its transactions, and the driver. */
 type PgDb = Db & { readonly pg: PgStore }
@@ -320,6 +321,21 @@ export const postgresDriver: Driver = {
 
   // another replica may write at any time: nothing read is kept by the read cache
   writeStamp: () => undefined,
+
+  earliestDue: (db, ids) => (ids ? earliestDueOf(own(db), ids) : earliestDueOnRealClocks(own(db))),
+  earliestEventToAttempt: (db) => earliestEventToAttempt(own(db)),
+  listenForWrites(db, slowPollMs) {
+    // node-postgres's own client, for the listening connection: loaded only here
+    let stop: (() => Promise<void>) | undefined
+    let stopped = false
+    void import('./listener.js').then(({ listenForWrites }) => {
+      if (!stopped) stop = listenForWrites(own(db), db, slowPollMs)
+    })
+    return async () => {
+      stopped = true
+      await stop?.()
+    }
+  },
 
   // other replicas write unseen: it changes at every ask, so what is kept is read again
   commitsOfOthers: async () => ++asks,

@@ -13,6 +13,7 @@ import type {
   Db,
   Dialect,
   Driver,
+  EarliestDue,
   EitherStatement,
   MakeStatement,
   Method,
@@ -42,6 +43,41 @@ const dialect: Dialect = {
 }
 
 const own = (db: Db) => db as SqliteDb
+
+/** Each tenant's earliest due job (or pending event), with its clock: the queries by name. */
+const EARLIEST = {
+  real: `SELECT t.id, t.clock_mode, t.clock_anchor_ms, t.clock_wall_ms,
+      (SELECT due_at FROM jobs WHERE jobs.tenant_id = t.id ORDER BY due_at LIMIT 1) AS due_at
+    FROM tenants t WHERE t.clock_mode = 'real' AND due_at IS NOT NULL`,
+  of: `SELECT t.id, t.clock_mode, t.clock_anchor_ms, t.clock_wall_ms,
+      (SELECT due_at FROM jobs WHERE jobs.tenant_id = t.id ORDER BY due_at LIMIT 1) AS due_at
+    FROM tenants t WHERE t.id = ?`,
+  events: `SELECT t.id, t.clock_mode, t.clock_anchor_ms, t.clock_wall_ms,
+      (SELECT next_attempt_at FROM webhook_events
+       WHERE status = 'pending' AND tenant_id = t.id ORDER BY next_attempt_at LIMIT 1) AS due_at
+    FROM tenants t WHERE due_at IS NOT NULL`,
+}
+
+type EarliestRow = {
+  id: string
+  clock_mode: 'real' | 'manual'
+  clock_anchor_ms: number
+  clock_wall_ms: number
+  due_at: number | null
+}
+
+const earliestRows = (db: SqliteDb, which: keyof typeof EARLIEST) =>
+  prepared(db, `earliest:${which}`, (connection) => connection.$client.prepare(EARLIEST[which]))
+
+const earliestDueOf = (row: EarliestRow): EarliestDue => ({
+  tenantId: row.id,
+  dueAt: row.due_at,
+  clock: {
+    clockMode: row.clock_mode,
+    clockAnchorMs: row.clock_anchor_ms,
+    clockWallMs: row.clock_wall_ms,
+  },
+})
 
 const control = perConnection((connection) => ({
   totalChanges: connection.$client.prepare('SELECT total_changes()').pluck(),
@@ -150,6 +186,19 @@ export const sqliteDriver: Driver = {
     await untilNoTransaction(own(db))
     return own(db).$client.memory ? 0 : (control(own(db)).dataVersion.get() as number)
   },
+
+  earliestDue(db, ids) {
+    const rows = ids
+      ? ids.flatMap((id) => earliestRows(own(db), 'of').all(id) as EarliestRow[])
+      : (earliestRows(own(db), 'real').all() as EarliestRow[])
+    return Promise.resolve(rows.map(earliestDueOf))
+  },
+
+  earliestEventToAttempt: (db) =>
+    Promise.resolve((earliestRows(own(db), 'events').all() as EarliestRow[]).map(earliestDueOf)),
+
+  // one process: every write is its own, nothing to hear of
+  listenForWrites: () => undefined,
 
   // the file's lock is taken when the store opens to serve (store/open.ts)
   join: async () => async () => {},
