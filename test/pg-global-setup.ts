@@ -15,7 +15,7 @@ async function dropSandboxSchemas(): Promise<void> {
       'SELECT nspname AS name FROM pg_namespace WHERE starts_with(nspname, $1)',
       [SANDBOX_SCHEMA_PREFIX],
     )
-    for (const { name } of rows) await client.query(`DROP SCHEMA "${name}" CASCADE`)
+    for (const { name } of rows) await client.query(`DROP SCHEMA IF EXISTS "${name}" CASCADE`)
   } finally {
     await client.end()
   }

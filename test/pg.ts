@@ -38,7 +38,7 @@ export async function freshSchema(): Promise<{
       const client = new pg.Client({ connectionString: TEST_PG })
       await client.connect()
       try {
-        await client.query(`DROP SCHEMA "${name}" CASCADE`)
+        await client.query(`DROP SCHEMA IF EXISTS "${name}" CASCADE`)
       } finally {
         await client.end()
       }
