@@ -25,6 +25,14 @@ export type PgWireRelay = {
   reset(): void
   /** Resolves once a message has passed (within a second) and then none for `quietMs`. */
   afterTraffic(quietMs: number): Promise<void>
+  /**
+   * Arms a fault: every connection ends when a client sends a statement (Query or Parse) whose
+   * text holds `text`, which is not forwarded; with `refuse`, every new connection ends at once
+   * until `reopen`. Resolves once it has cut.
+   */
+  cutAt(text: string, options?: { refuse?: boolean }): Promise<void>
+  /** Lets new connections through again after a cut with `refuse`. */
+  reopen(): void
   close(): Promise<void>
 }
 

@@ -19,6 +19,11 @@
 // An SSLRequest or a GSSENCRequest is answered 'N' by the relay (no encryption: the client goes
 // on in plain text, as node-postgres does with sslmode unset or `prefer`); a CancelRequest is
 // forwarded as it is.
+//
+// A fault can be armed (`cutAt`): the relay ends every connection, client and server side, when a
+// client sends a statement whose text holds a given fragment (the statement is not forwarded),
+// as PostgreSQL going away at that point does; and, if asked, it ends every new connection at
+// once until `reopen` (the server down for a while).
 
 import { connect, createServer } from 'node:net'
 
@@ -56,6 +61,11 @@ const zeroCounts = () => ({
  * @property {() => void} reset sets every count to zero
  * @property {(quietMs: number) => Promise<void>} afterTraffic resolves once a message has
  *   passed (within a second) and then none for `quietMs`: just after a replica's tick, say
+ * @property {(text: string, options?: { refuse?: boolean }) => Promise<void>} cutAt arms the
+ *   fault: ends every connection when a client sends a statement (Query or Parse) whose text
+ *   holds `text`, without forwarding it, and with `refuse` every new one until `reopen`; resolves
+ *   once it has cut
+ * @property {() => void} reopen lets new connections through again after a cut with `refuse`
  * @property {() => Promise<void>} close stops listening and ends every relayed connection
  */
 
@@ -71,8 +81,12 @@ export async function startPgWireRelay(target) {
   /** Messages seen in either direction, counted or not: what afterTraffic watches. */
   let messages = 0
   const sockets = new Set()
+  /** @type {{ text: Buffer, refuse: boolean, done: () => void } | undefined} */
+  let armed
+  let refusing = false
 
   const server = createServer((client) => {
+    if (refusing) return void client.destroy()
     sockets.add(client)
     client.on('close', () => sockets.delete(client))
     client.on('error', () => client.destroy())
@@ -139,6 +153,16 @@ export async function startPgWireRelay(target) {
         const length = pending.readInt32BE(whole + 1)
         if (pending.length - whole < 1 + length) break
         const type = String.fromCharCode(pending[whole])
+        if (armed && (type === 'Q' || type === 'P')) {
+          const { text, refuse, done } = armed
+          if (pending.subarray(whole, whole + 1 + length).includes(text)) {
+            armed = undefined
+            refusing = refuse
+            for (const socket of sockets) socket.destroy()
+            done()
+            return
+          }
+        }
         messages++
         const name = FRONTEND[type]
         if (name) counts[name]++
@@ -177,6 +201,12 @@ export async function startPgWireRelay(target) {
         if (messages !== last) [last, since] = [messages, performance.now()]
       }
     },
+    cutAt(text, { refuse = false } = {}) {
+      return new Promise((resolve) => {
+        armed = { text: Buffer.from(text), refuse, done: () => resolve(undefined) }
+      })
+    },
+    reopen: () => void (refusing = false),
     close() {
       for (const socket of sockets) socket.destroy()
       return new Promise((resolve) => server.close(() => resolve()))

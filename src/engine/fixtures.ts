@@ -37,6 +37,13 @@ export type Fixture = z.infer<typeof fixtureSchema>
 
 export class FixtureError extends Error {
   override name = 'FixtureError'
+  constructor(
+    message: string,
+    /** A step answered 503: the store could not be reached, nothing wrong with the fixture. */
+    readonly storeUnreachable = false,
+  ) {
+    super(message)
+  }
 }
 
 /** The names of the fixtures of fixtures/ (their file names without `.json`), sorted. */
@@ -104,6 +111,7 @@ export async function applyFixture(fixture: Fixture, call: Call): Promise<number
       throw new FixtureError(
         `fixture ${fixture.name}, step ${index + 1} (${method} ${path}) answered ${res.status}: ` +
           (fields.length ? fields.join('; ') : (answer?.message ?? 'no message')),
+        res.status === 503,
       )
     }
     if (step.as) named[step.as] = res.body

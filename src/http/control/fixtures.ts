@@ -2,11 +2,12 @@
  * /__sandbox/fixtures (PRODUCT §9): `GET` lists the fixtures of fixtures/; `POST {"name"}` or
  * `{"fixture": {...}}` seeds the caller's tenant with one, through the real API, all or nothing:
  * a step that fails puts the tenant back as it was before the fixture (domain/snapshots.ts) and
- * none of the fixture's webhooks is sent (they are held while it runs).
+ * none of the fixture's webhooks is sent (they are held while it runs). A step the store could
+ * not answer (503) makes the whole a 503, undone the same way.
  */
 import { Hono } from 'hono'
 import { z } from 'zod'
-import { refused } from '../../domain/errors.js'
+import { SandboxError, refused } from '../../domain/errors.js'
 import { undoneOnFailure } from '../../domain/snapshots.js'
 import {
   FixtureError,
@@ -17,6 +18,7 @@ import {
 } from '../../engine/fixtures.js'
 import type { AppEnv } from '../../env.js'
 import { ok } from '../envelope.js'
+import { STORE_UNREACHABLE } from '../errors.js'
 import { describeRoute } from '../route-meta.js'
 import { validate } from '../validate.js'
 
@@ -58,6 +60,8 @@ export const fixturesApi = new Hono<AppEnv>()
         const tenant = (await deps.tenants.forToken(token))!
         deps.scenarios.forget(tenant.id)
         c.set('tenant', tenant)
+        // a step the store could not answer: nothing wrong with the fixture, retry it
+        if (error.storeUnreachable) throw new SandboxError('unavailable', STORE_UNREACHABLE)
         throw refused(field, `${error.message} — the tenant is as it was before the fixture`)
       } finally {
         release()
