@@ -20,8 +20,9 @@ export async function tenantByToken(db: Db, token: string): Promise<Tenant | und
 
 /**
  * What a replica keeps from the tables is checked against, read with the tenant in one
- * statement (a shared store): the tenant's posted scenarios (their count and newest seq, which
- * any post or delete moves) and its earliest due instant.
+ * statement (a shared store): the tenant's posted scenarios (their count, newest seq and sum of
+ * seqs: a row is never changed in place, a post is a delete and an insert, so the seqs name the
+ * rows) and its earliest due instant.
  */
 export type TenantStamps = { scenarios: string; dueAt: number | null }
 
@@ -36,7 +37,7 @@ const byTokenWithStamps = statement((db, t) =>
   db
     .select({
       ...getTableColumns(t.tenants),
-      scenariosStamp: sql<string>`(SELECT count(*) || ':' || coalesce(max(${t.scenarios.seq}), 0) FROM ${t.scenarios} WHERE ${t.scenarios.tenantId} = ${t.tenants.id})`,
+      scenariosStamp: sql<string>`(SELECT count(*) || ':' || coalesce(max(${t.scenarios.seq}), 0) || ':' || coalesce(sum(${t.scenarios.seq}), 0) FROM ${t.scenarios} WHERE ${t.scenarios.tenantId} = ${t.tenants.id})`,
       dueAtStamp: sql<
         number | null
       >`(SELECT min(${t.jobs.dueAt}) FROM ${t.jobs} WHERE ${t.jobs.tenantId} = ${t.tenants.id})`,

@@ -1,0 +1,83 @@
+/**
+ * What a replica keeps of a tenant on a shared store is used only while the stamps read with the
+ * tenant say nothing changed (store/tenants.ts tenantWithStamps): two sandboxes on one PostgreSQL
+ * schema, as two replicas, each having answered the tenant before the other changes it.
+ */
+import { afterEach, describe, expect, it } from 'vitest'
+import { startSandbox, type RunningSandbox } from '../../src/sandbox.js'
+import { freshSchema, TEST_PG } from '../pg.js'
+
+const teapot = {
+  name: 'teapot',
+  rules: [{ match: { method: 'GET', path: '/v1/cards' }, respond: { status: 418 } }],
+}
+
+describe.skipIf(!TEST_PG)('two replicas and the tenant stamps (PostgreSQL)', () => {
+  const cleanups: (() => Promise<unknown>)[] = []
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+  })
+
+  async function replicas(
+    clock: 'manual' | 'real',
+    ticking = true,
+  ): Promise<[RunningSandbox, RunningSandbox]> {
+    const schema = await freshSchema()
+    cleanups.push(schema.drop)
+    const started: RunningSandbox[] = []
+    for (let i = 0; i < 2; i++) {
+      const sandbox = await startSandbox({
+        port: 0,
+        db: schema.url,
+        clock,
+        log: 'silent',
+        ticking,
+      })
+      cleanups.push(() => sandbox.close())
+      started.push(sandbox)
+    }
+    return started as [RunningSandbox, RunningSandbox]
+  }
+
+  const call = async (sandbox: RunningSandbox, method: string, path: string, body?: unknown) => {
+    const res = await fetch(sandbox.url + path, {
+      method,
+      headers: { Authorization: 'Bearer stamps', 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
+    return { status: res.status, body: (await res.json()) as any }
+  }
+
+  it('puts a scenario posted on one replica in force on the next request of the other, and takes it out again', async () => {
+    const [a, b] = await replicas('manual')
+    expect((await call(b, 'GET', '/v1/cards')).status).toBe(200) // b keeps: no scenario
+    expect((await call(a, 'POST', '/__sandbox/scenarios', teapot)).status).toBe(200)
+    expect((await call(b, 'GET', '/v1/cards')).status).toBe(418)
+    expect((await call(a, 'DELETE', '/__sandbox/scenarios/teapot')).status).toBe(200)
+    expect((await call(b, 'GET', '/v1/cards')).status).toBe(200)
+    // posted again under the same name: a new row, a new stamp
+    expect((await call(a, 'POST', '/__sandbox/scenarios', teapot)).status).toBe(200)
+    expect((await call(b, 'GET', '/v1/cards')).status).toBe(418)
+  })
+
+  it("runs on the other replica's next request what a job written on one has brought due (real clock)", async () => {
+    // no tick on either: only the request's catch-up can run the job
+    const [a, b] = await replicas('real', false)
+    await call(a, 'PUT', '/__sandbox/delays', { card_user_verification: '50ms' })
+    expect((await call(b, 'GET', '/v1/card-users')).status).toBe(200) // b has answered
+    const created = await call(a, 'POST', '/v1/card-users/create', {
+      first_name: 'Awa',
+      last_name: 'Diop',
+      address: 'Dakar',
+      phone: '+221770000001',
+      id_no: '1',
+      selfie_image: 'https://x.test/s.jpg',
+      id_image: 'https://x.test/i.jpg',
+    })
+    const reference = created.body.data.userCard.reference
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    // b's request reads the due instant with the tenant, and catches up before it answers
+    const read = await call(b, 'GET', `/v1/card-users/${reference}`)
+    expect(read.body.data.cardUser.status).toBe('passed')
+  })
+})
