@@ -77,10 +77,7 @@ export async function settlePayment(
  * The money a payment's end moves: paid, what was on its way in lands on the float, settled;
  * failed or expired, it is called off.
  */
-export function paymentMovement(
-  payment: Payment,
-  to: 'success' | 'failed' | 'expired',
-): MoneyMove {
+export function paymentMovement(payment: Payment, to: 'success' | 'failed' | 'expired'): MoneyMove {
   const { amount, reference: source } = payment
   return to === 'success'
     ? { from: INCOMING, to: FLOAT, amount, source, memo: 'payment' }

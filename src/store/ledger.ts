@@ -139,7 +139,9 @@ export async function writeMovements(db: Db, movements: Movement[]): Promise<voi
     deltas.set(key, delta)
   }
   // in one order, whoever writes them: two sets locking the same accounts never wait in a circle
-  const balances = [...deltas.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+  const balances = [...deltas.values()].sort((a, b) =>
+    a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+  )
   await query(db, 'run', (db, t) =>
     db
       .insert(t.accounts)
