@@ -3,7 +3,7 @@
  * a `float_credit` for each successful payment (PRODUCT §5). Fees are 0 in the sandbox. The
  * float itself is the ledger's `float` account.
  */
-import type { BusinessOperation } from '../db/schema.js'
+import type { BusinessOperation, businessOperations } from '../db/schema.js'
 import { insertOperation, operationPages } from '../store/business.js'
 import type { Page, PageOf } from '../store/rows.js'
 import { atomically } from '../store/statements.js'
@@ -14,20 +14,31 @@ import { LIFECYCLES } from './lifecycles.js'
 /** SPEC §2.9 shows `account_transfer`, the only type the sandbox uses. */
 const OPERATION_TYPE = 'account_transfer'
 
+/** What a business operation records; the rest (its reference, instants, type) is its own. */
+export type OperationInput = {
+  kind: BusinessOperation['kind']
+  sourceReference: string
+  amount: number
+  description: string
+  bankName: string
+  bankId: string
+  bankAccountName: string
+  status?: BusinessOperation['status']
+}
+
 export function recordOperation(
   ctx: DomainContext,
-  input: {
-    kind: BusinessOperation['kind']
-    sourceReference: string
-    amount: number
-    description: string
-    bankName: string
-    bankId: string
-    bankAccountName: string
-    status?: BusinessOperation['status']
-  },
+  input: OperationInput,
 ): Promise<BusinessOperation> {
-  return insertOperation(ctx.db, {
+  return insertOperation(ctx.db, operationRow(ctx, input))
+}
+
+/** The row of a business operation at the context's now, its reference drawn. */
+export function operationRow(
+  ctx: DomainContext,
+  input: OperationInput,
+): typeof businessOperations.$inferInsert {
+  return {
     status: LIFECYCLES.business_operation.initial,
     ...input,
     reference: ctx.ids.uuid(),
@@ -36,7 +47,7 @@ export function recordOperation(
     type: OPERATION_TYPE,
     createdAt: ctx.now,
     updatedAt: ctx.now,
-  })
+  }
 }
 
 export function listOperations(ctx: DomainContext, page: Page): Promise<PageOf<BusinessOperation>> {

@@ -23,7 +23,7 @@ import {
   type MoneyRequestInput,
 } from './customer.js'
 import { notFound } from './errors.js'
-import { FLOAT, HOLDS, WORLD, assertFunds, move } from './ledger.js'
+import { FLOAT, HOLDS, WORLD, assertFunds, move, type MoneyMove } from './ledger.js'
 import { LIFECYCLES } from './lifecycles.js'
 import { magicAmount } from './magic-values.js'
 import { scheduleOutcome } from './schedule.js'
@@ -91,19 +91,18 @@ export async function settleDisburse(
   disburse: Disburse,
   to: 'success' | 'failed',
 ): Promise<void> {
-  const [memo, destination] =
-    to === 'success' ? ['settle disburse', WORLD] : ['release disburse', FLOAT]
-  await move(ctx, {
-    from: HOLDS,
-    to: destination,
-    amount: disburse.amount,
-    source: disburse.reference,
-    memo,
-  })
+  await move(ctx, disburseMovement(disburse, to))
   await setOperationStatus(
     ctx.db,
     { sourceReference: disburse.reference, kind: 'float_debit' },
     to,
     ctx.now,
   )
+}
+
+/** The money a disburse's end moves: what was held goes out, or back to the float. */
+export function disburseMovement(disburse: Disburse, to: 'success' | 'failed'): MoneyMove {
+  const [memo, destination] =
+    to === 'success' ? ['settle disburse', WORLD] : ['release disburse', FLOAT]
+  return { from: HOLDS, to: destination, amount: disburse.amount, source: disburse.reference, memo }
 }

@@ -12,6 +12,7 @@ import {
   accountBalance,
   accountBalances,
   writeMovement,
+  writeMovements,
   accountBalanceForUpdate,
 } from '../store/ledger.js'
 import type { DomainContext } from './context.js'
@@ -63,9 +64,12 @@ export async function assertFunds(
   }
 }
 
+/** A movement of money from one account to another, and what moved it (its postings' source and memo). */
+export type MoneyMove = { from: string; to: string; amount: number; source: string; memo: string }
+
 export async function move(
   ctx: Pick<DomainContext, 'db' | 'tenant' | 'now'>,
-  movement: { from: string; to: string; amount: number; source: string; memo: string },
+  movement: MoneyMove,
 ): Promise<void> {
   const { from, to, amount, source, memo } = movement
   if (from === WORLD) await assertRoomFor(ctx, amount)
@@ -80,12 +84,38 @@ export async function move(
   })
 }
 
+/**
+ * Several movements, each at its own instant (a run of due settlements), with what `move` checks
+ * of each in turn, in one insert of their postings and one update of the balances they touch.
+ */
+export async function moveAll(
+  ctx: Pick<DomainContext, 'db' | 'tenant'>,
+  movements: (MoneyMove & { now: number })[],
+): Promise<void> {
+  if (movements.some((movement) => movement.from === WORLD)) {
+    // what the tenant holds before each movement, as `move` one by one would read it
+    let held = -(await accountBalanceForUpdate(ctx.db, ctx.tenant.id, WORLD))
+    for (const { from, to, amount } of movements) {
+      if (from === WORLD) assertRoom(held, amount)
+      if (from === WORLD) held += amount
+      if (to === WORLD) held -= amount
+    }
+  }
+  await writeMovements(
+    ctx.db,
+    movements.map((movement) => ({ tenantId: ctx.tenant.id, ...movement })),
+  )
+}
+
 /** Refuses (422 naming `amount`) money coming in that would take what the tenant holds past MAX_HELD. */
 async function assertRoomFor(
   ctx: Pick<DomainContext, 'db' | 'tenant'>,
   amount: number,
 ): Promise<void> {
-  const held = -(await accountBalanceForUpdate(ctx.db, ctx.tenant.id, WORLD))
+  assertRoom(-(await accountBalanceForUpdate(ctx.db, ctx.tenant.id, WORLD)), amount)
+}
+
+function assertRoom(held: number, amount: number): void {
   if (amount > MAX_HELD - held) {
     throw refused(
       'amount',

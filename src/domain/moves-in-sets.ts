@@ -2,7 +2,8 @@
  * Status moves made as a set (engine/scheduler.ts: a run of due jobs of one kind): each move
  * does exactly what `transition` does for it (domain/transitions.ts), in the same order, with
  * the same draws of randomness, but the run's resources are locked and read, updated, given
- * their events and rid of their other moves with a statement each for the whole run. A move
+ * their events and rid of their other moves with a statement each for the whole run (transfers,
+ * payments and disburses settle with their ledger movements: domain/settlements-in-sets.ts). A move
  * that is no longer legal, or whose resource is gone, does nothing (undefined), as a job
  * refused by `transition` does. The keys of one set are distinct.
  */
@@ -19,14 +20,27 @@ import type { DomainContext } from './context.js'
 import { balancesOf, cardAccount } from './ledger.js'
 import { allowedMoves, TRANSITION_RESOURCES, type TransitionResource } from './lifecycles.js'
 import { enqueueRows, outboxRow } from './outbox.js'
+import {
+  moveDisburses,
+  movePayments,
+  moveTransactions,
+  type Moved,
+  type SetMove,
+} from './settlements-in-sets.js'
 import { generatedIdentity, type TransitionResult } from './transitions.js'
 import { cardCreationEvent, verificationEvent } from './webhook-events.js'
 
 /** One move of a set: the resource's key and row (seq), the state it moves to, and when (its job's instant). */
-export type SetMove = { key: string; seq: number; to: string; now: number }
+export type { SetMove }
 
-/** The resources whose moves can be made as a set. */
-export const SET_RESOURCES = ['cards', 'card-users'] as const
+/** The resources whose moves can be made as a set (disputes, moved by hand, are not). */
+export const SET_RESOURCES = [
+  'cards',
+  'card-users',
+  'transactions',
+  'payments',
+  'disburses',
+] as const
 export type SetResource = (typeof SET_RESOURCES)[number]
 
 export function movesAsSet(resource: string): resource is SetResource {
@@ -50,8 +64,7 @@ export async function moveAsSet(
     resource,
     moves.map((move) => move.seq),
   )
-  const results =
-    resource === 'cards' ? await moveCards(ctx, moves) : await moveCardUsers(ctx, moves)
+  const results = await SET_MOVERS[resource](ctx, moves)
   await cancelMovesOf(
     ctx.db,
     ctx.tenant.id,
@@ -69,7 +82,14 @@ export async function moveAsSet(
   )
 }
 
-type Moved = { from: string; seq: number } | undefined
+const SET_MOVERS: Record<SetResource, (ctx: DomainContext, moves: SetMove[]) => Promise<Moved[]>> =
+  {
+    cards: moveCards,
+    'card-users': moveCardUsers,
+    transactions: moveTransactions,
+    payments: movePayments,
+    disburses: moveDisburses,
+  }
 
 /** As MOVERS.cards: the status (details drawn when issued without them), then card_creation.*. */
 async function moveCards(ctx: DomainContext, moves: SetMove[]): Promise<Moved[]> {

@@ -21,8 +21,8 @@ import {
   type MoneyRequestInput,
 } from './customer.js'
 import { notFound } from './errors.js'
-import { recordOperation } from './business.js'
-import { FLOAT, INCOMING, WORLD, move } from './ledger.js'
+import { recordOperation, type OperationInput } from './business.js'
+import { FLOAT, INCOMING, WORLD, move, type MoneyMove } from './ledger.js'
 import { LIFECYCLES } from './lifecycles.js'
 import { magicAmount } from './magic-values.js'
 import { scheduleAt, scheduleOutcome } from './schedule.js'
@@ -69,27 +69,24 @@ export async function settlePayment(
   payment: Payment,
   to: 'success' | 'failed' | 'expired',
 ): Promise<void> {
-  if (to === 'success') await creditPayment(ctx, payment)
-  else
-    await move(ctx, {
-      from: INCOMING,
-      to: WORLD,
-      amount: payment.amount,
-      source: payment.reference,
-      memo: `call off payment (${to})`,
-    })
+  await move(ctx, paymentMovement(payment, to))
+  if (to === 'success') await recordOperation(ctx, paymentOperation(payment))
 }
 
-/** The payer paid: the money on its way in lands on the float, settled. */
-async function creditPayment(ctx: DomainContext, payment: Payment): Promise<void> {
-  await move(ctx, {
-    from: INCOMING,
-    to: FLOAT,
-    amount: payment.amount,
-    source: payment.reference,
-    memo: 'payment',
-  })
-  await recordOperation(ctx, {
+/**
+ * The money a payment's end moves: paid, what was on its way in lands on the float, settled;
+ * failed or expired, it is called off.
+ */
+export function paymentMovement(payment: Payment, to: 'success' | 'failed' | 'expired'): MoneyMove {
+  const { amount, reference: source } = payment
+  return to === 'success'
+    ? { from: INCOMING, to: FLOAT, amount, source, memo: 'payment' }
+    : { from: INCOMING, to: WORLD, amount, source, memo: `call off payment (${to})` }
+}
+
+/** The float credit a paid payment records. */
+export function paymentOperation(payment: Payment): OperationInput {
+  return {
     kind: 'float_credit',
     sourceReference: payment.reference,
     amount: payment.amount,
@@ -98,7 +95,7 @@ async function creditPayment(ctx: DomainContext, payment: Payment): Promise<void
     bankId: payment.customerPhone,
     bankAccountName: payment.customerFullName,
     status: 'success',
-  })
+  }
 }
 
 export async function findPayment(

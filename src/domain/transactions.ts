@@ -21,7 +21,16 @@ import { findCard } from './cards.js'
 import { findCardUser } from './card-users.js'
 import type { DomainContext } from './context.js'
 import { notFound, refused } from './errors.js'
-import { FLOAT, HOLDS, INCOMING, WORLD, assertFunds, cardAccount, move } from './ledger.js'
+import {
+  FLOAT,
+  HOLDS,
+  INCOMING,
+  WORLD,
+  assertFunds,
+  cardAccount,
+  move,
+  type MoneyMove,
+} from './ledger.js'
 import { LIFECYCLES } from './lifecycles.js'
 import { magicAmount } from './magic-values.js'
 import { scheduleOutcome } from './schedule.js'
@@ -139,18 +148,33 @@ export async function settleTransaction(
   transaction: Transaction,
   to: 'success' | 'failed',
 ): Promise<void> {
-  if (await settleCardMovement(ctx, transaction, to)) return
-  const card = cardAccount(transaction.cardReference)
+  for (const movement of settlementMovements(transaction, to)) await move(ctx, movement)
+}
+
+/** The movements of money a transfer's settlement or failure makes, in order. */
+export function settlementMovements(
+  transaction: Transaction,
+  to: 'success' | 'failed',
+): MoneyMove[] {
   const { amount, slug: source } = transaction
+  if (transaction.kind in MOVED_TO) {
+    // the API's recharge, withdraw and transfer: held at creation, moved or given back
+    const kind = transaction.kind as CardMovementKind
+    const destination =
+      to === 'success' ? MOVED_TO[kind](transaction) : MOVED_FROM[kind](transaction)
+    return [{ from: HOLDS, to: destination, amount, source, memo: `${to} ${kind}` }]
+  }
+  const card = cardAccount(transaction.cardReference)
   const outgoing = transaction.kind === 'card_to_bank' || transaction.kind === 'card_to_wallet'
   if (outgoing && to === 'success')
-    await move(ctx, { from: HOLDS, to: WORLD, amount, source, memo: `settle ${transaction.kind}` })
+    return [{ from: HOLDS, to: WORLD, amount, source, memo: `settle ${transaction.kind}` }]
   if (outgoing && to === 'failed')
-    await move(ctx, { from: HOLDS, to: card, amount, source, memo: `release ${transaction.kind}` })
+    return [{ from: HOLDS, to: card, amount, source, memo: `release ${transaction.kind}` }]
   if (transaction.kind === 'wallet_to_card' && to === 'success')
-    await move(ctx, { from: INCOMING, to: card, amount, source, memo: 'credit wallet_to_card' })
+    return [{ from: INCOMING, to: card, amount, source, memo: 'credit wallet_to_card' }]
   if (transaction.kind === 'wallet_to_card' && to === 'failed')
-    await move(ctx, { from: INCOMING, to: WORLD, amount, source, memo: 'call off wallet_to_card' })
+    return [{ from: INCOMING, to: WORLD, amount, source, memo: 'call off wallet_to_card' }]
+  return []
 }
 
 type Movement = Pick<Transaction, 'cardReference' | 'receiverCardReference'>
@@ -160,31 +184,17 @@ const MOVED_TO = {
   withdraw: () => FLOAT,
   transfer: (t: Movement) => cardAccount(t.receiverCardReference ?? ''),
 }
-/** Where it comes from (held at creation), and goes back to if it fails. */
+/**
+ * Where it comes from (held at creation), and goes back to if it fails. Control-plane funding
+ * never settles (it is `success` at once), so a recharge or withdraw that settles is always one
+ * of the API's (docs "topup or withdraw card").
+ */
 const MOVED_FROM = {
   recharge: () => FLOAT,
   withdraw: (t: Movement) => cardAccount(t.cardReference),
   transfer: (t: Movement) => cardAccount(t.cardReference),
 }
 type CardMovementKind = keyof typeof MOVED_TO
-
-/**
- * The API's recharge, withdraw and transfer (docs "topup or withdraw card"): held at creation,
- * moved on success, given back on failure. Control-plane funding never settles (it is `success`
- * at once), so a recharge or withdraw that settles is always one of these. False for other kinds.
- */
-async function settleCardMovement(
-  ctx: DomainContext,
-  transaction: Transaction,
-  to: 'success' | 'failed',
-): Promise<boolean> {
-  if (!(transaction.kind in MOVED_TO)) return false
-  const kind = transaction.kind as CardMovementKind
-  const destination = to === 'success' ? MOVED_TO[kind](transaction) : MOVED_FROM[kind](transaction)
-  const { amount, slug: source } = transaction
-  await move(ctx, { from: HOLDS, to: destination, amount, source, memo: `${to} ${kind}` })
-  return true
-}
 
 export type CardMovementInput = {
   action: CardMovementKind

@@ -4,7 +4,7 @@
  * (PRODUCT §8) and applies each move's side effects in the same transaction, the resource's row
  * locked (store/locks.ts) so that two moves of it at once on two replicas take turns.
  */
-import type { CardUser } from '../db/schema.js'
+import type { CardUser, Disburse, Payment, Transaction } from '../db/schema.js'
 import { updateCardUser } from '../store/card-users.js'
 import { updateDisburse } from '../store/disburses.js'
 import { cancelMoves } from '../store/jobs.js'
@@ -26,7 +26,7 @@ import {
 import { findPayment, settlePayment } from './payments.js'
 import { findTransaction, settleTransaction } from './transactions.js'
 import { cardCreationEvent, extensionEvent, verificationEvent } from './webhook-events.js'
-import { enqueueEvent } from './outbox.js'
+import { enqueueEvent, enqueueRows, outboxRow } from './outbox.js'
 
 export type TransitionResult = { resource: Resource; key: string; from: string; to: string }
 
@@ -82,13 +82,7 @@ const MOVERS: Record<TransitionResource, Mover> = {
       updatedAt: ctx.now,
     })
     await settleTransaction(ctx, transaction, to as 'success' | 'failed')
-    await enqueueExtension(ctx, 'transaction', to, {
-      slug: transaction.slug,
-      reference: transaction.reference,
-      card_reference: transaction.cardReference,
-      kind: transaction.kind,
-      amount: transaction.amount,
-    })
+    await enqueueExtension(ctx, 'transaction', to, transactionExtension(transaction))
     return { from: transaction.status, seq: transaction.seq }
   },
   async payments(ctx, reference, to) {
@@ -99,12 +93,7 @@ const MOVERS: Record<TransitionResource, Mover> = {
       updatedAt: ctx.now,
     })
     await settlePayment(ctx, payment, to as 'success' | 'failed' | 'expired')
-    await enqueueExtension(ctx, 'payment', to, {
-      reference: payment.reference,
-      partner_reference: payment.partnerReference,
-      network: payment.network,
-      amount: payment.amount,
-    })
+    await enqueueExtension(ctx, 'payment', to, moneyRequestExtension(payment))
     return { from: payment.status, seq: payment.seq }
   },
   async disburses(ctx, reference, to) {
@@ -115,12 +104,7 @@ const MOVERS: Record<TransitionResource, Mover> = {
       updatedAt: ctx.now,
     })
     await settleDisburse(ctx, disburse, to as 'success' | 'failed')
-    await enqueueExtension(ctx, 'disburse', to, {
-      reference: disburse.reference,
-      partner_reference: disburse.partnerReference,
-      network: disburse.network,
-      amount: disburse.amount,
-    })
+    await enqueueExtension(ctx, 'disburse', to, moneyRequestExtension(disburse))
     return { from: disburse.status, seq: disburse.seq }
   },
   async disputes(ctx, reference, to) {
@@ -137,9 +121,39 @@ async function enqueueExtension(
   status: string,
   data: Record<string, unknown>,
 ) {
-  await enqueueEvent(ctx, extensionEvent(resource, status, { ...data, status }), {
-    extension: true,
-  })
+  const row = extensionRow(ctx, resource, status, data)
+  if (row) await enqueueRows(ctx, [row])
+}
+
+/** The outbox row of an extension event, its id drawn; none when extensions are off. */
+export function extensionRow(
+  ctx: DomainContext,
+  resource: string,
+  status: string,
+  data: Record<string, unknown>,
+) {
+  return outboxRow(ctx, extensionEvent(resource, status, { ...data, status }), { extension: true })
+}
+
+/** What a transaction's extension event says of it (with its new status). */
+export function transactionExtension(transaction: Transaction): Record<string, unknown> {
+  return {
+    slug: transaction.slug,
+    reference: transaction.reference,
+    card_reference: transaction.cardReference,
+    kind: transaction.kind,
+    amount: transaction.amount,
+  }
+}
+
+/** What a payment's or disburse's extension event says of it (with its new status). */
+export function moneyRequestExtension(request: Payment | Disburse): Record<string, unknown> {
+  return {
+    reference: request.reference,
+    partner_reference: request.partnerReference,
+    network: request.network,
+    amount: request.amount,
+  }
 }
 
 /**

@@ -4,7 +4,8 @@
  */
 import { and, eq, sql } from 'drizzle-orm'
 import type { Db } from './driver.js'
-import { statement, type Tables } from './statements.js'
+import { postings } from '../db/schema.js'
+import { query, statement, type Tables } from './statements.js'
 import type { Builder } from './driver.js'
 
 /** A tenant's account's balance, by `tenant` and `account`. */
@@ -115,4 +116,39 @@ export async function writeMovement(db: Db, movement: Movement): Promise<void> {
   const credits = credit(db)
   await credits.run({ tenant, account: from, delta: -amount })
   await credits.run({ tenant, account: to, delta: amount })
+}
+
+/**
+ * Writes several movements (a run of due settlements) as two statements: every posting in one
+ * insert, in the order given (two a movement, `from` then `to`, as writeMovement), and every
+ * balance touched in one upsert, each account once with the sum of its deltas (an account whose
+ * deltas sum to 0 is still opened, as movement by movement). The caller runs it in its transaction.
+ */
+export async function writeMovements(db: Db, movements: Movement[]): Promise<void> {
+  if (movements.length === 0) return
+  const rows = movements.flatMap(({ tenantId, from, to, amount, source, memo, now }) => [
+    { tenantId, account: from, amount: -amount, source, memo, createdAt: now },
+    { tenantId, account: to, amount, source, memo, createdAt: now },
+  ])
+  await db.driver.insertMany(db, postings, rows)
+  const deltas = new Map<string, { tenantId: string; name: string; balance: number }>()
+  for (const row of rows) {
+    const key = `${row.tenantId}\u0000${row.account}`
+    const delta = deltas.get(key) ?? { tenantId: row.tenantId, name: row.account, balance: 0 }
+    delta.balance += row.amount
+    deltas.set(key, delta)
+  }
+  // in one order, whoever writes them: two sets locking the same accounts never wait in a circle
+  const balances = [...deltas.values()].sort((a, b) =>
+    a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+  )
+  await query(db, 'run', (db, t) =>
+    db
+      .insert(t.accounts)
+      .values(balances)
+      .onConflictDoUpdate({
+        target: [t.accounts.tenantId, t.accounts.name],
+        set: { balance: sql`${t.accounts.balance} + excluded.balance` },
+      }),
+  )
 }

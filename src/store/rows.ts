@@ -88,6 +88,9 @@ export function pagesOf<T extends TenantTable>(table: T, by?: SQLiteColumn) {
 
 export type SeqTable = SQLiteTable & { seq: SQLiteColumn }
 
+/** A column a row is found by (its reference, its slug), as the domain names it. */
+export type KeyColumn = SQLiteColumn
+
 /** Inserts one row of `table`. */
 export async function insertRow<T extends SQLiteTable>(
   db: Db,

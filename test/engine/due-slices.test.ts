@@ -82,18 +82,26 @@ describe('runsOf', () => {
       job(3, 'cards', 'a'),
       job(4, 'card-users', 'u', 'passed'),
       job(5, 'transactions', 't1', 'success'),
-      job(6, 'transactions', 't2', 'success'),
-      job(7, 'cards', 'c', 'fill_details'),
-      job(8, 'cards', 'd'),
+      job(6, 'transactions', 't2', 'failed'),
+      job(7, 'payments', 'p1', 'expired'),
+      job(8, 'disburses', 'd1', 'success'),
+      job(9, 'disburses', 'd2', 'failed'),
+      job(10, 'wallet-codes', 'w1', 'expired'),
+      job(11, 'wallet-codes', 'w2', 'expired'),
+      job(12, 'cards', 'c', 'fill_details'),
+      job(13, 'cards', 'd'),
     ]
     expect(runsOf(due).map((run) => run.map((j) => j.seq))).toEqual([
       [1, 2],
       [3],
       [4],
-      [5],
-      [6],
+      [5, 6],
       [7],
-      [8],
+      [8, 9],
+      [10],
+      [11],
+      [12],
+      [13],
     ])
   })
 

@@ -1,8 +1,8 @@
 /**
- * ms per due job of a clock advance over N due card issuings (default 2,000), on SQLite (a file)
- * and, with CARD_SANDBOX_TEST_PG, on PostgreSQL (a schema of its own, dropped after):
- * `npx tsx test/engine/measure-due-jobs.ts [N]`. The cards are created first (not timed), then one advance
- * runs them all.
+ * ms per due job of a clock advance over N due card issuings or N due card-to-bank transfers
+ * (default 2,000), on SQLite (a file) and, with CARD_SANDBOX_TEST_PG, on PostgreSQL (a schema of
+ * its own, dropped after): `npx tsx test/engine/measure-due-jobs.ts [N] [cards|transfers]`. The
+ * cards or transfers are created first (not timed), then one advance runs them all.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -12,6 +12,8 @@ import pg from 'pg'
 import { createSandbox } from '../../src/sandbox.js'
 
 const N = Number(process.argv[2] ?? 2000)
+const KIND = process.argv[3] === 'transfers' ? 'transfers' : 'cards'
+const WHAT = KIND === 'cards' ? 'due card issuings' : 'due card-to-bank transfers'
 const TOKEN = 'due-jobs-bench'
 
 async function measure(db: string): Promise<number> {
@@ -30,16 +32,32 @@ async function measure(db: string): Promise<number> {
     const user = (await call('POST', '/v1/card-users/create', { phone: '+221770000001' })).userCard
       .reference
     await call('POST', `/__sandbox/card-users/${user}/transition`, { to: 'passed' })
+    const card = (
+      await call('POST', '/v1/cards/create', {
+        card_user_reference: user,
+        card_brand: 'visa',
+        card_type: 'virtual',
+      })
+    ).card.reference
+    await call('POST', `/__sandbox/cards/${card}/transition`, { to: 'issued' })
+    await call('POST', `/__sandbox/cards/${card}/fund`, { amount: 100 * N })
+    const create =
+      KIND === 'cards'
+        ? () =>
+            call('POST', '/v1/cards/create', {
+              card_user_reference: user,
+              card_brand: 'visa',
+              card_type: 'virtual',
+            })
+        : () =>
+            call('POST', '/v1/transactions/create/card-to-bank', {
+              amount: 100,
+              card_reference: card,
+              bank_id: 'SN012-01001-000123456789-12',
+              bank_name: 'CBAO',
+            })
     for (let made = 0; made < N; made += 50)
-      await Promise.all(
-        Array.from({ length: Math.min(50, N - made) }, () =>
-          call('POST', '/v1/cards/create', {
-            card_user_reference: user,
-            card_brand: 'visa',
-            card_type: 'virtual',
-          }),
-        ),
-      )
+      await Promise.all(Array.from({ length: Math.min(50, N - made) }, create))
     const started = performance.now()
     const advanced = await call('POST', '/__sandbox/clock/advance', { by: '1h' })
     const ms = performance.now() - started
@@ -53,9 +71,7 @@ async function measure(db: string): Promise<number> {
 const dir = mkdtempSync(join(tmpdir(), 'due-jobs-'))
 try {
   const ms = await measure(join(dir, 'sandbox.sqlite'))
-  console.log(
-    `sqlite: ${N} due card issuings in ${ms.toFixed(0)} ms, ${(ms / N).toFixed(3)} ms a job`,
-  )
+  console.log(`sqlite: ${N} ${WHAT} in ${ms.toFixed(0)} ms, ${(ms / N).toFixed(3)} ms a job`)
 } finally {
   rmSync(dir, { recursive: true, force: true })
 }
@@ -70,9 +86,7 @@ if (server) {
   await admin.query(`CREATE SCHEMA ${schema}`)
   try {
     const ms = await measure(url.toString())
-    console.log(
-      `postgres: ${N} due card issuings in ${ms.toFixed(0)} ms, ${(ms / N).toFixed(3)} ms a job`,
-    )
+    console.log(`postgres: ${N} ${WHAT} in ${ms.toFixed(0)} ms, ${(ms / N).toFixed(3)} ms a job`)
   } finally {
     await new Promise((resolve) => setTimeout(resolve, 200))
     await admin.query(`DROP SCHEMA ${schema} CASCADE`)
