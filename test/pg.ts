@@ -13,6 +13,9 @@ if (!TEST_PG)
     'PostgreSQL tests skipped: set CARD_SANDBOX_TEST_PG=postgres://user@host:port/db to run them',
   )
 
+/** PostgreSQL's deadlock_detected. */
+const DEADLOCK = '40P01'
+
 let schemas = 0
 
 /** A new, empty schema; `url` connects with it as the search path. */
@@ -38,7 +41,15 @@ export async function freshSchema(): Promise<{
       const client = new pg.Client({ connectionString: TEST_PG })
       await client.connect()
       try {
-        await client.query(`DROP SCHEMA IF EXISTS "${name}" CASCADE`)
+        // a replica still closing may hold a lock the drop waits for in a circle: again
+        for (let attempt = 1; ; attempt++) {
+          try {
+            await client.query(`DROP SCHEMA IF EXISTS "${name}" CASCADE`)
+            break
+          } catch (error) {
+            if ((error as { code?: string }).code !== DEADLOCK || attempt === 3) throw error
+          }
+        }
       } finally {
         await client.end()
       }

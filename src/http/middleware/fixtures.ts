@@ -18,6 +18,10 @@ import { storeUnreachable } from '../../store/open.js'
 import { STORE_UNREACHABLE } from '../errors.js'
 import { contextAt } from './tenant.js'
 
+/** How often a cut-off seeding's undo is tried before the request answers 503, and how far apart. */
+const UNDO_TRIES = 3
+const UNDO_PAUSE_MS = 50
+
 export function fixtures(): MiddlewareHandler<AppEnv> {
   /** Tokens whose seeding was cut off and not yet undone: the undo under way, if one is. */
   const cutOff = new Map<string, Promise<void> | undefined>()
@@ -61,10 +65,14 @@ export function fixtures(): MiddlewareHandler<AppEnv> {
           error instanceof FixtureError ? error.storeUnreachable : storeUnreachable(error)
         if (!unreachable) throw error
         cutOff.set(token, undefined)
-        // the store may already answer again (a connection cut, not a server down)
-        await undo(deps, token).catch((undoError: unknown) => {
-          if (!storeUnreachable(undoError)) throw undoError
-        })
+        // the store may already answer again (a connection cut, not a server down); the pool
+        // may first hand out an idle connection cut with the others: a few tries, briefly apart
+        for (let attempt = 1; cutOff.has(token) && attempt <= UNDO_TRIES; attempt++) {
+          await undo(deps, token).catch((undoError: unknown) => {
+            if (!storeUnreachable(undoError)) throw undoError
+          })
+          if (cutOff.has(token)) await new Promise((resolve) => setTimeout(resolve, UNDO_PAUSE_MS))
+        }
         throw new SandboxError('unavailable', STORE_UNREACHABLE)
       }
       changed = true
