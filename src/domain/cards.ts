@@ -8,18 +8,19 @@ import type { Card, CardBrand, CardType, CardUser } from '../db/schema.js'
 import {
   cardByReference,
   cardPages,
+  cardWithBalanceByReference,
   insertCard,
   isCardReferenceTaken,
   isIdentifierLinked,
   updateCard,
+  type CardWithBalance,
 } from '../store/cards.js'
 import { cardUserVerification } from '../store/card-users.js'
-import { readThrough } from '../store/read-cache.js'
 import type { Page, PageOf } from '../store/rows.js'
 import { atomically } from '../store/statements.js'
 import type { DomainContext } from './context.js'
 import { SandboxError, notFound, refused } from './errors.js'
-import { balanceOf, balancesOf, cardAccount } from './ledger.js'
+import { balanceOf, cardAccount } from './ledger.js'
 import { LIFECYCLES, allowedMoves, assertMove } from './lifecycles.js'
 import { magicCard } from './magic-values.js'
 import { scheduleAfter, scheduleOutcome } from './schedule.js'
@@ -188,8 +189,20 @@ export function unfreezeCard(ctx: DomainContext, reference: string): Promise<Car
   })
 }
 
-export function listCards(ctx: DomainContext, page: Page): Promise<PageOf<Card>> {
+/** A page of the tenant's cards, each with its balance (one statement). */
+export function listCards(ctx: DomainContext, page: Page): Promise<PageOf<CardWithBalance>> {
   return cardPages(ctx.db, ctx.tenant.id, page)
+}
+
+/** A card as findCard finds it, with its balance (one statement). */
+export async function findCardWithBalance(
+  ctx: DomainContext,
+  reference: string,
+  field = 'card_reference',
+): Promise<CardWithBalance> {
+  const card = await cardWithBalanceByReference(ctx.db, ctx.tenant.id, reference)
+  if (!card) throw notFound(field, 'card', reference)
+  return card
 }
 
 /** What a card's account holds when createCard or linkCard makes it: nothing moved in yet. */
@@ -198,15 +211,4 @@ export const NEW_CARD_BALANCE = 0
 /** What the card can spend: its ledger account (held amounts are already out of it). */
 export function cardBalance(ctx: DomainContext, card: Card): Promise<number> {
   return balanceOf(ctx, cardAccount(card.reference))
-}
-
-/** The balances of a page of cards, in one query. */
-export async function cardBalances(ctx: DomainContext, page: Card[]): Promise<Map<string, number>> {
-  const references = page.map((card) => card.reference)
-  return await readThrough(ctx.db, `balances:${ctx.tenant.id}:${references.join()}`, async () => {
-    const balances = await balancesOf(ctx, references.map(cardAccount))
-    return new Map(
-      references.map((reference) => [reference, balances.get(cardAccount(reference))!]),
-    )
-  })
 }

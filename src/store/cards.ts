@@ -2,7 +2,8 @@
 import { and, eq, sql } from 'drizzle-orm'
 import type { Db } from './driver.js'
 import { cards, type Card } from '../db/schema.js'
-import { insertReturning, ownedRowBy, pagesOf, updateReturning } from './rows.js'
+import { cardBalanceColumn } from './ledger.js'
+import { insertReturning, ownedRowBy, pagesOf, updateReturning, type ExtraColumns } from './rows.js'
 import { statement } from './statements.js'
 
 export function insertCard(db: Db, values: typeof cards.$inferInsert): Promise<Card> {
@@ -14,7 +15,18 @@ export function updateCard(db: Db, seq: number, changes: Partial<Card>): Promise
 }
 
 export const cardByReference = ownedRowBy(cards, cards.reference)
-export const cardPages = pagesOf(cards)
+
+/** A card with its balance, as a read answers it. */
+export type CardWithBalance = Card & { balance: number }
+
+const withBalance: ExtraColumns<{ balance: number }> = (t, row) => ({
+  balance: cardBalanceColumn(t, row(cards.tenantId), row(cards.reference)),
+})
+
+/** A tenant's card by reference, with its balance, in one statement. */
+export const cardWithBalanceByReference = ownedRowBy(cards, cards.reference, withBalance)
+/** The pages of a tenant's cards, each with its balance, in one statement. */
+export const cardPages = pagesOf(cards, undefined, withBalance)
 
 const byIdentifier = statement((db, t) =>
   db
