@@ -10,6 +10,7 @@ import {
   cardPages,
   cardWithBalanceByReference,
   insertCard,
+  insertCardWithJob,
   isCardReferenceTaken,
   isIdentifierLinked,
   updateCard,
@@ -23,7 +24,7 @@ import { SandboxError, notFound, refused } from './errors.js'
 import { balanceOf, cardAccount } from './ledger.js'
 import { LIFECYCLES, allowedMoves, assertMove } from './lifecycles.js'
 import { magicCard } from './magic-values.js'
-import { scheduleAfter, scheduleOutcome } from './schedule.js'
+import { outcomeJob, scheduleAfter } from './schedule.js'
 import { cardCreationEvent } from './webhook-events.js'
 import { enqueueEvent } from './outbox.js'
 
@@ -57,23 +58,27 @@ export function createCard(
     ctx,
     async (ctx) => {
       const holder = await assertVerified(ctx, input.cardUserReference)
-      const card = await insertCard(ctx.db, {
-        reference: ctx.ids.uuid(),
-        tenantId: ctx.tenant.id,
-        cardUserReference: input.cardUserReference,
-        brand: input.brand,
-        type: input.type,
-        status: LIFECYCLES.card.initial,
-        createdAt: ctx.now,
-        updatedAt: ctx.now,
-      })
-      await scheduleOutcome(
-        ctx,
-        'card_issuing',
-        { resource: 'cards', key: card.reference, seq: card.seq, action: 'issued' },
-        magicCard(holder.phone),
+      const reference = ctx.ids.uuid()
+      // the card and its issuing job in one statement where the store can (one round trip)
+      return await insertCardWithJob(
+        ctx.db,
+        {
+          reference,
+          tenantId: ctx.tenant.id,
+          cardUserReference: input.cardUserReference,
+          brand: input.brand,
+          type: input.type,
+          status: LIFECYCLES.card.initial,
+          createdAt: ctx.now,
+          updatedAt: ctx.now,
+        },
+        outcomeJob(
+          ctx,
+          'card_issuing',
+          { resource: 'cards', key: reference, action: 'issued' },
+          magicCard(holder.phone),
+        )!,
       )
-      return card
     },
     // run again from its start, it draws another reference; nothing else it does stays
     { rerunnable: true },

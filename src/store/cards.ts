@@ -1,6 +1,7 @@
 /** The cards table (SPEC §4.3). A linked card's `identifier` is unique per tenant. */
 import { and, eq, sql } from 'drizzle-orm'
-import type { Db } from './driver.js'
+import type { Db, NewJob } from './driver.js'
+import { insertWithJob } from './jobs.js'
 import { cards, type Card } from '../db/schema.js'
 import { cardBalanceColumn } from './ledger.js'
 import { insertReturning, ownedRowBy, pagesOf, updateReturning, type ExtraColumns } from './rows.js'
@@ -8,6 +9,15 @@ import { statement } from './statements.js'
 
 export function insertCard(db: Db, values: typeof cards.$inferInsert): Promise<Card> {
   return insertReturning(db, cards, values)
+}
+
+/** Inserts a card and the job that moves it on (store/jobs.ts insertWithJob). */
+export function insertCardWithJob(
+  db: Db,
+  values: typeof cards.$inferInsert,
+  job: NewJob,
+): Promise<Card> {
+  return insertWithJob(db, cards, values, job)
 }
 
 export function updateCard(db: Db, seq: number, changes: Partial<Card>): Promise<Card> {
