@@ -83,8 +83,9 @@ export async function tenantContext(deps: SandboxDeps, tenant: Tenant): Promise<
  * Brings the request's tenant up to date after its body was read, unless the tenant was read
  * once the body had already arrived (nothing was waited for since).
  */
-export async function refreshTenantAfterBody(c: Context<AppEnv>): Promise<void> {
-  if (!c.get('tenantReadAfterBody')) await refreshTenant(c)
+export function refreshTenantAfterBody(c: Context<AppEnv>): Promise<void> | undefined {
+  // not async: a create's path would pay a promise more for it
+  return c.get('tenantReadAfterBody') ? undefined : refreshTenant(c)
 }
 
 /**
