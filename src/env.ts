@@ -10,6 +10,11 @@ export type AppEnv = {
     tenant: Tenant
     /** The domain context of this request: tenant, store, randomness, the tenant's "now". */
     ctx: DomainContext
+    /**
+     * The request had wholly arrived, its body too, when its tenant was read from the store
+     * (http/middleware/tenant.ts): that read is already one begun after the request arrived.
+     */
+    tenantReadAfterBody?: boolean
     /** The request's JSON body, once checked (http/middleware/json-body.ts). */
     jsonBody?: Record<string, unknown>
     /** The request's body text, once read (json-body.ts), kept for the request journal. */

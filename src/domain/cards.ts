@@ -8,21 +8,23 @@ import type { Card, CardBrand, CardType, CardUser } from '../db/schema.js'
 import {
   cardByReference,
   cardPages,
+  cardWithBalanceByReference,
   insertCard,
+  insertCardWithJob,
   isCardReferenceTaken,
   isIdentifierLinked,
   updateCard,
+  type CardWithBalance,
 } from '../store/cards.js'
 import { cardUserVerification } from '../store/card-users.js'
-import { readThrough } from '../store/read-cache.js'
 import type { Page, PageOf } from '../store/rows.js'
 import { atomically } from '../store/statements.js'
 import type { DomainContext } from './context.js'
 import { SandboxError, notFound, refused } from './errors.js'
-import { balanceOf, balancesOf, cardAccount } from './ledger.js'
+import { balanceOf, cardAccount } from './ledger.js'
 import { LIFECYCLES, allowedMoves, assertMove } from './lifecycles.js'
 import { magicCard } from './magic-values.js'
-import { scheduleAfter, scheduleOutcome } from './schedule.js'
+import { outcomeJob, scheduleAfter } from './schedule.js'
 import { cardCreationEvent } from './webhook-events.js'
 import { enqueueEvent } from './outbox.js'
 
@@ -56,23 +58,27 @@ export function createCard(
     ctx,
     async (ctx) => {
       const holder = await assertVerified(ctx, input.cardUserReference)
-      const card = await insertCard(ctx.db, {
-        reference: ctx.ids.uuid(),
-        tenantId: ctx.tenant.id,
-        cardUserReference: input.cardUserReference,
-        brand: input.brand,
-        type: input.type,
-        status: LIFECYCLES.card.initial,
-        createdAt: ctx.now,
-        updatedAt: ctx.now,
-      })
-      await scheduleOutcome(
-        ctx,
-        'card_issuing',
-        { resource: 'cards', key: card.reference, seq: card.seq, action: 'issued' },
-        magicCard(holder.phone),
+      const reference = ctx.ids.uuid()
+      // the card and its issuing job in one statement where the store can (one round trip)
+      return await insertCardWithJob(
+        ctx.db,
+        {
+          reference,
+          tenantId: ctx.tenant.id,
+          cardUserReference: input.cardUserReference,
+          brand: input.brand,
+          type: input.type,
+          status: LIFECYCLES.card.initial,
+          createdAt: ctx.now,
+          updatedAt: ctx.now,
+        },
+        outcomeJob(
+          ctx,
+          'card_issuing',
+          { resource: 'cards', key: reference, action: 'issued' },
+          magicCard(holder.phone),
+        )!,
       )
-      return card
     },
     // run again from its start, it draws another reference; nothing else it does stays
     { rerunnable: true },
@@ -188,8 +194,20 @@ export function unfreezeCard(ctx: DomainContext, reference: string): Promise<Car
   })
 }
 
-export function listCards(ctx: DomainContext, page: Page): Promise<PageOf<Card>> {
+/** A page of the tenant's cards, each with its balance (one statement). */
+export function listCards(ctx: DomainContext, page: Page): Promise<PageOf<CardWithBalance>> {
   return cardPages(ctx.db, ctx.tenant.id, page)
+}
+
+/** A card as findCard finds it, with its balance (one statement). */
+export async function findCardWithBalance(
+  ctx: DomainContext,
+  reference: string,
+  field = 'card_reference',
+): Promise<CardWithBalance> {
+  const card = await cardWithBalanceByReference(ctx.db, ctx.tenant.id, reference)
+  if (!card) throw notFound(field, 'card', reference)
+  return card
 }
 
 /** What a card's account holds when createCard or linkCard makes it: nothing moved in yet. */
@@ -198,15 +216,4 @@ export const NEW_CARD_BALANCE = 0
 /** What the card can spend: its ledger account (held amounts are already out of it). */
 export function cardBalance(ctx: DomainContext, card: Card): Promise<number> {
   return balanceOf(ctx, cardAccount(card.reference))
-}
-
-/** The balances of a page of cards, in one query. */
-export async function cardBalances(ctx: DomainContext, page: Card[]): Promise<Map<string, number>> {
-  const references = page.map((card) => card.reference)
-  return await readThrough(ctx.db, `balances:${ctx.tenant.id}:${references.join()}`, async () => {
-    const balances = await balancesOf(ctx, references.map(cardAccount))
-    return new Map(
-      references.map((reference) => [reference, balances.get(cardAccount(reference))!]),
-    )
-  })
 }

@@ -14,6 +14,7 @@ import {
   writeMovement,
   writeMovements,
   accountBalanceForUpdate,
+  CARD_ACCOUNT_PREFIX,
 } from '../store/ledger.js'
 import type { DomainContext } from './context.js'
 import { refused } from './errors.js'
@@ -25,7 +26,7 @@ export const HOLDS = 'holds'
 export const WORLD = 'world'
 /** Money on its way in (a pending wallet-to-card transfer or payment) until it lands or is called off. */
 export const INCOMING = 'incoming'
-export const cardAccount = (cardReference: string) => `card:${cardReference}`
+export const cardAccount = (cardReference: string) => `${CARD_ACCOUNT_PREFIX}${cardReference}`
 
 /** The float every new (or reset) business opens with, so that disburses work at once. */
 export const OPENING_FLOAT = 10_000_000

@@ -5,6 +5,7 @@
  * be overridden per tenant (`PUT /__sandbox/delays`).
  */
 import type { ForcedOutcome } from './magic-values.js'
+import type { NewJob } from '../store/driver.js'
 import { insertJob } from '../store/jobs.js'
 import type { DomainContext } from './context.js'
 import type { TransitionResource } from './lifecycles.js'
@@ -83,9 +84,25 @@ export function scheduleOutcome(
   job: Omit<ScheduledJob, 'action'> & { action?: string },
   magic?: ForcedOutcome,
 ): Promise<void> {
+  const outcome = outcomeJob(ctx, delay, job, magic)
+  if (!outcome) return Promise.resolve()
+  const { resource, key, seq } = job
+  return scheduleAt(ctx, outcome.dueAt, { resource, key, seq, action: outcome.action })
+}
+
+/**
+ * The job scheduleOutcome writes, for a resource not written yet (its row's `seq` to come):
+ * undefined when none is to be written.
+ */
+export function outcomeJob(
+  ctx: DomainContext,
+  delay: DelayName,
+  job: Pick<ScheduledJob, 'resource' | 'key'> & { action?: string },
+  magic?: ForcedOutcome,
+): NewJob | undefined {
   const forced = ctx.outcome ?? magic
   const action = forced ? forced.to : job.action
-  if (!action) return Promise.resolve()
+  if (!action) return undefined
   const dueAt = ctx.now + (forced?.afterMs ?? delaysOf(ctx)[delay])
-  return scheduleAt(ctx, dueAt, { resource: job.resource, key: job.key, seq: job.seq, action })
+  return { resource: job.resource, key: job.key, action, tenantId: ctx.tenant.id, dueAt }
 }

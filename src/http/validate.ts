@@ -13,7 +13,7 @@ import type { AppEnv } from '../env.js'
 import type { z, ZodType } from 'zod'
 import { SandboxError } from '../domain/errors.js'
 import { fieldErrorsOf, validationError } from './errors.js'
-import { refreshTenant } from './middleware/tenant.js'
+import { refreshTenantAfterBody } from './middleware/tenant.js'
 import { readJsonBody } from './middleware/json-body.js'
 
 /** The parts of a request a route validates. */
@@ -73,8 +73,8 @@ export function validate<T extends Target, Schema extends ZodType>(
 function checkedJsonBody(schema: ZodType): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const body = await readJsonBody(c)
-    // reading the body waits: the tenant is brought up to date before the handler runs
-    await refreshTenant(c)
+    // reading the body may have waited: the tenant is brought up to date before the handler runs
+    await refreshTenantAfterBody(c)
     const result = schema.safeParse(c.req.path.startsWith('/v1/') ? withoutNulls(body) : body)
     if (!result.success) throw validationError(fieldErrorsOf(result.error, body))
     c.req.addValidatedData('json', result.data as object)

@@ -76,6 +76,9 @@ export type TenantClock = Pick<Tenant, 'clockMode' | 'clockAnchorMs' | 'clockWal
 /** A tenant's earliest instant something is due (null: nothing), with its clock. */
 export type EarliestDue = { tenantId: string; dueAt: number | null; clock: TenantClock }
 
+/** A job to write with the row it moves (Driver.insertWithJob): all but that row's `seq`. */
+export type NewJob = Omit<typeof schema.jobs.$inferInsert, 'seq' | 'resourceSeq'>
+
 /** A value that changes with every write to the database; compared with ===. */
 export type Stamp = string | number
 
@@ -121,6 +124,17 @@ export interface Driver {
     table: SQLiteTable,
     values: Record<string, unknown>,
     returning: boolean,
+  ): Promise<unknown>
+  /**
+   * Inserts one row of `table` and the job that moves it (`job`, its `resourceSeq` the new
+   * row's `seq`); returns the row as stored. One statement where the database can write two
+   * tables in one; else two, which the caller's transaction makes one change.
+   */
+  insertWithJob(
+    db: Db,
+    table: SQLiteTable,
+    values: Record<string, unknown>,
+    job: NewJob,
   ): Promise<unknown>
   /** Updates the rows whose `by` equals `value`: how many; with `returning`, the first as stored. */
   update(

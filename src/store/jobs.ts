@@ -11,7 +11,8 @@
  * their clocks, and takes in what the others announce (announced.ts) rather than asking SQL.
  */
 import { and, asc, eq, lte, min, ne, sql } from 'drizzle-orm'
-import type { Db, TenantClock } from './driver.js'
+import type { SQLiteTable } from 'drizzle-orm/sqlite-core'
+import type { Db, NewJob, TenantClock } from './driver.js'
 import { jobs, type Job } from '../db/schema.js'
 import { announcedOf, announcesWrites } from './announced.js'
 import { insertRow } from './rows.js'
@@ -26,6 +27,26 @@ import type { Builder } from './driver.js'
 
 export async function insertJob(db: Db, job: typeof jobs.$inferInsert): Promise<void> {
   await insertRow(db, jobs, job)
+  await lowerDueAt(db, job)
+}
+
+/**
+ * Inserts a row of `table` and the job that moves it, in one statement where the database
+ * can (Driver.insertWithJob); returns the row as stored.
+ */
+export async function insertWithJob<T extends SQLiteTable>(
+  db: Db,
+  table: T,
+  values: T['$inferInsert'],
+  job: NewJob,
+): Promise<T['$inferSelect']> {
+  const row = await db.driver.insertWithJob(db, table, values as Record<string, unknown>, job)
+  await lowerDueAt(db, job)
+  return row as T['$inferSelect']
+}
+
+/** The tenant's earliest due instant in memory, lowered to a job just written. */
+async function lowerDueAt(db: Db, job: Pick<NewJob, 'tenantId' | 'dueAt'>): Promise<void> {
   // the index from memory once loaded: no second await on a create's path
   const earliest = (loadedDueIndex(db) ?? (await dueIndex(db))).byTenant
   const current = earliest.get(job.tenantId)

@@ -2,11 +2,31 @@
  * The ledger's tables (PRODUCT §5): `postings`, two per movement that sum to zero, and
  * `accounts`, each account's balance kept in step with its postings in the same transaction.
  */
-import { and, eq, sql } from 'drizzle-orm'
+import { and, eq, sql, type SQL } from 'drizzle-orm'
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core'
 import type { Db } from './driver.js'
 import { postings } from '../db/schema.js'
 import { query, statement, type Tables } from './statements.js'
 import type { Builder } from './driver.js'
+
+/** A card's account is named after the card: this, then its reference. */
+export const CARD_ACCOUNT_PREFIX = 'card:'
+
+/**
+ * A card's balance as a column of the row that names the card (its `tenant_id` and `reference`
+ * columns given): read with the card in one statement, through the accounts' (tenant, name)
+ * key. An account never moved holds 0.
+ */
+export function cardBalanceColumn(
+  t: Tables,
+  tenantId: SQLiteColumn,
+  reference: SQLiteColumn,
+): SQL<number> {
+  const a = t.accounts
+  return sql<number>`coalesce((SELECT ${a.balance} FROM ${a} WHERE ${a.tenantId} = ${tenantId} AND ${a.name} = ${sql.raw(`'${CARD_ACCOUNT_PREFIX}'`)} || ${reference}), 0)`.mapWith(
+    Number,
+  )
+}
 
 /** A tenant's account's balance, by `tenant` and `account`. */
 const balanceSelect = (db: Builder, t: Tables) =>

@@ -3,7 +3,7 @@
  * find a tenant's row by a column, and a page of a tenant's rows (SPEC §2.2). Each builds its
  * statement once per connection and set of columns (its driver).
  */
-import { and, count, desc, eq, getTableColumns, getTableName, sql } from 'drizzle-orm'
+import { and, count, desc, eq, getTableColumns, getTableName, sql, type SQL } from 'drizzle-orm'
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core'
 import { readThrough } from './read-cache.js'
 import { columnIn, statement, tableIn, type Db, type Tables } from './statements.js'
@@ -28,11 +28,25 @@ export type TenantTable = SQLiteTable & {
 }
 
 /**
- * The pages of a tenant's rows of `table`, newest first (SPEC §2.2), with the total for the
- * meta; with `by`, only the rows whose `by` column equals the value asked for. Repeated reads
- * come from the read cache (read-cache.ts).
+ * Columns a row is read with beside its table's own (a card's balance), each worked out per row
+ * by SQL that reads the driver's tables `t` and names the row's columns through `row`.
  */
-export function pagesOf<T extends TenantTable>(table: T, by?: SQLiteColumn) {
+export type ExtraColumns<E> = (
+  t: Tables,
+  row: (column: SQLiteColumn) => SQLiteColumn,
+) => { [K in keyof E]: SQL<E[K]> | SQL.Aliased<E[K]> }
+
+/**
+ * The pages of a tenant's rows of `table`, newest first (SPEC §2.2), with the total for the
+ * meta; with `by`, only the rows whose `by` column equals the value asked for; with `extra`,
+ * each row with those columns too, in the same statement. Repeated reads come from the read
+ * cache (read-cache.ts).
+ */
+export function pagesOf<T extends TenantTable, E extends object = object>(
+  table: T,
+  by?: SQLiteColumn,
+  extra?: ExtraColumns<E>,
+) {
   const where = (t: Tables) =>
     and(
       eq(columnIn(t, table, table.tenantId), sql.placeholder('tenant')),
@@ -44,7 +58,11 @@ export function pagesOf<T extends TenantTable>(table: T, by?: SQLiteColumn) {
     const from = tableIn(t, table as SQLiteTable)
     const total = db.select({ n: count() }).from(from).where(where(t))
     return db
-      .select({ ...getTableColumns(from), [TOTAL]: sql<number>`(${total})`.mapWith(Number) })
+      .select({
+        ...getTableColumns(from),
+        ...extra?.(t, (column) => columnIn(t, table, column)),
+        [TOTAL]: sql<number>`(${total})`.mapWith(Number),
+      })
       .from(from)
       .where(where(t))
       .orderBy(desc(columnIn(t, table, table.seq)))
@@ -66,7 +84,7 @@ export function pagesOf<T extends TenantTable>(table: T, by?: SQLiteColumn) {
     tenantId: string,
     page: Page,
     value?: string,
-  ): Promise<PageOf<T['$inferSelect']>> => {
+  ): Promise<PageOf<T['$inferSelect'] & E>> => {
     const params = { tenant: tenantId, value, ...pageWindow(page) }
     // the one free-form part (value) last, so that no two reads share a key
     return await readThrough(
@@ -79,7 +97,7 @@ export function pagesOf<T extends TenantTable>(table: T, by?: SQLiteColumn) {
           return { rows: [], total, ...page }
         }
         const total = withTotal[0][TOTAL] as number
-        const rows = withTotal.map(({ [TOTAL]: _, ...row }) => row) as T['$inferSelect'][]
+        const rows = withTotal.map(({ [TOTAL]: _, ...row }) => row) as (T['$inferSelect'] & E)[]
         return { rows, total, ...page }
       },
     )
@@ -145,11 +163,21 @@ export async function updateReturningBy<T extends SQLiteTable>(
   return (await db.driver.update(db, table, by, value, changes, true)).row as T['$inferSelect']
 }
 
-/** The tenant's row of `table` whose `column` equals a value (a reference lookup). */
-export function ownedRowBy<T extends TenantTable>(table: T, column: SQLiteColumn) {
+/**
+ * The tenant's row of `table` whose `column` equals a value (a reference lookup); with `extra`,
+ * with those columns too, in the same statement.
+ */
+export function ownedRowBy<T extends TenantTable, E extends object = object>(
+  table: T,
+  column: SQLiteColumn,
+  extra?: ExtraColumns<E>,
+) {
   const query = statement((db, t) =>
     db
-      .select()
+      .select({
+        ...getTableColumns(tableIn(t, table as SQLiteTable)),
+        ...extra?.(t, (c) => columnIn(t, table, c)),
+      })
       .from(tableIn(t, table as SQLiteTable))
       .where(
         and(
@@ -163,7 +191,7 @@ export function ownedRowBy<T extends TenantTable>(table: T, column: SQLiteColumn
     db: Db,
     tenantId: string,
     value: string,
-  ): Promise<T['$inferSelect'] | undefined> => {
-    return (await query(db).get({ tenant: tenantId, value })) as T['$inferSelect'] | undefined
+  ): Promise<(T['$inferSelect'] & E) | undefined> => {
+    return (await query(db).get({ tenant: tenantId, value })) as (T['$inferSelect'] & E) | undefined
   }
 }

@@ -3,11 +3,13 @@
  * swept by the tick, a batch at a time, and no other tenant's rows are touched.
  */
 import Database from 'better-sqlite3'
+import { request } from 'node:http'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { nextTenantId } from '../../src/domain/tenants.js'
 import { sweepRetiredTenants } from '../../src/store/retired-tenants.js'
-import { TOKEN, newSandbox, sqlRows } from '../helpers.js'
+import { startSandbox } from '../../src/sandbox.js'
+import { TOKEN, newSandbox, sqlRows, storeOfTest } from '../helpers.js'
 import { tempDir } from '../temp-dir.js'
 
 async function rowsOf(s: ReturnType<typeof newSandbox>, tenantId: string): Promise<number> {
@@ -154,6 +156,52 @@ describe("a reset racing the same tenant's requests", () => {
     expect(scenario.status).toBe(200)
     const inForce = (await s.call('GET', '/__sandbox/scenarios')).body.data
     expect(inForce.map((x: any) => x.name)).toEqual(['slow-cards'])
+  })
+
+  it('writes to the fresh tenant when, over a socket, the reset came after the tenant was read and before the body', async () => {
+    const served = await startSandbox({
+      port: 0,
+      clock: 'manual',
+      log: 'silent',
+      db: storeOfTest(),
+    })
+    try {
+      const call = async (method: string, path: string, body?: unknown) => {
+        const res = await fetch(served.url + path, {
+          method,
+          headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        })
+        return { status: res.status, body: (await res.json()) as any }
+      }
+      expect((await call('GET', '/v1/card-users')).status).toBe(200)
+      // the body waits for `100 Continue`, which the server sends as it dispatches the request
+      const payload = JSON.stringify({ phone: '+221770000000' })
+      const created = await new Promise<number>((resolve, reject) => {
+        const req = request(`${served.url}/v1/card-users/create`, {
+          method: 'POST',
+          headers: {
+            Authorization: `Bearer ${TOKEN}`,
+            'Content-Type': 'application/json',
+            'Content-Length': Buffer.byteLength(payload),
+            Expect: '100-continue',
+          },
+        })
+        req.on('continue', () => {
+          call('POST', '/__sandbox/reset').then(() => req.end(payload), reject)
+        })
+        req.on('response', (res) => {
+          res.resume()
+          res.on('end', () => resolve(res.statusCode ?? 0))
+        })
+        req.on('error', reject)
+      })
+      expect(created).toBe(200)
+      const users = (await call('GET', '/v1/card-users')).body
+      expect(users.meta.total).toBe(1)
+    } finally {
+      await served.close()
+    }
   })
 
   it("reads the fresh tenant after a scenario's latency during which the tenant was reset", async () => {

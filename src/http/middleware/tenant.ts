@@ -3,6 +3,8 @@
  * tenant's "now". A missing or malformed header, or a token kept out by `--tokens`, is a 401.
  * What fell due on the tenant's clock is the next stage's (due-work.ts).
  */
+import type { HttpBindings } from '@hono/node-server'
+import type { IncomingMessage } from 'node:http'
 import type { Context, MiddlewareHandler } from 'hono'
 import { SandboxError } from '../../domain/errors.js'
 import type { Tenant } from '../../db/schema.js'
@@ -29,8 +31,33 @@ export function tenant(): MiddlewareHandler<AppEnv> {
     }
     if (token === undefined) return enter(null)
     const known = deps.tenants.known(token)
-    return known ? enter(known) : deps.tenants.forToken(token).then(enter)
+    if (known) return enter(known)
+    const incoming = (c.env as HttpBindings | undefined)?.incoming
+    if (!incoming) return deps.tenants.forToken(token).then(enter)
+    // a turn of the microtask queue first: the handler runs while Node's parser is still in
+    // the bytes that brought the headers, and a body sent with them is in memory only after
+    return Promise.resolve()
+      .then(() => {
+        if (bodyArrived(c, incoming)) c.set('tenantReadAfterBody', true)
+        return deps.tenants.forToken(token)
+      })
+      .then(enter)
   }
+}
+
+/**
+ * Whether the request's body has wholly arrived (none of it read yet): Node marks the message
+ * complete a turn of the event loop after its last bytes are in memory, so a body of announced
+ * length is also known to be there by the bytes buffered.
+ */
+function bodyArrived(c: Context<AppEnv>, incoming: IncomingMessage): boolean {
+  if (incoming.complete) return true
+  const length = requestHeader(c, 'content-length')
+  return (
+    length !== undefined &&
+    requestHeader(c, 'transfer-encoding') === undefined &&
+    incoming.readableLength >= Number(length)
+  )
 }
 
 /** The domain context of a request by `tenant`, at its "now". */
@@ -50,6 +77,15 @@ export async function tenantContext(deps: SandboxDeps, tenant: Tenant): Promise<
   const ctx = contextAt(deps, tenant)
   await catchUp(deps, tenant, ctx.now)
   return ctx
+}
+
+/**
+ * Brings the request's tenant up to date after its body was read, unless the tenant was read
+ * once the body had already arrived (nothing was waited for since).
+ */
+export function refreshTenantAfterBody(c: Context<AppEnv>): Promise<void> | undefined {
+  // not async: a create's path would pay a promise more for it
+  return c.get('tenantReadAfterBody') ? undefined : refreshTenant(c)
 }
 
 /**

@@ -7,9 +7,8 @@ import { Hono } from 'hono'
 import { type Card } from '../../db/schema.js'
 import {
   cardBalance,
-  cardBalances,
   createCard,
-  findCard,
+  findCardWithBalance,
   freezeCard,
   linkCard,
   listCards,
@@ -178,9 +177,8 @@ export const cardsApi = new Hono<AppEnv>()
         async () => {
           const p = presenting(c)
           const page = await listCards(c.get('ctx'), asked)
-          const balances = await cardBalances(c.get('ctx'), page.rows)
           return {
-            data: page.rows.map((card) => cardListJson(card, balances.get(card.reference)!, p)),
+            data: page.rows.map((card) => cardListJson(card, card.balance, p)),
             meta: pageMeta(page),
           }
         },
@@ -192,7 +190,9 @@ export const cardsApi = new Hono<AppEnv>()
     describeRoute({ auth: 'bearer', summary: 'Show card', answer: oneCardAnswer }),
     validate('param', referenceParam),
     async (c) => {
-      const card = await findCard(c.get('ctx'), c.req.valid('param').reference, 'reference')
-      return ok(c, 'OK', await cardResponse(c.get('ctx'), card, presenting(c)))
+      const ctx = c.get('ctx')
+      const card = await findCardWithBalance(ctx, c.req.valid('param').reference, 'reference')
+      const p = presenting(c)
+      return ok(c, 'OK', cardAnswer(cardJson(card, card.balance, p), p))
     },
   )

@@ -6,6 +6,8 @@
  * to the same database: the driver is `shared`, and status moves take row locks.
  */
 import { eq, getTableColumns, getTableName, is, sql, Table, type SQL } from 'drizzle-orm'
+import type { NodePgDatabase } from 'drizzle-orm/node-postgres'
+import type { PgTable } from 'drizzle-orm/pg-core'
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core'
 import type { PgStore } from '../../db/open-pg.js'
 import type { Builder, Db, Dialect, Driver, EitherStatement, MakeStatement } from '../driver.js'
@@ -33,6 +35,12 @@ const dialect: Dialect = {
   startsWith: (column, prefix) => sql`starts_with(${column}, ${prefix})`,
   nowMs: sql`(extract(epoch from clock_timestamp()) * 1000)::bigint`,
 }
+
+/** drizzle's PostgreSQL builder, where a statement needs what SQLite's cannot say (a CTE that writes). */
+type PgBuilder = NodePgDatabase<Record<string, never>>
+
+/** A table of the driver's own (db/pg-schema.ts), typed as PostgreSQL's builder takes it. */
+const asPg = (table: SQLiteTable) => table as unknown as PgTable
 
 /** A drizzle prepared query of node-postgres. */
 type PgPrepared = { execute(values?: Record<string, unknown>): Promise<unknown> }
@@ -232,6 +240,26 @@ export const postgresDriver: Driver = {
     run(db, returning ? 'get' : 'run', (b) => {
       const insert = b.insert(tableIn(own(db).tables, table)).values(values)
       return returning ? insert.returning() : insert
+    }),
+
+  /** The row and its job in one statement: the job's insert a data-modifying CTE of the row's. */
+  insertWithJob: (db, table, values, job) =>
+    run(db, 'get', (b) => {
+      const t = own(db).tables
+      const pg = b as unknown as PgBuilder
+      const inserted = pg.$with('inserted').as(
+        pg
+          .insert(asPg(tableIn(t, table)))
+          .values(values)
+          .returning(),
+      )
+      const moves = pg.$with('job').as(
+        pg.insert(asPg(t.jobs)).values({
+          ...job,
+          resourceSeq: sql`(SELECT ${sql.identifier('seq')} FROM ${inserted})`,
+        }),
+      )
+      return pg.with(inserted, moves).select().from(inserted)
     }),
 
   async update(db, table, by, value, changes, returning) {

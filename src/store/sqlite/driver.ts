@@ -119,6 +119,14 @@ export const sqliteDriver: Driver = {
     return insertRow(own(db), table, values, returning)
   },
 
+  async insertWithJob(db, table, values, job) {
+    await untilNoTransaction(own(db))
+    // two statements with nothing between them: no other request's statement can come in
+    const row = insertRow(own(db), table, values, true) as { seq: number }
+    insertRow(own(db), sqliteTables.jobs, { ...job, resourceSeq: row.seq }, false)
+    return row
+  },
+
   async update(db, table, by, value, changes, returning) {
     await untilNoTransaction(own(db))
     return updateRows(own(db), table, by, value, changes, returning)

@@ -5,7 +5,7 @@
  */
 import { html } from 'hono/html'
 import { listOperations } from '../../domain/business.js'
-import { cardBalances, listCards } from '../../domain/cards.js'
+import { listCards } from '../../domain/cards.js'
 import { listCardUsers } from '../../domain/card-users.js'
 import type { DomainContext } from '../../domain/context.js'
 import { listDisburses } from '../../domain/disburses.js'
@@ -137,8 +137,7 @@ export async function panel(ctx: DomainContext, journal: JournalRecord[] | null)
 
 async function cardsWithBalances(ctx: DomainContext, page: Page) {
   const cards = (await listCards(ctx, page)).rows
-  const balances = await cardBalances(ctx, cards)
-  return cards.map((card) => ({ card, balance: balances.get(card.reference)! }))
+  return cards.map((card) => ({ card, balance: card.balance }))
 }
 
 async function tenantHeader(ctx: DomainContext) {
