@@ -5,7 +5,20 @@
  * PostgreSQL tables (db/pg-schema.ts) instead of SQLite's, and run async. Other replicas write
  * to the same database: the driver is `shared`, and status moves take row locks.
  */
-import { eq, getTableColumns, getTableName, is, sql, Table, type SQL } from 'drizzle-orm'
+import {
+  Column,
+  DrizzleQueryError,
+  eq,
+  getTableColumns,
+  getTableName,
+  is,
+  Param,
+  Placeholder,
+  SQL,
+  sql,
+  Subquery,
+  Table,
+} from 'drizzle-orm'
 import type { NodePgDatabase } from 'drizzle-orm/node-postgres'
 import type { PgTable } from 'drizzle-orm/pg-core'
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core'
@@ -69,6 +82,87 @@ function named(prepared: PgPrepared): PgPrepared {
   return prepared
 }
 
+/** What drizzle's node-postgres prepared query holds, as `direct` runs it. */
+type PgPreparedParts = {
+  client: { query(config: object, values: unknown[]): Promise<{ rows: unknown[][] }> }
+  params: unknown[]
+  fields?: { path: string[]; field: unknown }[]
+  queryConfig: { text: string }
+  rawQueryConfig: { text: string }
+  joinsNotNullableMap?: Record<string, boolean>
+  customResultMapper?: unknown
+}
+
+type Decoder = { mapFromDriverValue(value: unknown): unknown }
+
+/** A field's decoder, as drizzle's mapResultRow finds it. */
+function decoderOf(field: unknown): Decoder {
+  const decoder = (s: unknown) => (s as { decoder: Decoder }).decoder
+  if (is(field, Column)) return field
+  if (is(field, SQL)) return decoder(field)
+  if (is(field, Subquery)) return decoder((field._ as unknown as { sql: SQL }).sql)
+  return decoder((field as { sql: SQL }).sql)
+}
+
+/**
+ * A drizzle prepared query run on node-postgres without drizzle's per-execute work (tracer spans,
+ * the cache's wrapper, `is` checks for every value of every row): the placeholders are filled and
+ * the rows mapped by plans made once per statement. A row is mapped as drizzle's mapResultRow
+ * maps it; a select that joins (rows made null when a joined table's columns all are) and a
+ * relational query keep drizzle's execute. Errors are drizzle's (DrizzleQueryError, its cause
+ * node-postgres's).
+ */
+function direct(prepared: PgPrepared): PgPrepared {
+  const parts = prepared as unknown as PgPreparedParts
+  const joins = parts.joinsNotNullableMap
+  if (parts.customResultMapper || (joins && Object.keys(joins).length > 1)) return prepared
+  const fill = parts.params.map((p): ((values: Record<string, unknown>) => unknown) => {
+    if (is(p, Placeholder)) return (values) => valueOf(values, p.name as string)
+    if (is(p, Param) && is(p.value, Placeholder)) {
+      const name = p.value.name as string
+      return (values) => p.encoder.mapToDriverValue(valueOf(values, name))
+    }
+    return () => p
+  })
+  const fields = parts.fields
+  const config = fields ? parts.queryConfig : parts.rawQueryConfig
+  const map = fields && rowMapper(fields)
+  return {
+    async execute(values: Record<string, unknown> = {}) {
+      const params = fill.map((f) => f(values))
+      let result
+      try {
+        result = await parts.client.query(config, params)
+      } catch (error) {
+        throw new DrizzleQueryError(config.text, params, error as Error)
+      }
+      return map ? result.rows.map(map) : result
+    },
+  }
+}
+
+function valueOf(values: Record<string, unknown>, name: string) {
+  if (!(name in values)) throw new Error(`No value for placeholder "${name}" was provided`)
+  return values[name]
+}
+
+/** A row of values (rowMode 'array') as the object drizzle's select makes of it. */
+function rowMapper(fields: { path: string[]; field: unknown }[]) {
+  const plan = fields.map(({ path, field }) => ({ path, decoder: decoderOf(field) }))
+  return (row: unknown[]) => {
+    const result: Record<string, unknown> = {}
+    for (let i = 0; i < plan.length; i++) {
+      const { path, decoder } = plan[i]
+      let node = result
+      for (let j = 0; j < path.length - 1; j++)
+        node = (node[path[j]] ??= {}) as Record<string, unknown>
+      const raw = row[i]
+      node[path[path.length - 1]] = raw === null ? null : decoder.mapFromDriverValue(raw)
+    }
+    return result
+  }
+}
+
 /**
  * SQLite's statement methods (`get`, `all`, `run`) over a PostgreSQL query built by the same
  * builder (`build`, once, when it first runs): the first row, every row, the count of rows changed.
@@ -77,7 +171,7 @@ function pgStatement(store: PgStore, build: () => unknown) {
   let prepared: PgPrepared | undefined
   const execute = async (values?: Record<string, unknown>) => {
     await store.ready
-    prepared ??= named(build() as PgPrepared)
+    prepared ??= direct(named(build() as PgPrepared))
     return await prepared.execute(values)
   }
   return {
