@@ -1,8 +1,9 @@
 /**
  * Due work in slices and sets (engine/scheduler.ts runDue): a long run claims the driver's
- * dueSliceJobs jobs a transaction (100 on SQLite, 500 on PostgreSQL), runs consecutive moves of one kind as sets of at most DUE_SET_JOBS, lets
- * the event loop go between slices so that another tenant is served meanwhile, and answers the
- * tenant that advanced only once everything due has run.
+ * dueSliceJobs jobs a transaction (50 on SQLite, 500 on PostgreSQL), runs consecutive moves
+ * of one kind as sets of at most DUE_SET_JOBS, lets the event loop go between slices so that
+ * another tenant is served meanwhile, and answers the tenant that advanced only once
+ * everything due has run.
  */
 import { describe, expect, it } from 'vitest'
 import type { Job } from '../../src/db/schema.js'
