@@ -16,7 +16,8 @@
 // factory's bench-only `stages` option, and `journal`), and where the rest goes: a CPU profile
 // of the server under load, as µs per request by function, and, where Linux `perf` runs, the
 // same by place across all its threads (the kernel, SQLite, V8…: bench/perf.mjs). It writes
-// bench/profile.json.
+// bench/profile.json. `--advance-probe` runs only the team part's clock advances: ms per due
+// job, and another tenant's slowest GET during a long advance (SQLite; PostgreSQL when given).
 import autocannon from 'autocannon'
 import Database from 'better-sqlite3'
 import { spawn, spawnSync } from 'node:child_process'
@@ -1239,7 +1240,25 @@ function printTeam(team) {
   )
 }
 
-if (process.argv.includes('--team')) {
+if (process.argv.includes('--advance-probe')) {
+  // just the team part's advances (advanceCost): ms per due job, and another tenant's slowest
+  // GET during the long advance, on one SQLite process (and one replica, with a PostgreSQL)
+  const s = await sandbox('--clock', 'manual')
+  const body = await createCardBody(s.url)
+  const figures = {
+    sqlite: await advanceCost([s], body, C.teamDue),
+    sqlite_other_tenant: await advanceCost([s], body, C.teamSqliteAdvance, true),
+  }
+  s.stop()
+  if (PG_URL) {
+    const group = await replicas(1, ['--clock', 'manual'])
+    const pgBody = await createCardBody(group.url)
+    figures.pg_1_other_tenant = await advanceCost(group.servers, pgBody, C.teamPgAdvance, true)
+    group.stop()
+    await dropSchemas()
+  }
+  console.log(JSON.stringify(figures, null, 2))
+} else if (process.argv.includes('--team')) {
   if (!PG_URL) throw new Error('--team needs CARD_SANDBOX_BENCH_PG (or CARD_SANDBOX_TEST_PG)')
   const before = uptime()
   const figures = await team()

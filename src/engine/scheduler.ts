@@ -35,13 +35,6 @@ import { atomically } from '../store/statements.js'
 import { stampsOf } from '../store/tenants.js'
 
 /**
- * How many due jobs one slice claims and runs, in one transaction; between two slices the
- * event loop is let go (other tenants' requests are served), so a long advance holds the
- * database for one slice at a time.
- */
-export const DUE_SLICE_JOBS = 500
-
-/**
  * How many jobs one set runs at most: each of its statements reads or writes at most this many
  * rows (an outbox insert, an update), whatever the slice.
  */
@@ -65,7 +58,9 @@ export type FiredJob = { at: number } & Record<string, unknown>
 
 /**
  * Runs the tenant's jobs due at or before `until`, each at its own due time, in slices of
- * DUE_SLICE_JOBS, a transaction each. A slice claims its jobs (reads and deletes them in one
+ * the driver's dueSliceJobs, a transaction each; between two slices the event loop is let go
+ * (other tenants' requests are served), so a long advance holds the database for one slice at
+ * a time. A slice claims its jobs (reads and deletes them in one
  * statement) inside the transaction that runs them: two runs of one tenant at once (two
  * requests catching up) take turns, and the second finds only what the first left. With
  * replicas, the claimed rows stay locked by that transaction until it ends (or its process
@@ -112,7 +107,7 @@ async function runSlice(
   until: number,
   unclaimed: boolean,
 ): Promise<Slice> {
-  const due = await claimDueJobs(deps.db, tenant.id, until, DUE_SLICE_JOBS, unclaimed)
+  const due = await claimDueJobs(deps.db, tenant.id, until, deps.db.driver.dueSliceJobs, unclaimed)
   const slice: Slice = { ran: due.length, sets: 0, happened: [] }
   const context = (now: number): DomainContext => ({
     db: deps.db,

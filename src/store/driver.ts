@@ -93,6 +93,13 @@ export interface Driver {
   readonly shared: boolean
   /** Transactions run side by side, so a status move locks the rows it reads (lockForMove). */
   readonly rowLocks: boolean
+  /**
+   * How many due jobs one slice of a run claims and runs, in one transaction. Where one
+   * connection serves every request (SQLite), other requests' statements wait for the whole
+   * slice, so it is short; where each transaction has a connection of its own, they do not, and
+   * a longer slice spends fewer round trips.
+   */
+  readonly dueSliceJobs: number
   readonly dialect: Dialect
 
   /** The object per-connection values are kept under, for any handle of that connection. */

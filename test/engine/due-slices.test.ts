@@ -1,19 +1,25 @@
 /**
- * Due work in slices and sets (engine/scheduler.ts runDue): a long run claims DUE_SLICE_JOBS
- * jobs a transaction, runs consecutive moves of one kind as sets of at most DUE_SET_JOBS, lets
- * the event loop go between slices so that another tenant is served meanwhile, and answers the
- * tenant that advanced only once everything due has run.
+ * Due work in slices and sets (engine/scheduler.ts runDue): a long run claims the driver's
+ * dueSliceJobs jobs a transaction (50 on SQLite, 500 on PostgreSQL), runs consecutive moves
+ * of one kind as sets of at most DUE_SET_JOBS, lets the event loop go between slices so that
+ * another tenant is served meanwhile, and answers the tenant that advanced only once
+ * everything due has run.
  */
 import { describe, expect, it } from 'vitest'
 import type { Job } from '../../src/db/schema.js'
-import { DUE_SET_JOBS, DUE_SLICE_JOBS, runDue, runsOf } from '../../src/engine/scheduler.js'
+import { DUE_SET_JOBS, runDue, runsOf } from '../../src/engine/scheduler.js'
 import { newSandbox, sqlRows } from '../helpers.js'
 
 const OTHER = 'other-tenant'
 
-/** A sandbox with `n` cards issuing, due 5 s after the clock's start. */
-async function withIssuingCards(n: number) {
+/**
+ * A sandbox with `cards(slice)` cards issuing, due 5 s after the clock's start, where `slice` is
+ * its store's dueSliceJobs.
+ */
+async function withIssuingCards(cards: (slice: number) => number) {
   const s = newSandbox({ tokens: ['test-token', OTHER] })
+  const slice = s.deps.db.driver.dueSliceJobs
+  const n = cards(slice)
   const user = await s.verifiedUser()
   for (let made = 0; made < n; made += 50)
     await Promise.all(
@@ -25,24 +31,22 @@ async function withIssuingCards(n: number) {
         }),
       ),
     )
-  return s
+  return { s, n, slice }
 }
 
 describe('a run of due jobs', () => {
-  it('takes one slice per DUE_SLICE_JOBS jobs and one set per DUE_SET_JOBS moves of a kind', async () => {
-    const n = 2 * DUE_SLICE_JOBS + 10
-    const s = await withIssuingCards(n)
+  it('takes one slice per dueSliceJobs jobs and one set per DUE_SET_JOBS moves of a kind', async () => {
+    const { s, n, slice } = await withIssuingCards((slice) => 2 * slice + 10)
     const tenant = (await s.deps.tenants.advance('test-token', 60_000))!
     const run = await runDue(s.deps, tenant, s.deps.tenants.now(tenant))
     expect(run.ran).toBe(n)
     expect(run.fired).toHaveLength(n)
     expect(run.slices).toBe(3)
-    expect(run.sets).toBe(2 * (DUE_SLICE_JOBS / DUE_SET_JOBS) + 1)
+    expect(run.sets).toBe(2 * Math.ceil(slice / DUE_SET_JOBS) + 1)
   })
 
   it('lets another tenant be served between its slices, and answers once all has run', async () => {
-    const n = 4 * DUE_SLICE_JOBS
-    const s = await withIssuingCards(n)
+    const { s, n } = await withIssuingCards((slice) => 4 * slice)
     const order: string[] = []
     const advance = s.call('POST', '/__sandbox/clock/advance', { by: '1m' }).then((res) => {
       order.push('advance')

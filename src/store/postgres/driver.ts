@@ -306,6 +306,7 @@ export const postgresDriver: Driver = {
   name: 'PostgreSQL',
   shared: true,
   rowLocks: true,
+  dueSliceJobs: 500,
   dialect,
 
   connection: (db) => own(db).poolKey,
