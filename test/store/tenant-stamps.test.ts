@@ -5,6 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { startSandbox, type RunningSandbox } from '../../src/sandbox.js'
+import { fullIdentity } from '../helpers.js'
 import { freshSchema, TEST_PG } from '../pg.js'
 
 const teapot = {
@@ -65,15 +66,7 @@ describe.skipIf(!TEST_PG)('two replicas and the tenant stamps (PostgreSQL)', () 
     const [a, b] = await replicas('real', false)
     await call(a, 'PUT', '/__sandbox/delays', { card_user_verification: '50ms' })
     expect((await call(b, 'GET', '/v1/card-users')).status).toBe(200) // b has answered
-    const created = await call(a, 'POST', '/v1/card-users/create', {
-      first_name: 'Awa',
-      last_name: 'Diop',
-      address: 'Dakar',
-      phone: '+221770000001',
-      id_no: '1',
-      selfie_image: 'https://x.test/s.jpg',
-      id_image: 'https://x.test/i.jpg',
-    })
+    const created = await call(a, 'POST', '/v1/card-users/create', fullIdentity())
     const reference = created.body.data.userCard.reference
     await new Promise((resolve) => setTimeout(resolve, 100))
     // b's request reads the due instant with the tenant, and catches up before it answers

@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startPgWireRelay, type PgWireRelay } from '../../bench/pg-wire-relay.mjs'
 import { startSandbox, type RunningSandbox } from '../../src/sandbox.js'
+import { fullIdentity } from '../helpers.js'
 import { freshSchema, TEST_PG } from '../pg.js'
 
 /** Statements (and round trips) at most, each request: see above. */
@@ -59,17 +60,7 @@ describe.skipIf(!TEST_PG)('what a request sends PostgreSQL outside the steady st
       log: 'silent',
       ticking: false,
     })
-    user = (
-      await call('POST', '/v1/card-users/create', {
-        first_name: 'Awa',
-        last_name: 'Diop',
-        address: 'Dakar',
-        phone: '+221770000001',
-        id_no: '1',
-        selfie_image: 'https://x.test/s.jpg',
-        id_image: 'https://x.test/i.jpg',
-      })
-    ).data.userCard.reference
+    user = (await call('POST', '/v1/card-users/create', fullIdentity())).data.userCard.reference
     await call('POST', `/__sandbox/card-users/${user}/transition`, { to: 'passed' })
     for (let i = 0; i < 2; i++) await call('GET', '/v1/cards')
   }, 60_000)

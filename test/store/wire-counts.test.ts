@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startPgWireRelay, type PgWireRelay, type WireCounts } from '../../bench/pg-wire-relay.mjs'
 import { TICK_MS } from '../../src/engine/ticker.js'
 import { startSandbox, type RunningSandbox } from '../../src/sandbox.js'
+import { fullIdentity } from '../helpers.js'
 import { freshSchema, TEST_PG } from '../pg.js'
 
 /**
@@ -90,17 +91,8 @@ for (const clock of ['manual', 'real'] as const)
       sandbox = await startSandbox({ port: 0, db: relay.urlOf(schema.url), clock, log: 'silent' })
       // the tenant, its cards never falling due while measured, a passed card user, a card
       await call('PUT', '/__sandbox/delays', { card_issuing: '1h' })
-      const user = (
-        await call('POST', '/v1/card-users/create', {
-          first_name: 'Awa',
-          last_name: 'Diop',
-          address: 'Dakar',
-          phone: '+221770000001',
-          id_no: '1',
-          selfie_image: 'https://x.test/s.jpg',
-          id_image: 'https://x.test/i.jpg',
-        })
-      ).data.userCard.reference
+      const user = (await call('POST', '/v1/card-users/create', fullIdentity())).data.userCard
+        .reference
       await call('POST', `/__sandbox/card-users/${user}/transition`, { to: 'passed' })
       createBody = { card_user_reference: user, card_brand: 'visa', card_type: 'virtual' }
       card = (await call('POST', '/v1/cards/create', createBody)).data.card.reference
