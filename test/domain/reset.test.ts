@@ -208,12 +208,15 @@ describe("a reset racing the same tenant's requests", () => {
     const s = newSandbox()
     await s.call('POST', '/__sandbox/scenarios', {
       name: 'slow-list',
-      rules: [{ match: { method: 'GET', path: '/v1/card-users' }, latency: 50 }],
+      rules: [{ match: { method: 'GET', path: '/v1/card-users' }, latency: 1000 }],
     })
     await s.verifiedUser()
-    // the list waits on its latency's timer; the in-process reset runs before any timer fires
-    const list = s.call('GET', '/v1/card-users')
+    // the list waits on its latency's timer; the reset is done long before it fires, even on
+    // PostgreSQL on a busy machine (a list answered first would rightly show the old tenant)
+    let listAnswered = false
+    const list = s.call('GET', '/v1/card-users').finally(() => (listAnswered = true))
     expect((await s.call('POST', '/__sandbox/reset')).status).toBe(200)
+    expect(listAnswered).toBe(false)
     const listed = await list
     expect(listed.headers.get('x-card-sandbox-scenario')).toBe('slow-list/rule 1')
     expect(listed.body.meta.total).toBe(0)
