@@ -12,7 +12,7 @@
 // Every loop is bounded in time and count.
 //
 // `--smoke` runs everything tiny (the test suite uses it). `--profile` measures instead what each
-// stage of the request path (src/app.ts) costs, by switching it off in turn (the sandbox
+// stage of the request path (src/server/app.ts) costs, by switching it off in turn (the sandbox
 // factory's bench-only `stages` option, and `journal`), and where the rest goes: a CPU profile
 // of the server under load, as µs per request by function, and, where Linux `perf` runs, the
 // same by place across all its threads (the kernel, SQLite, V8…: bench/perf.mjs). It writes
@@ -792,7 +792,7 @@ const TABLE = [
 ]
 
 /**
- * --profile: the stages of the request path (src/app.ts) switched off one at a time, all on and
+ * --profile: the stages of the request path (src/server/app.ts) switched off one at a time, all on and
  * all off, and bare Hono, all side by side (inTurn); a stage's cost is the server's CPU time per
  * request it adds (with it, less without), the median of the rounds' differences. Then a CPU
  * profile of the sandbox with every stage on, under each load, as µs per request by function

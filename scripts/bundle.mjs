@@ -3,7 +3,7 @@
  * (dist/migrated-schema.json, db/open.ts); bundles the `card-sandbox` command into one file
  * (dist/bin/cli.cjs), so that a cold start loads one module instead of ~350 (resolving and
  * loading the modules was most of the start-up), started by dist/bin/card-sandbox.js
- * (src/bin.ts) through V8's code cache, which this script warms by running the command once;
+ * (src/cli/bin.ts) through V8's code cache, which this script warms by running the command once;
  * and writes the CommonJS builds that `require` and Jest load (dist/*.cjs with their
  * dist/*.d.cts). better-sqlite3's native addon stays outside (the command holds its JavaScript,
  * below); the libraries load better-sqlite3 from node_modules. The ES module library
@@ -132,7 +132,7 @@ const { writeMigratedSchema } = await import('../dist/db/open.js')
 writeMigratedSchema()
 
 await build({
-  entryPoints: ['src/cli.ts'],
+  entryPoints: ['src/cli/main.ts'],
   outfile: CLI,
   ...forNode,
   format: 'cjs',
@@ -148,7 +148,7 @@ await build({
 // CommonJS too (dist/bin/package.json says so): an ES module entry would have Node start its ES
 // module loader, about 10 ms of a start
 await build({
-  entryPoints: ['src/bin.ts'],
+  entryPoints: ['src/cli/bin.ts'],
   outfile: BIN,
   ...forNode,
   format: 'cjs',
@@ -241,7 +241,10 @@ await build({
 const requireLibrary = {
   name: 'require-library',
   setup(build) {
-    build.onResolve({ filter: /^\.\/index\.js$/ }, () => ({ path: './index.cjs', external: true }))
+    build.onResolve({ filter: /^(\.\.?\/)+index\.js$/ }, () => ({
+      path: './index.cjs',
+      external: true,
+    }))
   },
 }
 const COMMONJS = [
@@ -275,7 +278,7 @@ for (const name of ['index', 'client', 'testing'])
 // the Jest builds are `module.exports = fn` (the footer above): `export =` says so
 writeFileSync(
   'dist/jest.d.cts',
-  `import type { SandboxOptions } from './options.js'
+  `import type { SandboxOptions } from './wiring/options.js'
 declare namespace globalSetup {
   /** What Jest hands a globalSetup as its second argument, as far as the kit reads it. */
   type JestProjectConfig = { globals?: { cardSandbox?: SandboxOptions } }

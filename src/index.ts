@@ -8,10 +8,10 @@
  * // point the client's base_url at sandbox.baseUrl
  * await sandbox.close()
  */
-import type { SandboxOptions } from './options.js'
-import * as sandbox from './sandbox.js'
+import type { SandboxOptions } from './wiring/options.js'
+import * as sandbox from './server/sandbox.js'
 
-export type { SandboxOptions, StageSwitches } from './options.js'
+export type { SandboxOptions, StageSwitches } from './wiring/options.js'
 
 /** The sandbox's HTTP app, as the Fetch API sees it. */
 export type SandboxApp = {

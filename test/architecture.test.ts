@@ -26,7 +26,7 @@ const LAYERS: { name: string; paths: string[]; mayImport: string[] }[] = [
   { name: 'journal', paths: ['journal/'], mayImport: ['lib'] },
   {
     name: 'wiring',
-    paths: ['deps.ts', 'env.ts', 'options.ts'],
+    paths: ['wiring/'],
     mayImport: ['journal', 'webhooks', 'engine', 'domain', 'store', 'db', 'lib'],
   },
   {
@@ -42,20 +42,17 @@ const LAYERS: { name: string; paths: string[]; mayImport: string[] }[] = [
   {
     name: 'entry',
     paths: [
-      'app.ts',
-      'sandbox.ts',
+      'server/',
+      'cli/',
+      'commands/',
+      'kits/',
+      'clients/',
       'index.ts',
-      'cli.ts',
-      'bin.ts',
-      'flags.ts',
       'client.ts',
-      'client-v1.ts',
       'testing.ts',
       'vitest-setup.ts',
-      'kit.ts',
       'jest.ts',
       'jest-teardown.ts',
-      'commands/',
     ],
     mayImport: [
       'ui',

@@ -16,7 +16,7 @@ import {
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { startSandbox } from '../src/sandbox.js'
+import { startSandbox } from '../src/server/sandbox.js'
 import { until } from './webhooks/receiver.js'
 import { tempDir } from './temp-dir.js'
 

@@ -4,9 +4,9 @@
  * declared type, and every /v1 route reached by one of them.
  */
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest'
-import { createSandboxClient, type SandboxClient } from '../src/client.js'
+import { createSandboxClient, type SandboxClient } from '../src/clients/client.js'
 import { documentedRoutes } from '../src/http/openapi.js'
-import { startSandbox } from '../src/sandbox.js'
+import { startSandbox } from '../src/server/sandbox.js'
 
 type Running = Awaited<ReturnType<typeof startSandbox>>
 let sandbox: Running

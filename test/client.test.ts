@@ -15,7 +15,7 @@ import {
   type TransitionResource,
   type WalletCodeNetwork,
   type WebhookEventStatus,
-} from '../src/client.js'
+} from '../src/clients/client.js'
 import type { CLOCK_MODES, WEBHOOK_EVENT_STATUSES } from '../src/db/schema.js'
 import type { DisputeReason as ServerDisputeReason } from '../src/domain/disputes.js'
 import type { DelayName as ServerDelayName } from '../src/domain/schedule.js'

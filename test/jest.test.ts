@@ -4,8 +4,8 @@
  * installed package under a real Jest run: scripts/check-pack.mjs.)
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import globalSetup from '../src/jest.js'
-import globalTeardown from '../src/jest-teardown.js'
+import globalSetup from '../src/kits/jest.js'
+import globalTeardown from '../src/kits/jest-teardown.js'
 
 const urlBefore = process.env.CARD_SANDBOX_URL
 afterEach(async () => {

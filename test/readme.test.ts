@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { FLAGS, envName } from '../src/flags.js'
+import { FLAGS, envName } from '../src/cli/flags.js'
 
 const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8')
 

@@ -6,9 +6,9 @@
  */
 import { createHmac } from 'node:crypto'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createSandboxClient, type SandboxClient } from '../src/client.js'
-import { startSandbox, type RunningSandbox } from '../src/sandbox.js'
-import { signPayload, verifySignature, webhookReceiver } from '../src/testing.js'
+import { createSandboxClient, type SandboxClient } from '../src/clients/client.js'
+import { startSandbox, type RunningSandbox } from '../src/server/sandbox.js'
+import { signPayload, verifySignature, webhookReceiver } from '../src/kits/testing.js'
 import { fullIdentity } from './helpers.js'
 
 const IDENTITY = fullIdentity()

@@ -1,7 +1,7 @@
 /** card-sandbox/vitest: the globalSetup starts a sandbox, provides its origin, stops it. */
 import { afterEach, describe, expect, it } from 'vitest'
-import { kitOptions } from '../src/kit.js'
-import setup, { optionsFromEnv } from '../src/vitest-setup.js'
+import { kitOptions } from '../src/kits/kit.js'
+import setup, { optionsFromEnv } from '../src/kits/vitest-setup.js'
 
 const urlBefore = process.env.CARD_SANDBOX_URL
 afterEach(() => {

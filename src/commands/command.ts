@@ -1,4 +1,4 @@
-/** The shape of one `card-sandbox <name>` command; src/cli.ts lists them (COMMANDS). */
+/** The shape of one `card-sandbox <name>` command; src/cli/main.ts lists them (COMMANDS). */
 export type Command = {
   name: string
   /** `name` and its arguments, as the help shows them. */

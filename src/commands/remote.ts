@@ -5,7 +5,7 @@
  * exits 2, a sandbox that is not running or that refuses exits 1, each in one line on stderr.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util'
-import { createSandboxClient, SandboxClientError, type SandboxClient } from '../client.js'
+import { createSandboxClient, SandboxClientError, type SandboxClient } from '../clients/client.js'
 import type { Command } from './command.js'
 
 /** Where a sandbox started with the defaults listens. */

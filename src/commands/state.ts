@@ -3,7 +3,7 @@
  * `transition`, `fixtures`, `journal`. Each is one control-plane call through the client (or a
  * few), printed for a person.
  */
-import type { JournalEntry, TransitionResource } from '../client.js'
+import type { JournalEntry, TransitionResource } from '../clients/client.js'
 import { expectArgs, remoteCommand, UsageError, type Remote } from './remote.js'
 
 export const resetCommand = remoteCommand(

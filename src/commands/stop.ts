@@ -4,7 +4,7 @@
  * then it waits until the process is gone. For scripts that start the sandbox in the background.
  */
 import { parseArgs } from 'node:util'
-import { envName } from '../flags.js'
+import { envName } from '../cli/flags.js'
 import { isRunning } from '../lib/processes.js'
 import { readPidFile, removePidFile } from './pid-file.js'
 import type { Command } from './command.js'

@@ -5,8 +5,8 @@
  * or forwards each to your handler (answering the sandbox what the handler answered, so retries
  * behave as they would), until Ctrl-C.
  */
-import type { SandboxClient } from '../client.js'
-import { webhookReceiver, type Delivery } from '../testing.js'
+import type { SandboxClient } from '../clients/client.js'
+import { webhookReceiver, type Delivery } from '../kits/testing.js'
 import { expectArgs, remoteCommand, UsageError } from './remote.js'
 
 /** A full-identity card user: verified by itself, so the triggers need no widget. */

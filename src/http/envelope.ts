@@ -5,7 +5,7 @@
 import type { Context } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { z } from 'zod'
-import type { AppEnv } from '../env.js'
+import type { AppEnv } from '../wiring/env.js'
 import { brandName } from '../domain/webhook-events.js'
 import { cachedNow, readThrough } from '../store/read-cache.js'
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE, type Page, type PageOf } from '../store/rows.js'

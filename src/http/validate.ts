@@ -9,7 +9,7 @@
  */
 import { zValidator } from '@hono/zod-validator'
 import type { MiddlewareHandler, ValidationTargets } from 'hono'
-import type { AppEnv } from '../env.js'
+import type { AppEnv } from '../wiring/env.js'
 import type { z, ZodType } from 'zod'
 import { SandboxError } from '../domain/errors.js'
 import { fieldErrorsOf, validationError } from './errors.js'

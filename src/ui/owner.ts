@@ -6,7 +6,7 @@ import type { Context } from 'hono'
 import { z } from 'zod'
 import type { DomainContext } from '../domain/context.js'
 import type { HostedKind } from '../domain/hosted-pages.js'
-import type { AppEnv } from '../env.js'
+import type { AppEnv } from '../wiring/env.js'
 import { tenantContext } from '../http/middleware/tenant.js'
 import { ownerOf } from '../store/owners.js'
 

@@ -5,7 +5,7 @@
  * Policy allows by hash (http/middleware/security-headers.ts).
  */
 import { Hono, type MiddlewareHandler } from 'hono'
-import type { AppEnv } from '../env.js'
+import type { AppEnv } from '../wiring/env.js'
 import { openApiDocument, type RoutedApp } from '../http/openapi.js'
 import { describeRoute } from '../http/route-meta.js'
 import { cardRevealApi } from './card-reveal.js'

@@ -6,9 +6,9 @@ import { spawn } from 'node:child_process'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createSandboxClient, type SandboxClient } from '../../src/client.js'
-import { startSandbox, type RunningSandbox } from '../../src/sandbox.js'
-import { verifySignature } from '../../src/testing.js'
+import { createSandboxClient, type SandboxClient } from '../../src/clients/client.js'
+import { startSandbox, type RunningSandbox } from '../../src/server/sandbox.js'
+import { verifySignature } from '../../src/kits/testing.js'
 import { until } from '../webhooks/receiver.js'
 
 const CLI = new URL('../../dist/bin/card-sandbox.js', import.meta.url).pathname

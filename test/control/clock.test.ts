@@ -3,7 +3,7 @@
  * where a new manual clock starts; run until idle; control-plane bodies refuse unknown fields.
  */
 import { describe, expect, it } from 'vitest'
-import { createSandbox } from '../../src/sandbox.js'
+import { createSandbox } from '../../src/server/sandbox.js'
 import { fullIdentity, newSandbox } from '../helpers.js'
 
 describe('PUT /__sandbox/clock {"now"}', () => {

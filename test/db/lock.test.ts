@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { DatabaseInUseError, lockDatabase } from '../../src/db/lock.js'
 import { startedAt } from '../../src/lib/processes.js'
-import { createSandbox, startSandbox } from '../../src/sandbox.js'
+import { createSandbox, startSandbox } from '../../src/server/sandbox.js'
 import { tempDir } from '../temp-dir.js'
 
 const cleanups: (() => unknown)[] = []

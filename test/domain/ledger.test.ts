@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { startSandbox } from '../../src/sandbox.js'
+import { startSandbox } from '../../src/server/sandbox.js'
 import type { Db } from '../../src/store/driver.js'
 import { SandboxError } from '../../src/domain/errors.js'
 import {

@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { nextTenantId } from '../../src/domain/tenants.js'
 import { sweepRetiredTenants } from '../../src/store/retired-tenants.js'
-import { startSandbox } from '../../src/sandbox.js'
+import { startSandbox } from '../../src/server/sandbox.js'
 import { TOKEN, newSandbox, sqlRows, storeOfTest } from '../helpers.js'
 import { tempDir } from '../temp-dir.js'
 

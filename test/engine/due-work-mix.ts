@@ -9,7 +9,7 @@
 import { getTableName } from 'drizzle-orm'
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core'
 import * as schema from '../../src/db/schema.js'
-import { createSandbox } from '../../src/sandbox.js'
+import { createSandbox } from '../../src/server/sandbox.js'
 import { query, tableIn } from '../../src/store/statements.js'
 import { sign } from '../../src/webhooks/sign.js'
 import { fullIdentity } from '../helpers.js'

@@ -10,7 +10,7 @@
 import { eq } from 'drizzle-orm'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { CardUser } from '../../src/db/schema.js'
-import { callAs, createSandbox, type Sandbox } from '../../src/sandbox.js'
+import { callAs, createSandbox, type Sandbox } from '../../src/server/sandbox.js'
 import { query } from '../../src/store/statements.js'
 import { fullIdentity } from '../helpers.js'
 import { freshSchema, TEST_PG } from '../pg.js'

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import pg from 'pg'
-import { createSandbox } from '../../src/sandbox.js'
+import { createSandbox } from '../../src/server/sandbox.js'
 
 const N = Number(process.argv[2] ?? 2000)
 const KIND = process.argv[3] === 'transfers' ? 'transfers' : 'cards'

@@ -4,7 +4,7 @@
  * errors included. The browser side is in test/ui/browser.test.ts.
  */
 import { describe, expect, it } from 'vitest'
-import { createSandbox } from '../../src/sandbox.js'
+import { createSandbox } from '../../src/server/sandbox.js'
 
 const FRONT_END = 'http://localhost:5173'
 

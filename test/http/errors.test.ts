@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../src/lib/json-depth.js'
-import { createSandbox } from '../../src/sandbox.js'
+import { createSandbox } from '../../src/server/sandbox.js'
 import { newSandbox } from '../helpers.js'
 
 const JSON_HEADERS = { 'Content-Type': 'application/json' }

@@ -9,7 +9,7 @@ import { connect } from 'node:net'
 import { hostname, networkInterfaces } from 'node:os'
 import { afterEach, describe, expect, it } from 'vitest'
 import { allowedHostnames, hostName, hostnameOfUrl } from '../../src/http/middleware/host-check.js'
-import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox.js'
+import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/server/sandbox.js'
 import { newSandbox, TOKEN } from '../helpers.js'
 
 const UNKNOWN_UUID = '6f1c2a7e-1111-4222-8333-944444444444'

@@ -4,7 +4,7 @@
  * a request past the limit is a 429 in the error shape with Retry-After in seconds of that clock.
  */
 import { describe, expect, it } from 'vitest'
-import { parseFlags } from '../../src/flags.js'
+import { parseFlags } from '../../src/cli/flags.js'
 import { newSandbox } from '../helpers.js'
 
 const limitOf = (res: { headers: Headers }) => res.headers.get('X-RateLimit-Limit')

@@ -5,7 +5,7 @@
  */
 import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startSandbox, type RunningSandbox } from '../../src/sandbox.js'
+import { startSandbox, type RunningSandbox } from '../../src/server/sandbox.js'
 
 let sandbox: RunningSandbox
 beforeAll(async () => {

@@ -3,7 +3,7 @@
  * card-reveal page's path masked, and an error answer's message on its line.
  */
 import { describe, expect, it } from 'vitest'
-import { createSandbox } from '../../src/sandbox.js'
+import { createSandbox } from '../../src/server/sandbox.js'
 
 const TOKEN = 'WkwHmYXfuih2Bv3hUe8uZfFLeJmDDx5Pjb2AG1veEaGnW8l7VS'
 const BEARER = { Authorization: 'Bearer request-log-token' }

@@ -5,10 +5,10 @@
  */
 import { describe, expect, it } from 'vitest'
 import type { Dispute } from '../../src/db/schema.js'
-import { parseFlags } from '../../src/flags.js'
+import { parseFlags } from '../../src/cli/flags.js'
 import { sdkDisputeKeys, sdkTransactionKeys } from '../../src/http/sdk-compat.js'
-import { optionsFromEnv } from '../../src/vitest-setup.js'
-import { createApp } from '../../src/app.js'
+import { optionsFromEnv } from '../../src/kits/vitest-setup.js'
+import { createApp } from '../../src/server/app.js'
 import { MICROS_TIMESTAMP, TOKEN, newSandbox } from '../helpers.js'
 
 const ON = { quirks: true, sdkCompat: true, origin: 'http://localhost' }

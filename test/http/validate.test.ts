@@ -6,7 +6,7 @@
 import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import type { AppEnv } from '../../src/env.js'
+import type { AppEnv } from '../../src/wiring/env.js'
 import { onError } from '../../src/http/errors.js'
 import { validate } from '../../src/http/validate.js'
 

@@ -10,7 +10,7 @@ import type { SqliteDb } from '../../src/store/sqlite/driver.js'
 import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { OPENING_FLOAT } from '../../src/domain/ledger.js'
-import { startSandbox, type RunningSandbox } from '../../src/sandbox.js'
+import { startSandbox, type RunningSandbox } from '../../src/server/sandbox.js'
 
 const ROUNDS = Number(process.env.SECURITY_ROUNDS ?? 25)
 const TOKEN = 'racing-token'

@@ -7,7 +7,7 @@
 import Database from 'better-sqlite3'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { createApp } from '../../src/app.js'
+import { createApp } from '../../src/server/app.js'
 import { closeSqlite as closeDb, openSqlite as openDb } from '../../src/store/sqlite/driver.js'
 import { cardPages, insertCard } from '../../src/store/cards.js'
 import { cachedNow, readThrough } from '../../src/store/read-cache.js'

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startPgWireRelay, type PgWireRelay } from '../../bench/pg-wire-relay.mjs'
-import { startSandbox, type RunningSandbox } from '../../src/sandbox.js'
+import { startSandbox, type RunningSandbox } from '../../src/server/sandbox.js'
 import { fullIdentity } from '../helpers.js'
 import { freshSchema, TEST_PG } from '../pg.js'
 

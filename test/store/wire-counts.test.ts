@@ -15,7 +15,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startPgWireRelay, type PgWireRelay, type WireCounts } from '../../bench/pg-wire-relay.mjs'
 import { TICK_MS } from '../../src/engine/ticker.js'
-import { startSandbox, type RunningSandbox } from '../../src/sandbox.js'
+import { startSandbox, type RunningSandbox } from '../../src/server/sandbox.js'
 import { fullIdentity } from '../helpers.js'
 import { freshSchema, TEST_PG } from '../pg.js'
 

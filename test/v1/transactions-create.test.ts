@@ -4,7 +4,7 @@
  * to card; pending and held at creation, settled by the clock, refused when short.
  */
 import { afterAll, describe, expect, it } from 'vitest'
-import { startSandbox, type RunningSandbox } from '../../src/sandbox.js'
+import { startSandbox, type RunningSandbox } from '../../src/server/sandbox.js'
 import { UUID, newSandbox, sqlRows } from '../helpers.js'
 
 type Sandbox = ReturnType<typeof newSandbox>

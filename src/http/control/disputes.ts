@@ -2,7 +2,7 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { DISPUTE_REASONS, openDispute } from '../../domain/disputes.js'
-import type { AppEnv } from '../../env.js'
+import type { AppEnv } from '../../wiring/env.js'
 import { ok } from '../envelope.js'
 import { describeRoute } from '../route-meta.js'
 import { validate } from '../validate.js'

@@ -4,7 +4,7 @@
  * (ui/pages.ts).
  */
 import { Hono } from 'hono'
-import type { AppEnv } from '../../env.js'
+import type { AppEnv } from '../../wiring/env.js'
 import { describeRoute } from '../route-meta.js'
 import { openApiDocument, type RoutedApp } from '../openapi.js'
 

@@ -16,7 +16,7 @@ import {
   knownFixtures,
   loadFixture,
 } from '../../engine/fixtures.js'
-import type { AppEnv } from '../../env.js'
+import type { AppEnv } from '../../wiring/env.js'
 import { ok } from '../envelope.js'
 import { STORE_UNREACHABLE } from '../errors.js'
 import { describeRoute } from '../route-meta.js'

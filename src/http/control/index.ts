@@ -4,7 +4,7 @@
  * app) needs the bearer token and acts on that token's tenant only.
  */
 import { Hono, type MiddlewareHandler } from 'hono'
-import type { AppEnv } from '../../env.js'
+import type { AppEnv } from '../../wiring/env.js'
 import { describeRoute } from '../route-meta.js'
 import { ok } from '../envelope.js'
 import type { RoutedApp } from '../openapi.js'

@@ -5,7 +5,7 @@
  */
 import { Hono } from 'hono'
 import { z } from 'zod'
-import type { AppEnv } from '../../env.js'
+import type { AppEnv } from '../../wiring/env.js'
 import { ok, pageMeta, pageQuery, toPage } from '../envelope.js'
 import { entryId, parsedBody, requestHeaders } from '../../journal/entry.js'
 import type { JournalRecord } from '../../journal/journal.js'

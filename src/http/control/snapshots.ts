@@ -10,7 +10,7 @@ import {
   snapshotsOf,
   takeSnapshot,
 } from '../../domain/snapshots.js'
-import type { AppEnv } from '../../env.js'
+import type { AppEnv } from '../../wiring/env.js'
 import { ok } from '../envelope.js'
 import { describeRoute } from '../route-meta.js'
 import { validate } from '../validate.js'

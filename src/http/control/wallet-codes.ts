@@ -5,7 +5,7 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { CODE_NETWORKS, issueWalletCode } from '../../domain/wallet-codes.js'
-import type { AppEnv } from '../../env.js'
+import type { AppEnv } from '../../wiring/env.js'
 import { ok } from '../envelope.js'
 import { describeRoute } from '../route-meta.js'
 import { validate } from '../validate.js'

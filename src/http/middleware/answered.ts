@@ -6,7 +6,7 @@
  * already rendered.
  */
 import type { Context, MiddlewareHandler } from 'hono'
-import type { AppEnv } from '../../env.js'
+import type { AppEnv } from '../../wiring/env.js'
 
 /** Work done once the request has answered; `startedAt` is performance.now() at its arrival. */
 export type OnAnswer = (c: Context<AppEnv>, startedAt: number) => void

@@ -5,7 +5,7 @@
  * (store/jobs.ts dueAt), has passed (engine/scheduler.ts catchUp).
  */
 import type { MiddlewareHandler } from 'hono'
-import type { AppEnv } from '../../env.js'
+import type { AppEnv } from '../../wiring/env.js'
 import { catchUp } from '../../engine/scheduler.js'
 
 export function dueWork(): MiddlewareHandler<AppEnv> {

@@ -10,10 +10,10 @@
  * own step fails stays as far as it got: a configuration problem, answered 500.
  */
 import type { MiddlewareHandler } from 'hono'
-import type { SandboxDeps } from '../../deps.js'
+import type { SandboxDeps } from '../../wiring/deps.js'
 import { SandboxError } from '../../domain/errors.js'
 import { FixtureError } from '../../engine/fixtures.js'
-import type { AppEnv } from '../../env.js'
+import type { AppEnv } from '../../wiring/env.js'
 import { storeUnreachable } from '../../store/open.js'
 import { STORE_UNREACHABLE } from '../errors.js'
 import { contextAt } from './tenant.js'

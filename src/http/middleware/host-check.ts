@@ -12,7 +12,7 @@
 import { hostname, networkInterfaces } from 'node:os'
 import type { MiddlewareHandler } from 'hono'
 import { SandboxError } from '../../domain/errors.js'
-import type { AppEnv } from '../../env.js'
+import type { AppEnv } from '../../wiring/env.js'
 
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]']
 const WILDCARDS = new Set(['0.0.0.0', '::', '[::]'])

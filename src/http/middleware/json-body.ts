@@ -8,7 +8,7 @@ import type { Context, Next } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { SandboxError } from '../../domain/errors.js'
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../lib/json-depth.js'
-import type { AppEnv } from '../../env.js'
+import type { AppEnv } from '../../wiring/env.js'
 import { PAYLOAD_TOO_LARGE, validationError } from '../errors.js'
 import { requestHeader } from '../request-headers.js'
 

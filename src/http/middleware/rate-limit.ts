@@ -5,7 +5,7 @@
  * `Retry-After` in seconds of the tenant's clock.
  */
 import type { MiddlewareHandler } from 'hono'
-import type { AppEnv } from '../../env.js'
+import type { AppEnv } from '../../wiring/env.js'
 import { SandboxError } from '../../domain/errors.js'
 import { createRateCounter } from '../../domain/rate-limit.js'
 

@@ -4,7 +4,7 @@
  * `message`, so that a 422 says which field without opening the journal.
  */
 import { createMiddleware } from 'hono/factory'
-import type { AppEnv } from '../../env.js'
+import type { AppEnv } from '../../wiring/env.js'
 import { paint, type Logger } from '../../lib/logger.js'
 import { maskSecretPath } from '../../lib/masking.js'
 

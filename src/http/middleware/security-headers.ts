@@ -10,7 +10,7 @@
  */
 import { createHash } from 'node:crypto'
 import type { MiddlewareHandler } from 'hono'
-import type { AppEnv } from '../../env.js'
+import type { AppEnv } from '../../wiring/env.js'
 
 /** Pages other sites may frame: the widget's overlay and the card-reveal page. */
 const FRAMED_PAGES = ['/__sandbox/verify/', '/__sandbox/card-reveal/']

@@ -6,7 +6,7 @@ import { Hono } from 'hono'
 import type { BusinessOperation } from '../../db/schema.js'
 import { listOperations } from '../../domain/business.js'
 import { FLOAT, balanceOf } from '../../domain/ledger.js'
-import type { AppEnv } from '../../env.js'
+import type { AppEnv } from '../../wiring/env.js'
 import {
   createdAtJson,
   ok,

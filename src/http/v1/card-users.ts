@@ -11,7 +11,7 @@ import {
   registerCardUser,
   resubmitCardUser,
 } from '../../domain/card-users.js'
-import type { AppEnv } from '../../env.js'
+import type { AppEnv } from '../../wiring/env.js'
 import {
   createdAtJson,
   laravelPaginator,

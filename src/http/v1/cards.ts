@@ -18,7 +18,7 @@ import {
 import { issueRevealToken } from '../../domain/card-reveal.js'
 import type { DomainContext } from '../../domain/context.js'
 import { CARD_REVEAL_PATH } from '../../lib/masking.js'
-import type { AppEnv } from '../../env.js'
+import type { AppEnv } from '../../wiring/env.js'
 import {
   brandJson,
   ok,

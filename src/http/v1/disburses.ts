@@ -5,7 +5,7 @@
 import { Hono } from 'hono'
 import type { Disburse, Tenant } from '../../db/schema.js'
 import { createDisburse, findDisburse, listDisburses } from '../../domain/disburses.js'
-import type { AppEnv } from '../../env.js'
+import type { AppEnv } from '../../wiring/env.js'
 import {
   expiredAtJson,
   ok,

@@ -10,7 +10,7 @@ import type { Dispute } from '../../db/schema.js'
 import { findDispute, listDisputes, openDispute, updateDispute } from '../../domain/disputes.js'
 import type { DomainContext } from '../../domain/context.js'
 import { findTransaction, showTransaction } from '../../domain/transactions.js'
-import type { AppEnv } from '../../env.js'
+import type { AppEnv } from '../../wiring/env.js'
 import {
   ok,
   okList,

@@ -1,6 +1,6 @@
 /** The /v1 surface of SPEC §4: one sub-app per resource. */
 import { Hono } from 'hono'
-import type { AppEnv } from '../../env.js'
+import type { AppEnv } from '../../wiring/env.js'
 import { businessApi } from './business.js'
 import { cardUsersApi } from './card-users.js'
 import { cardsApi } from './cards.js'

@@ -6,7 +6,7 @@
 import { Hono } from 'hono'
 import type { Payment, Tenant } from '../../db/schema.js'
 import { createPayment, findPayment, listPayments } from '../../domain/payments.js'
-import type { AppEnv } from '../../env.js'
+import type { AppEnv } from '../../wiring/env.js'
 import {
   expiredAtJson,
   ok,

@@ -14,7 +14,7 @@ import {
   showTransaction,
   walletToCard,
 } from '../../domain/transactions.js'
-import type { AppEnv } from '../../env.js'
+import type { AppEnv } from '../../wiring/env.js'
 import {
   createdAtJson,
   ok,

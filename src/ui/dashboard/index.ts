@@ -12,7 +12,7 @@
  * actions.ts, webhooks.ts and journal.ts for its parts.
  */
 import { Hono, type MiddlewareHandler } from 'hono'
-import type { AppEnv } from '../../env.js'
+import type { AppEnv } from '../../wiring/env.js'
 import { isLoopback } from '../../http/middleware/host-check.js'
 import { describeRoute } from '../../http/route-meta.js'
 import { panel } from './panel.js'

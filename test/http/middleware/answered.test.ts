@@ -5,7 +5,7 @@
  */
 import { Hono } from 'hono'
 import { describe, expect, it, vi } from 'vitest'
-import type { AppEnv } from '../../../src/env.js'
+import type { AppEnv } from '../../../src/wiring/env.js'
 import { answered } from '../../../src/http/middleware/answered.js'
 import { newSandbox } from '../../helpers.js'
 

@@ -6,7 +6,7 @@
  */
 import pg from 'pg'
 import { afterEach, describe, expect, it } from 'vitest'
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox.js'
+import { startSandbox, type RunningSandbox } from '../../../src/server/sandbox.js'
 import { SLOW_POLL_MS } from '../../../src/store/postgres/listener.js'
 import { fullIdentity } from '../../helpers.js'
 import { startPgWireRelay } from '../../../bench/pg-wire-relay.mjs'

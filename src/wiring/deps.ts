@@ -4,14 +4,14 @@
  * app is given. A leaf: it imports only the layers below http (ARCHITECTURE.md), so http and the
  * pages can name these types without importing sandbox.ts, which imports them.
  */
-import type { Db } from './store/driver.js'
-import type { Ids } from './domain/ids.js'
-import type { TenantDirectory } from './domain/tenants.js'
-import type { Call } from './engine/fixtures.js'
-import type { ScenarioRegistry } from './engine/scenarios/registry.js'
-import type { Journal } from './journal/journal.js'
-import type { Logger } from './lib/logger.js'
-import type { Deliverer } from './webhooks/delivery.js'
+import type { Db } from '../store/driver.js'
+import type { Ids } from '../domain/ids.js'
+import type { TenantDirectory } from '../domain/tenants.js'
+import type { Call } from '../engine/fixtures.js'
+import type { ScenarioRegistry } from '../engine/scenarios/registry.js'
+import type { Journal } from '../journal/journal.js'
+import type { Logger } from '../lib/logger.js'
+import type { Deliverer } from '../webhooks/delivery.js'
 import type { SandboxOptions } from './options.js'
 
 export type { SandboxOptions, StageSwitches } from './options.js'

@@ -5,8 +5,8 @@
  * off`). Type-only imports: the client stays fetch-only at run time.
  */
 import type { z } from 'zod'
-import type * as Answers from './http/v1/answers.js'
-import type * as Bodies from './http/v1/bodies.js'
+import type * as Answers from '../http/v1/answers.js'
+import type * as Bodies from '../http/v1/bodies.js'
 
 type Answer<Name extends keyof typeof Answers> = z.output<(typeof Answers)[Name]>
 type Body<Name extends keyof typeof Bodies> = z.input<(typeof Bodies)[Name]>

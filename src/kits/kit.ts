@@ -4,9 +4,9 @@
  * CLI's, see the README's flag table), which win, and its origin handed to the code under test
  * as CARD_SANDBOX_URL before any test file is loaded.
  */
-import { FLAGS, envName, parseFlags } from './flags.js'
-import { startSandbox, type RunningSandbox } from './index.js'
-import type { SandboxOptions } from './options.js'
+import { FLAGS, envName, parseFlags } from '../cli/flags.js'
+import { startSandbox, type RunningSandbox } from '../index.js'
+import type { SandboxOptions } from '../wiring/options.js'
 
 /** What a test run gets unless its config or its environment says otherwise. */
 export const KIT_DEFAULTS: SandboxOptions = { port: 0, clock: 'manual', log: 'silent' }

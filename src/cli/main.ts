@@ -7,24 +7,24 @@
  * a clean shutdown on SIGINT/SIGTERM or when npm, which started it, has gone.
  */
 // first: it notes the parent this process started under before anything else loads
-import { watchLauncher } from './lib/processes.js'
-import type { Command } from './commands/command.js'
-import { readPidFile, writePidFile } from './commands/pid-file.js'
+import { watchLauncher } from '../lib/processes.js'
+import type { Command } from '../commands/command.js'
+import { readPidFile, writePidFile } from '../commands/pid-file.js'
 import {
   clockCommand,
   fixturesCommand,
   journalCommand,
   resetCommand,
   transitionCommand,
-} from './commands/state.js'
-import { stopCommand } from './commands/stop.js'
-import { listenCommand, triggerCommand } from './commands/webhooks.js'
+} from '../commands/state.js'
+import { stopCommand } from '../commands/stop.js'
+import { listenCommand, triggerCommand } from '../commands/webhooks.js'
 import { FlagError, flagHelp, parseFlags } from './flags.js'
-import { isLoopback } from './http/middleware/host-check.js'
-import type { LogLine } from './lib/logger.js'
-import { maskToken, maskUrlPassword } from './lib/masking.js'
-import { PACKAGE_VERSION as VERSION } from './lib/package-files.js'
-import { startSandbox, type RunningSandbox } from './sandbox.js'
+import { isLoopback } from '../http/middleware/host-check.js'
+import type { LogLine } from '../lib/logger.js'
+import { maskToken, maskUrlPassword } from '../lib/masking.js'
+import { PACKAGE_VERSION as VERSION } from '../lib/package-files.js'
+import { startSandbox, type RunningSandbox } from '../server/sandbox.js'
 
 const serveCommand: Command = {
   name: 'serve',
@@ -293,7 +293,7 @@ function exposedWarning(host: string): LogLine {
   }
 }
 
-// a promise, not a top-level await: the command is bundled as CommonJS (src/bin.ts)
+// a promise, not a top-level await: the command is bundled as CommonJS (src/cli/bin.ts)
 void main(process.argv.slice(2), process.env).then((code) => {
   process.exitCode = code
 })

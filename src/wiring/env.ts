@@ -1,8 +1,8 @@
 /** The Hono environment of the sandbox app: what middleware puts on the context. */
-import type { Tenant } from './db/schema.js'
-import type { DomainContext } from './domain/context.js'
+import type { Tenant } from '../db/schema.js'
+import type { DomainContext } from '../domain/context.js'
 import type { SandboxDeps } from './deps.js'
-import type { RateCount } from './domain/rate-limit.js'
+import type { RateCount } from '../domain/rate-limit.js'
 
 export type AppEnv = {
   Variables: {

@@ -3,10 +3,10 @@
  * Each flag also reads `CARD_SANDBOX_<NAME>` from the environment; the command line wins.
  */
 import { parseArgs } from 'node:util'
-import { isInstant } from './domain/clock.js'
-import { corsOrigin } from './http/middleware/cors.js'
-import { hostName } from './http/middleware/host-check.js'
-import type { SandboxOptions } from './deps.js'
+import { isInstant } from '../domain/clock.js'
+import { corsOrigin } from '../http/middleware/cors.js'
+import { hostName } from '../http/middleware/host-check.js'
+import type { SandboxOptions } from '../wiring/deps.js'
 
 type Flag = {
   name: string

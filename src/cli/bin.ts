@@ -5,7 +5,7 @@
  */
 import { fileURLToPath } from 'node:url'
 import { setFlagsFromString } from 'node:v8'
-import { runWithCodeCache } from './lib/code-cache.js'
+import { runWithCodeCache } from '../lib/code-cache.js'
 
 // TurboFan inlines less into each function it optimises (a budget of 500 bytes of bytecode, not
 // 920): optimising the request path, which takes turns with the requests on the server's core,

@@ -1,0 +1,220 @@
+/**
+ * `card-sandbox/testing` (node only; `card-sandbox/client` stays fetch-only): webhook helpers
+ * for a test suite, as Stripe's `constructEvent` and test-header helper are for its events.
+ *
+ * - `webhookReceiver(client)` starts a receiver on a free loopback port, points the client's
+ *   tenant's webhooks at it, checks every delivery's signature and offers `waitFor(event)`, the
+ *   deliveries and `close()`.
+ * - `verifySignature(rawBody, header, secret)` for a client's own handler.
+ * - `signPayload(payload, secret)` to post a signed event to that handler in its own tests.
+ *
+ * @example
+ * const receiver = await webhookReceiver(sandbox)
+ * await sandbox.v1.cardUsers.create({ ...identity })
+ * await sandbox.runUntilIdle()
+ * const { data } = await receiver.waitFor('card_user_verification.successful')
+ * await receiver.close()
+ */
+import { timingSafeEqual } from 'node:crypto'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { SandboxClient } from '../clients/client.js'
+import { sign, SIGNATURE_HEADER } from '../webhooks/sign.js'
+
+export { SIGNATURE_HEADER }
+
+/**
+ * Whether `header` (the `x-alal-signature` value) signs `rawBody` with `secret`. Give the body's
+ * exact bytes, as received: a parsed and re-serialized body no longer matches.
+ */
+export function verifySignature(
+  rawBody: string | Uint8Array,
+  header: string | string[] | null | undefined,
+  secret: string,
+): boolean {
+  if (typeof header !== 'string' || !/^[0-9a-f]{128}$/i.test(header)) return false
+  const expected = Buffer.from(sign(rawBody, secret), 'hex')
+  return timingSafeEqual(expected, Buffer.from(header, 'hex'))
+}
+
+/**
+ * A payload signed as the sandbox signs a webhook: the body to post and its headers.
+ * @example
+ * const { body, headers } = signPayload({ event: 'card_creation.successful', data }, secret)
+ * await fetch('http://localhost:3000/webhooks', { method: 'POST', body, headers })
+ */
+export function signPayload(
+  payload: string | object,
+  secret: string,
+): { body: string; signature: string; headers: Record<string, string> } {
+  const body = typeof payload === 'string' ? payload : JSON.stringify(payload)
+  const signature = sign(body, secret)
+  return {
+    body,
+    signature,
+    headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: signature },
+  }
+}
+
+/** One delivery the receiver got. */
+export type Delivery = {
+  /** The event type (`card_creation.successful`). */
+  event: string
+  /** The event's `data`. */
+  data: unknown
+  /** The whole parsed body. */
+  body: unknown
+  /** The body's exact bytes, as text. */
+  rawBody: string
+  /** The request's headers, lowercased (`x-alal-event-id`, `x-alal-delivery-attempt`, …). */
+  headers: Record<string, string>
+  /** Whether its signature matched the secret; an unverified delivery is answered 401. */
+  verified: boolean
+}
+
+export type WebhookReceiverOptions = {
+  /**
+   * What signs the tenant's webhooks while the receiver listens (set on the tenant with the
+   * URL). Default: the client's token, the sandbox's own default.
+   */
+  secret?: string
+  /**
+   * The status to answer a verified delivery with (default 200): a test of retries answers
+   * 500 for the first attempts; `card-sandbox listen --forward-to` answers what the handler it
+   * forwards to answered.
+   */
+  respond?: (delivery: Delivery) => number | Promise<number>
+}
+
+export type WebhookReceiver = {
+  /** Where the tenant's webhooks now go. */
+  url: string
+  /** Every delivery so far, oldest first (verified or not). */
+  deliveries: Delivery[]
+  /**
+   * The first verified delivery of `event` (past or to come) that `predicate` accepts; rejects
+   * after `timeout` ms (default 5000) naming what did arrive.
+   */
+  waitFor(
+    event: string,
+    predicate?: (delivery: Delivery) => boolean,
+    options?: { timeout?: number },
+  ): Promise<Delivery>
+  /** Stops listening and takes the tenant's webhook URL back off (to the sandbox's default). */
+  close(): Promise<void>
+}
+
+/** The largest body the receiver reads (the sandbox's own events are a few KiB). */
+const MAX_BODY_BYTES = 1024 * 1024
+
+/**
+ * Starts a receiver for the client's tenant: a local HTTP server on 127.0.0.1, a free port; the
+ * tenant's webhook URL (and secret) set to it.
+ */
+export async function webhookReceiver(
+  client: Pick<SandboxClient, 'token' | 'setWebhook'>,
+  options: WebhookReceiverOptions = {},
+): Promise<WebhookReceiver> {
+  const secret = options.secret ?? client.token
+  const deliveries: Delivery[] = []
+  const waiters = new Set<() => void>()
+
+  async function receive(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = []
+    let size = 0
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      size += chunk.length
+      if (size > MAX_BODY_BYTES) {
+        res.writeHead(413).end()
+        return
+      }
+      chunks.push(chunk)
+    }
+    const rawBody = Buffer.concat(chunks).toString('utf8')
+    const headers: Record<string, string> = {}
+    for (const [name, value] of Object.entries(req.headers))
+      if (typeof value === 'string') headers[name] = value
+    let body: unknown = null
+    try {
+      body = JSON.parse(rawBody)
+    } catch {
+      // kept as rawBody; event and data stay empty
+    }
+    const parsed = (body ?? {}) as { event?: unknown; data?: unknown }
+    const delivery: Delivery = {
+      event: typeof parsed.event === 'string' ? parsed.event : '',
+      data: parsed.data ?? null,
+      body,
+      rawBody,
+      headers,
+      verified: verifySignature(rawBody, headers[SIGNATURE_HEADER], secret),
+    }
+    deliveries.push(delivery)
+    for (const wake of waiters) wake()
+    const status = delivery.verified ? ((await options.respond?.(delivery)) ?? 200) : 401
+    res.writeHead(status, { 'content-type': 'application/json' }).end('{}')
+  }
+
+  const server = createServer((req, res) => {
+    receive(req, res).catch(() => res.writeHead(400).end())
+  })
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', resolve)
+  })
+  const { port } = server.address() as AddressInfo
+  const url = `http://127.0.0.1:${port}/webhooks`
+  try {
+    await client.setWebhook({ url, secret })
+  } catch (error) {
+    server.close()
+    throw error
+  }
+
+  function waitFor(
+    event: string,
+    predicate: (delivery: Delivery) => boolean = () => true,
+    { timeout = 5_000 }: { timeout?: number } = {},
+  ): Promise<Delivery> {
+    const found = () => deliveries.find((d) => d.verified && d.event === event && predicate(d))
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        const delivery = found()
+        if (!delivery) return
+        cleanup()
+        resolve(delivery)
+      }
+      const timer = setTimeout(() => {
+        cleanup()
+        const seen = deliveries.map(
+          (d) => `${d.event || '?'}${d.verified ? '' : ' (bad signature)'}`,
+        )
+        reject(
+          new Error(
+            `no verified ${event} delivery within ${timeout} ms` +
+              ` (received: ${seen.length ? seen.join(', ') : 'nothing'})`,
+          ),
+        )
+      }, timeout)
+      const cleanup = () => {
+        clearTimeout(timer)
+        waiters.delete(check)
+      }
+      waiters.add(check)
+      check()
+    })
+  }
+
+  return {
+    url,
+    deliveries,
+    waitFor,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeAllConnections()
+      })
+      await client.setWebhook({ url: null, secret: null }).catch(() => {})
+    },
+  }
+}
