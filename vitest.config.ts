@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config'
 
-/** The suites that run again with every sandbox on PostgreSQL (issue 20), when one is named. */
+/** The suites that run again with every sandbox on PostgreSQL , when one is named. */
 const ON_BOTH_STORES = [
   'test/v1/**/*.test.ts',
   'test/control/**/*.test.ts',

@@ -311,7 +311,7 @@ async function bench() {
       p99: round(percentile(times, 99)),
     }
     // a snapshot of a tenant holding about as many rows (a payment makes four), restored as
-    // often (issue 19)
+    // often
     await many(Math.ceil(C.resetRows / 4), () =>
       call(s.url, 'POST', '/v1/payments/create', { amount: 100, network: 'wave-sn', customer }),
     )
@@ -455,7 +455,7 @@ async function bench() {
   // 9. the team sandbox on PostgreSQL, when there is one to run on
   if (PG_URL) figures.team = await team()
 
-  // the table: each figure beside the previous run's, and whether it meets issue 16's target
+  // the table: each figure beside the previous run's, and whether it meets its target
   const previous = existsSync(PREVIOUS) ? JSON.parse(readFileSync(PREVIOUS, 'utf8')) : undefined
   const rows = TABLE.map(({ what, value, target, met }) => {
     // a row the previous run lacks (a figure it did not measure) shows —
@@ -650,7 +650,7 @@ const roundFigures = (rounds) =>
 
 /**
  * Each row of the table: what is measured, its value from a run's figures (the previous run's
- * too; a row it lacks shows —), the target of issue 16 and whether it is met.
+ * too; a row it lacks shows —), the target and whether it is met.
  */
 const ratio = (a, b) => round(a / b, 2)
 /** The rounds' least and greatest ratio, GET / POST, where a run has them (sideBySide). */
@@ -955,7 +955,7 @@ function selfTimes(cpuProfile, requests) {
     .sort((a, b) => b.us - a.us)
 }
 
-/** The PostgreSQL the team part runs on (issue 20); without one it is left out. */
+/** The PostgreSQL the team part runs on ; without one it is left out. */
 const PG_URL = process.env.CARD_SANDBOX_BENCH_PG ?? process.env.CARD_SANDBOX_TEST_PG
 const REPLICA_COUNTS = [1, 2, 3]
 /** A multiple of every replica count: each replica gets the same share of connections. */
@@ -1118,7 +1118,7 @@ async function advanceCost(servers, body, due, probe = false) {
 }
 
 /**
- * The team sandbox (issue 20): GET /v1/cards and POST /v1/cards/create at 48 connections spread
+ * The team sandbox: GET /v1/cards and POST /v1/cards/create at 48 connections spread
  * over 1, 2 and 3 replicas on PostgreSQL, interleaved over the rounds with one SQLite process
  * (default flags); each ratio to SQLite's rps is the median of the rounds', and each CPU time a
  * request (the server processes', and PostgreSQL's backends' serving them) the median of the

@@ -1,5 +1,5 @@
 /**
- * The PostgreSQL the tests of the team sandbox run against (issue 20): the server
+ * The PostgreSQL the tests of the team sandbox run against: the server
  * CARD_SANDBOX_TEST_PG names (`postgres://root@127.0.0.1:5432/test` on the development and CI
  * machines; .ci/run sets it). Without it those tests are skipped, and the run says so once.
  * Each test works in a schema of its own, dropped afterwards.

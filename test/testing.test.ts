@@ -1,7 +1,7 @@
 /**
  * `card-sandbox/testing` (src/testing.ts): signatures made and checked as the sandbox makes them,
  * and a receiver that a test points the tenant's webhooks at, against a sandbox on a real port.
- * The last test is the kit's journey of issue 19: from nothing to a settled card-to-wallet with a
+ * The last test is the kit's journey: from nothing to a settled card-to-wallet with a
  * verified webhook, knowing no delay.
  */
 import { createHmac } from 'node:crypto'

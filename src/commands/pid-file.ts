@@ -1,5 +1,5 @@
 /**
- * The pid file of `--pid-file` (issue 15): the server's process id and a newline, as `kill
+ * The pid file of `--pid-file`: the server's process id and a newline, as `kill
  * $(cat file)` expects, written once the sandbox listens and removed when it stops.
  * `card-sandbox stop` reads it. A file whose process is gone, or began after the file was
  * written (its pid reused by another program), is stale.

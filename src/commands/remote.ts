@@ -1,5 +1,5 @@
 /**
- * What the commands that drive a running sandbox share (issue 19 point 4): where it is and as
+ * What the commands that drive a running sandbox share: where it is and as
  * which tenant (`--url`, `--token`, or CARD_SANDBOX_URL / CARD_SANDBOX_TOKEN: client options,
  * not server flags, PRODUCT §11), their argument parsing, and one way to fail: a usage error
  * exits 2, a sandbox that is not running or that refuses exits 1, each in one line on stderr.

@@ -1,5 +1,5 @@
 /**
- * Commands that read or move a running sandbox's tenant (issue 19 point 4): `reset`, `clock`,
+ * Commands that read or move a running sandbox's tenant: `reset`, `clock`,
  * `transition`, `fixtures`, `journal`. Each is one control-plane call through the client (or a
  * few), printed for a person.
  */

@@ -1,5 +1,5 @@
 /**
- * `card-sandbox stop [--pid-file <file>]` (issue 15): stops the sandbox that was started with
+ * `card-sandbox stop [--pid-file <file>]`: stops the sandbox that was started with
  * `--pid-file <file>` (or CARD_SANDBOX_PID_FILE, read by both), the way Ctrl-C does: SIGTERM,
  * then it waits until the process is gone. For scripts that start the sandbox in the background.
  */

@@ -1,5 +1,5 @@
 /**
- * Webhook commands against a running sandbox (issue 19 point 4), after the Stripe CLI's:
+ * Webhook commands against a running sandbox, after the Stripe CLI's:
  * `trigger <event>` creates what the event needs and makes it fire; `listen [--forward-to URL]`
  * points the tenant's webhooks at itself and prints each delivery live with its signature check,
  * or forwards each to your handler (answering the sandbox what the handler answered, so retries

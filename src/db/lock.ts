@@ -1,5 +1,5 @@
 /**
- * One sandbox per database file (issue 15): a second sandbox on a file that another one serves
+ * One sandbox per database file: a second sandbox on a file that another one serves
  * would run a second scheduler and webhook deliverer over the same rows, firing every job and
  * delivering every webhook twice. `<file>.lock` names the holder (pid and start time); a lock
  * whose holder is gone (a crash, SIGKILL) is taken over, so a restart right after a kill works.

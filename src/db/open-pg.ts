@@ -1,5 +1,5 @@
 /**
- * The team sandbox's PostgreSQL store (issue 20), opened at once on the database a `postgres://`
+ * The team sandbox's PostgreSQL store, opened at once on the database a `postgres://`
  * URL names. node-postgres and drizzle's driver are loaded then (pg-driver.ts), not before: a
  * sandbox on SQLite never loads them. The pool is made once they have loaded, and the schema is
  * migrated (the schema of the URL's search_path made first if missing) before the first

@@ -1,6 +1,6 @@
 /**
- * node-postgres and drizzle's driver for it, as the team sandbox's PostgreSQL store (issue 20,
- * open-pg.ts) uses them, in a module of its own: open-pg.ts imports it when a PostgreSQL store
+ * node-postgres and drizzle's driver for it, as the team sandbox's PostgreSQL store
+ * (open-pg.ts) uses them, in a module of its own: open-pg.ts imports it when a PostgreSQL store
  * opens, so that a sandbox on SQLite, the command's or the library's, never loads them
  * (node-postgres alone loads undici at once, through its check for Cloudflare's runtime).
  *

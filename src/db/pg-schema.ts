@@ -1,5 +1,5 @@
 /**
- * The same tables for PostgreSQL (issue 20, the team sandbox), derived from schema.ts, the one
+ * The same tables for PostgreSQL (the team sandbox), derived from schema.ts, the one
  * place the schema is written: drizzle's table builders are per dialect, so each SQLite table is
  * rebuilt here with PostgreSQL's column types, its keys, unique columns and indexes, under the
  * same names. drizzle-kit generates drizzle-pg/ from them (pg-tables.ts, drizzle.pg.config.ts) as

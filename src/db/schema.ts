@@ -395,7 +395,7 @@ export const scenarios = sqliteTable(
 )
 
 /**
- * Snapshots (issue 19): a tenant's whole state under a name, kept by token so that they outlive
+ * Snapshots: a tenant's whole state under a name, kept by token so that they outlive
  * the tenant's resets: its rows of every tenant table (`rows`: JSON, by table name, restored by
  * SQL alone, store/snapshots.ts) and the tenant row's own state (`tenant`: clock, delays,
  * webhook endpoint).

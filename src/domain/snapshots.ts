@@ -1,5 +1,5 @@
 /**
- * Snapshots (issue 19 point 7): a tenant's whole state — every row it owns (resources, ledger,
+ * Snapshots: a tenant's whole state — every row it owns (resources, ledger,
  * pending jobs, webhook events and attempts, posted scenarios), its clock, delays and webhook
  * endpoint — taken under a name and restored in place, so that a suite builds an expensive
  * state once and restores it before each test. Kept in the database (store/snapshots.ts), by

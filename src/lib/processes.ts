@@ -1,6 +1,6 @@
 /**
  * What the command knows of other processes, for the database lock, the pid file and the
- * launcher watch (issue 15): whether one is running, when it started (a pid can be reused; its
+ * launcher watch: whether one is running, when it started (a pid can be reused; its
  * start time tells the new process from the old one) and its parent. Linux reads /proc; other
  * POSIX systems ask `ps`; Windows answers what `process.kill(pid, 0)` can tell.
  */

@@ -1,5 +1,5 @@
 /**
- * Client contract of the official SDKs (issue 17): each method of sdk-methods.ts sends exactly
+ * Client contract of the official SDKs: each method of sdk-methods.ts sends exactly
  * what the SDK sends to a sandbox, and every key the SDK reads is there with its type; a method
  * the SDK itself breaks shows its bug as written down (its status, the keys it misses).
  */

@@ -1,5 +1,5 @@
 /**
- * /__sandbox/clock (issue 19 point 1-2): a manual clock set to any instant, never backwards;
+ * /__sandbox/clock: a manual clock set to any instant, never backwards;
  * where a new manual clock starts; run until idle; control-plane bodies refuse unknown fields.
  */
 import { describe, expect, it } from 'vitest'

@@ -1,5 +1,5 @@
 /**
- * /__sandbox/snapshots (issue 19 point 7): a tenant's whole state taken under a name and put
+ * /__sandbox/snapshots: a tenant's whole state taken under a name and put
  * back in place — rows, clock, pending jobs, scenarios, webhook endpoint — across resets and a
  * restart with a file database; other tenants untouched.
  */

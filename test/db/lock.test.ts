@@ -1,5 +1,5 @@
 /**
- * One served sandbox per database file (issue 15): `<file>.lock` names the holder; a second
+ * One served sandbox per database file: `<file>.lock` names the holder; a second
  * sandbox is refused while the holder runs, and a lock whose holder is gone (or whose pid now
  * belongs to a later process) is taken over. In-process sandboxes (createSandbox) take none.
  */

@@ -1,5 +1,5 @@
 /**
- * A JSON null in a /v1 body counts as an absent field (issue 17, PRODUCT §4), as the real
+ * A JSON null in a /v1 body counts as an absent field (PRODUCT §4), as the real
  * service (Laravel) reads it: alal-php sends `"code": null` on every wallet-to-card.
  */
 import { describe, expect, it } from 'vitest'

@@ -1,5 +1,5 @@
 /**
- * Rate-limit realism (issue 17): every /v1 answer carries X-RateLimit-Limit and
+ * Rate-limit realism: every /v1 answer carries X-RateLimit-Limit and
  * X-RateLimit-Remaining, counted per tenant in a minute of the tenant's clock; with --rate-limit
  * a request past the limit is a 429 in the error shape with Retry-After in seconds of that clock.
  */

@@ -1,5 +1,5 @@
 /**
- * --sdk-compat (issue 17): off by default, no answer carries the SDK-only keys; on, every card
+ * --sdk-compat: off by default, no answer carries the SDK-only keys; on, every card
  * answered carries last_four, card_user_reference and created_at, card-user list records carry
  * created_at, and the dispute and transaction presenters add what the SDKs read.
  */

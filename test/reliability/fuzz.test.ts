@@ -1,5 +1,5 @@
 /**
- * Fuzzing every route (issue 15): generated bad inputs — wrong types, missing and extra fields,
+ * Fuzzing every route: generated bad inputs — wrong types, missing and extra fields,
  * huge and negative numbers, unicode and control characters, SQL fragments, deep nesting,
  * malformed JSON, wrong content types, bad UUIDs in paths — sent over a socket to the built
  * command (dist/bin), as a user runs it. Every answer is JSON in the documented shape (a page

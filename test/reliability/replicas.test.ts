@@ -1,5 +1,5 @@
 /**
- * What a team sandbox promises across the processes that serve it (issue 20), run over real
+ * What a team sandbox promises across the processes that serve it, run over real
  * processes, sockets and a real webhook receiver: writes seen from every process, each lifecycle
  * move and each webhook made once, no overdraft under concurrent debits, and a replica killed
  * under load losing nothing. Three replicas on PostgreSQL with CARD_SANDBOX_TEST_PG (CI sets it);

@@ -1,5 +1,5 @@
 /**
- * Probe: hostile nesting (issue 15 §3, §11). A 10 KB body nested 5,000 deep was refused with
+ * Probe: hostile nesting. A 10 KB body nested 5,000 deep was refused with
  * 422 but kept in the request journal, and from then on the journal and the dashboard panel
  * answered 500 (a stack overflow re-serialising it). Over a real socket, deep bodies of every
  * shape go to every kind of route that takes a body; none may answer 5xx, and the journal (every

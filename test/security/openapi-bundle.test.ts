@@ -1,5 +1,5 @@
 /**
- * The OpenAPI document of the command that ships (issue 15, points 9 and 11): dist/bin's
+ * The OpenAPI document of the command that ships: dist/bin's
  * esbuild bundle, not tsc's build, serves `/__sandbox/openapi.json`. Every operation in it must
  * ask for the bearer token exactly when its route declares `auth: 'bearer'` (route-meta.ts);
  * test/auth.test.ts checks those declarations against what each route answers.

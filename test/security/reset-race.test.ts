@@ -1,5 +1,5 @@
 /**
- * Probe: a tenant's requests racing its own reset (issue 15 §3, §11). Over real sockets, every
+ * Probe: a tenant's requests racing its own reset. Over real sockets, every
  * round forces the interleaving that answered 500: the request has resolved its tenant (the
  * server has sent `100 Continue`, which it does right after dispatching the request), then the
  * tenant is reset, then the body is sent. Then rounds of 5 unforced concurrent requests, as the

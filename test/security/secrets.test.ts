@@ -1,5 +1,5 @@
 /**
- * Secrets on every read path (issue 15, points 4 and 11; PRODUCT §11): the webhook log, the
+ * Secrets on every read path: the webhook log, the
  * request journal that records its reads, the dashboard panel show no full card number, cvv2 or
  * token, while the receiver still gets the exact bytes, signed over them. The console log lines
  * (json and pretty) and the banner are checked on the built CLI in test/cli.test.ts.

@@ -1,5 +1,5 @@
 /**
- * The store on PostgreSQL (store/postgres.ts, issue 20), on a real server (test/pg.ts): the same
+ * The store on PostgreSQL (store/postgres/), on a real server (test/pg.ts): the same
  * store functions as on SQLite, given a PostgreSQL store as their `Db`, write and read the same
  * rows; a transaction holds a client of its own and rolls back whole, a nested one to its
  * savepoint.

@@ -1,5 +1,5 @@
 /**
- * POST /v1/transactions/create (docs "topup or withdraw card"; issue 17): recharge moves money
+ * POST /v1/transactions/create (docs "topup or withdraw card"): recharge moves money
  * from the business float to the card, withdraw from the card to the float, transfer from card
  * to card; pending and held at creation, settled by the clock, refused when short.
  */

@@ -1,5 +1,5 @@
 /**
- * /__sandbox/snapshots (issue 19 point 7): take the tenant's whole state under a name, list,
+ * /__sandbox/snapshots: take the tenant's whole state under a name, list,
  * restore and delete (domain/snapshots.ts). A restore answers the clock it set back.
  */
 import { Hono, type Context } from 'hono'

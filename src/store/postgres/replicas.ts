@@ -1,5 +1,5 @@
 /**
- * Replicas on one PostgreSQL database (issue 20) agree on the flags that decide what a tenant's
+ * Replicas on one PostgreSQL database agree on the flags that decide what a tenant's
  * clock says: the first to start writes them (replica_settings), and one that starts while others
  * run with other values is refused. Each replica holds a shared advisory lock for as long as it
  * runs, on a connection of its own: one that takes the lock exclusively is alone (the others
