@@ -197,6 +197,7 @@ const NODE: SdkMethod[] = [
         what: 'reads last4; the list record has last_four',
         at: card(13),
         shows: 'data[].last4 is absent',
+        mendedBySdkCompat: true,
       },
     ],
   },
@@ -303,6 +304,7 @@ const NODE: SdkMethod[] = [
         what: 'reads reference and transaction_reference on each item; the list record has neither',
         at: dispute(10),
         shows: 'data[].reference is absent',
+        mendedBySdkCompat: true,
       },
     ],
   },
@@ -516,6 +518,7 @@ const PYTHON: SdkMethod[] = [
         what: 'reads data.cardUser; the service answers the new user as data.userCard',
         at: pyUser(44),
         shows: 'data.cardUser is absent',
+        mendedBySdkCompat: true,
       },
     ],
   },
@@ -569,6 +572,7 @@ const PYTHON: SdkMethod[] = [
         what: 'reads reference and transaction_reference on each item; the list record has neither',
         at: pyDispute(13),
         shows: 'data[].reference is absent',
+        mendedBySdkCompat: true,
       },
     ],
   },
@@ -1020,7 +1024,7 @@ export const SDK_METHODS: SdkMethod[] = [...NODE, ...PYTHON, ...PHP]
  * `--quirks on` (the default). sdks.test.ts counts them from the live answers.
  */
 export const WORKING: Record<SdkName, { total: number; off: number; on: number }> = {
-  'alal-node': { total: 13, off: 1, on: 1 },
-  'alal-python': { total: 17, off: 3, on: 11 },
+  'alal-node': { total: 13, off: 1, on: 3 },
+  'alal-python': { total: 17, off: 3, on: 13 },
   'alal-php': { total: 29, off: 24, on: 24 },
 }
