@@ -43,9 +43,10 @@ export type SandboxOptions = {
   /** Answer like the real service's examples. Default true. */
   quirks?: boolean
   /**
-   * Add the keys the official SDKs read but the real service's examples do not show (card
-   * `last_four`, `card_user_reference`, `created_at`; …). Default false: a client that passes
-   * only thanks to them would break against the real service.
+   * Add the keys the official SDKs read but the real service's examples do not show (a card's
+   * `last_four`, `last4`, `card_user_reference` and `created_at`, a created card user's
+   * `cardUser`, a dispute's `reference` and `transaction_reference`; …). Default false: a
+   * client that passes only thanks to them would break against the real service.
    */
   sdkCompat?: boolean
   /**

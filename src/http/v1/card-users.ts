@@ -24,7 +24,7 @@ import {
   type Presenting,
 } from '../envelope.js'
 import { describeRoute } from '../route-meta.js'
-import { sdkCardUserKeys } from '../sdk-compat.js'
+import { sdkCardUserKeys, sdkCreatedCardUserKeys } from '../sdk-compat.js'
 import { validate } from '../validate.js'
 import { createCardUserBody, resubmitCardUserBody } from './bodies.js'
 import { referenceParam } from './schemas.js'
@@ -84,11 +84,12 @@ function shownCardUserJson(user: CardUser, p: Presenting) {
   }
 }
 
-function verificationResponse(user: CardUser, p: Presenting) {
+/** `sdk` are keys to put beside `userCard` (`--sdk-compat`). */
+function verificationResponse(user: CardUser, p: Presenting, sdk: Record<string, unknown> = {}) {
   const userCard = userCardJson(user, p)
   // PRODUCT §2: the widget flow answers with userCard at the top level.
-  if (p.quirks && user.flow === 'widget') return { userCard }
-  return { data: { message: VERIFICATION_IN_PROGRESS, userCard } }
+  if (p.quirks && user.flow === 'widget') return { userCard, ...sdk }
+  return { data: { message: VERIFICATION_IN_PROGRESS, userCard, ...sdk } }
 }
 
 export const cardUsersApi = new Hono<AppEnv>()
@@ -98,7 +99,9 @@ export const cardUsersApi = new Hono<AppEnv>()
     validate('json', createCardUserBody),
     async (c) => {
       const user = await registerCardUser(c.get('ctx'), c.req.valid('json'))
-      return ok(c, VERIFICATION_IN_PROGRESS, verificationResponse(user, presenting(c)))
+      const p = presenting(c)
+      const sdk = sdkCreatedCardUserKeys(() => shownCardUserJson(user, p), p)
+      return ok(c, VERIFICATION_IN_PROGRESS, verificationResponse(user, p, sdk))
     },
   )
   .post(

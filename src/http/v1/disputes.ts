@@ -105,8 +105,20 @@ export const disputesApi = new Hono<AppEnv>()
         'Disputes fetched successfully',
         async () => {
           const p = presenting(c)
-          const page = await listDisputes(c.get('ctx'), asked)
-          return { data: page.rows.map((d) => disputeJson(d, p)), meta: pageMeta(page) }
+          const ctx = c.get('ctx')
+          const page = await listDisputes(ctx, asked)
+          const data = []
+          // with --sdk-compat, a lookup a row (a page holds at most 100); the page is cached
+          for (const dispute of page.rows) {
+            const transactionReference = p.sdkCompat
+              ? (await findTransaction(ctx, dispute.transactionSlug)).reference
+              : null
+            data.push({
+              ...disputeJson(dispute, p),
+              ...sdkDisputeKeys(dispute, transactionReference, p),
+            })
+          }
+          return { data, meta: pageMeta(page) }
         },
       )
     },
