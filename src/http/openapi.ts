@@ -195,7 +195,7 @@ function parameterName(segment: string): string | undefined {
 }
 
 function tagOf(path: string): string {
-  if (path === '/') return SANDBOX_TAG
+  if (path === '/' || path.startsWith('/favicon.')) return SANDBOX_TAG
   if (path === SANDBOX_PREFIX || path.startsWith(SANDBOX_PREFIX + '/')) return SANDBOX_TAG
   const segments = path.split('/').filter((segment) => segment !== '' && segment !== 'v1')
   return segments[0] ?? 'root'
@@ -320,9 +320,11 @@ function withReferences<T>(value: T, rename: (ref: string) => string): T {
 // ---------------------------------------------------------------------------------------------
 // Responses
 
-/** What a route answers with: JSON but for the pages (GET) and scripts of the sandbox. */
+/** What a route answers with: JSON but for the pages (GET), scripts and icon of the sandbox. */
 export function responseMediaType(method: string, path: string): string {
   if (path.endsWith('.js')) return 'application/javascript'
+  if (path.endsWith('.svg')) return 'image/svg+xml'
+  if (path.endsWith('.ico')) return 'image/x-icon'
   if (path.endsWith('.json') || method !== 'GET') return 'application/json'
   const isPage = HTML_PAGES.some((page) => path === page || path.startsWith(page + '/'))
   return isPage ? 'text/html' : 'application/json'
@@ -402,6 +404,11 @@ function successOf(method: string, path: string): Response | Reference {
     return {
       description: 'An HTML page.',
       content: { 'text/html': { schema: { type: 'string' } } },
+    }
+  if (mediaType.startsWith('image/'))
+    return {
+      description: 'An image.',
+      content: { [mediaType]: { schema: { type: 'string', contentMediaType: mediaType } } },
     }
   if (mediaType === 'application/javascript')
     return {

@@ -12,6 +12,7 @@ import type {
   Reference,
   Response,
 } from '../http/openapi.js'
+import { FAVICON_LINK } from './layout.js'
 
 type Page = ReturnType<typeof html>
 
@@ -29,6 +30,7 @@ export function docsPage(document: OpenApiDocument, openApiUrl: string): Page {
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>${document.info.title} API reference</title>
+        ${FAVICON_LINK}
         <style>
           ${raw(STYLE)}
         </style>

@@ -190,6 +190,10 @@ describe('GET /__sandbox/docs', () => {
     const page = await res.text()
     for (const path of Object.keys(document.paths)) expect(page, path).toContain(path)
     expect(page).toContain('href="openapi.json"')
-    expect(page).not.toMatch(/<script|<link|src=/i)
+    expect(page).not.toMatch(/<script|src=/i)
+    // nothing fetched from elsewhere: the one link is the sandbox's own icon
+    expect(page.match(/<link[^>]*>/g)).toEqual([
+      '<link rel="icon" type="image/svg+xml" href="/favicon.svg" />',
+    ])
   })
 })
