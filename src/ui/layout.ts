@@ -19,7 +19,7 @@ body { margin: 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, 
   background: var(--bg); color: var(--fg); }
 h1 { font-size: 20px; margin: 0 0 4px; } h2 { font-size: 15px; margin: 0 0 8px; }
 button, .button { font: inherit; border: 1px solid var(--line); background: #fff; color: var(--fg);
-  border-radius: 6px; padding: 4px 10px; cursor: pointer; }
+  border-radius: 6px; padding: 4px 10px; cursor: pointer; white-space: nowrap; }
 button.primary { background: var(--accent); border-color: var(--accent); color: #fff; }
 button.danger { color: #b42318; border-color: #fda29b; }
 button:disabled { opacity: .5; cursor: default; }
