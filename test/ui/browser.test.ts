@@ -298,6 +298,34 @@ describe.skipIf(!HAS_CHROMIUM)('in chromium', () => {
         title,
       )
     })
+
+    it('keeps the checkout card clear of the screen edges at 390 px', async () => {
+      await page.setViewportSize({ width: 390, height: 844 })
+      const created = await api('POST', '/v1/payments/create', {
+        amount: 1_250_000,
+        network: 'orange-money-sn',
+        customer: { full_name: 'Moussa Ba', phone: '+221770000042' },
+      })
+      await page.goto(created.body.data.payment.meta.wallet_url)
+      const card = await page.locator('main.checkout').boundingBox()
+      expect(card).not.toBeNull()
+      expect(card!.x).toBeGreaterThanOrEqual(12)
+      expect(390 - (card!.x + card!.width)).toBeGreaterThanOrEqual(12)
+      expect(card!.y).toBeGreaterThanOrEqual(12)
+      expect(
+        await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth),
+      ).toBeLessThanOrEqual(390)
+      // the buttons stay on one line each, inside the card
+      const buttons = page.locator('main.checkout button')
+      const heights = await buttons.evaluateAll((els) => els.map((el: any) => el.offsetHeight))
+      expect(heights).toHaveLength(2)
+      expect(Math.max(...heights)).toBeLessThan(2 * Math.min(...heights))
+      for (const button of await buttons.all()) {
+        const box = (await button.boundingBox())!
+        expect(box.x + box.width).toBeLessThanOrEqual(card!.x + card!.width)
+      }
+      await page.screenshot({ path: `${ARTIFACTS}checkout-390.png`, fullPage: true })
+    })
   })
 
   describe('the verification widget', () => {
