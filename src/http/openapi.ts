@@ -36,7 +36,10 @@ export type Operation = {
   deprecated?: boolean
   security?: Record<string, string[]>[]
   parameters?: Parameter[]
-  requestBody?: { required: boolean; content: Record<string, { schema: JsonSchema }> }
+  requestBody?: {
+    required: boolean
+    content: Record<string, { schema: JsonSchema; example?: unknown }>
+  }
   responses: Record<string, Response | Reference>
 }
 
@@ -252,12 +255,17 @@ function parametersOf(validation: Validation, schemas: Record<string, JsonSchema
   })
 }
 
+/** The body's schema, and the example it carries (`withExample`, v1/schemas.ts) beside it. */
 function requestBodyOf(validation: Validation, schemas: Record<string, JsonSchema>) {
   const mediaType =
     validation.target === 'form' ? 'application/x-www-form-urlencoded' : 'application/json'
+  // read from zod's registry: its JSON Schema leaves examples out of a schema that transforms
+  const examples = z.globalRegistry.get(validation.schema)?.examples
+  const example = Array.isArray(examples) ? (examples[0] as unknown) : undefined
+  const { examples: _inSchema, ...schema } = jsonSchemaOf(validation.schema, schemas)
   return {
     required: true,
-    content: { [mediaType]: { schema: jsonSchemaOf(validation.schema, schemas) } },
+    content: { [mediaType]: { schema, ...(example !== undefined && { example }) } },
   }
 }
 

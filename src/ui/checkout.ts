@@ -17,10 +17,13 @@ import type { AppEnv } from '../wiring/env.js'
 import { ok } from '../http/envelope.js'
 import { describeRoute } from '../http/route-meta.js'
 import { validate } from '../http/validate.js'
+import { withExample } from '../http/v1/schemas.js'
 import { money, page, statusBadge } from './layout.js'
 import { actAsOwner } from './owner.js'
 
-export const checkoutBody = z.object({ answer: z.enum(['pay', 'decline']) })
+export const checkoutBody = withExample(z.object({ answer: z.enum(['pay', 'decline']) }), {
+  answer: 'pay',
+})
 
 const referenceParam = z.object({ reference: z.uuid() })
 
