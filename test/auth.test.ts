@@ -60,6 +60,8 @@ describe('the route table', () => {
         'GET /__sandbox/ui',
         'GET /__sandbox/verify/' + SOME_UUID,
         'GET /__sandbox/widget.js',
+        'GET /favicon.ico',
+        'GET /favicon.svg',
         'POST /__sandbox/checkout/' + SOME_UUID,
         'POST /__sandbox/verify/' + SOME_UUID,
       ].sort(),

@@ -36,7 +36,10 @@ export type Operation = {
   deprecated?: boolean
   security?: Record<string, string[]>[]
   parameters?: Parameter[]
-  requestBody?: { required: boolean; content: Record<string, { schema: JsonSchema }> }
+  requestBody?: {
+    required: boolean
+    content: Record<string, { schema: JsonSchema; example?: unknown }>
+  }
   responses: Record<string, Response | Reference>
 }
 
@@ -195,7 +198,7 @@ function parameterName(segment: string): string | undefined {
 }
 
 function tagOf(path: string): string {
-  if (path === '/') return SANDBOX_TAG
+  if (path === '/' || path.startsWith('/favicon.')) return SANDBOX_TAG
   if (path === SANDBOX_PREFIX || path.startsWith(SANDBOX_PREFIX + '/')) return SANDBOX_TAG
   const segments = path.split('/').filter((segment) => segment !== '' && segment !== 'v1')
   return segments[0] ?? 'root'
@@ -252,12 +255,17 @@ function parametersOf(validation: Validation, schemas: Record<string, JsonSchema
   })
 }
 
+/** The body's schema, and the example it carries (`withExample`, v1/schemas.ts) beside it. */
 function requestBodyOf(validation: Validation, schemas: Record<string, JsonSchema>) {
   const mediaType =
     validation.target === 'form' ? 'application/x-www-form-urlencoded' : 'application/json'
+  // read from zod's registry: its JSON Schema leaves examples out of a schema that transforms
+  const examples = z.globalRegistry.get(validation.schema)?.examples
+  const example = Array.isArray(examples) ? (examples[0] as unknown) : undefined
+  const { examples: _inSchema, ...schema } = jsonSchemaOf(validation.schema, schemas)
   return {
     required: true,
-    content: { [mediaType]: { schema: jsonSchemaOf(validation.schema, schemas) } },
+    content: { [mediaType]: { schema, ...(example !== undefined && { example }) } },
   }
 }
 
@@ -320,9 +328,11 @@ function withReferences<T>(value: T, rename: (ref: string) => string): T {
 // ---------------------------------------------------------------------------------------------
 // Responses
 
-/** What a route answers with: JSON but for the pages (GET) and scripts of the sandbox. */
+/** What a route answers with: JSON but for the pages (GET), scripts and icon of the sandbox. */
 export function responseMediaType(method: string, path: string): string {
   if (path.endsWith('.js')) return 'application/javascript'
+  if (path.endsWith('.svg')) return 'image/svg+xml'
+  if (path.endsWith('.ico')) return 'image/x-icon'
   if (path.endsWith('.json') || method !== 'GET') return 'application/json'
   const isPage = HTML_PAGES.some((page) => path === page || path.startsWith(page + '/'))
   return isPage ? 'text/html' : 'application/json'
@@ -402,6 +412,11 @@ function successOf(method: string, path: string): Response | Reference {
     return {
       description: 'An HTML page.',
       content: { 'text/html': { schema: { type: 'string' } } },
+    }
+  if (mediaType.startsWith('image/'))
+    return {
+      description: 'An image.',
+      content: { [mediaType]: { schema: { type: 'string', contentMediaType: mediaType } } },
     }
   if (mediaType === 'application/javascript')
     return {

@@ -24,6 +24,7 @@ import { tenant } from '../http/middleware/tenant.js'
 import { webhookKick } from '../http/middleware/webhook-kick.js'
 import { describeRoute } from '../http/route-meta.js'
 import { createV1Api } from '../http/v1/index.js'
+import { FAVICON_ICO_PATH, FAVICON_PATH, faviconApi } from '../ui/favicon.js'
 import { createPagesApi, PAGE_SCRIPTS } from '../ui/pages.js'
 import type { SandboxDeps } from '../wiring/deps.js'
 
@@ -54,8 +55,12 @@ export function createApp(deps: SandboxDeps) {
   // 4. with --cors, pages on the origins given may call it: preflights answered here, before the
   // tenant stage would ask them for a token; every answer carries the CORS headers
   if (options.cors.length) app.use(cors(options.cors))
-  // 5. the pages' hardening headers; JSON answers carry nosniff from sendJson (envelope.ts)
-  app.use('/__sandbox/*', securityHeaders(PAGE_SCRIPTS))
+  // 5. the pages' hardening headers, and their icon's; JSON answers carry nosniff from sendJson
+  // (envelope.ts)
+  const pageHeaders = securityHeaders(PAGE_SCRIPTS)
+  app.use('/__sandbox/*', pageHeaders)
+  app.use(FAVICON_PATH, pageHeaders)
+  app.use(FAVICON_ICO_PATH, pageHeaders)
   // 6. one line per request on stdout, once the answer is known
   if (options.log !== 'silent') app.use(requestLog(deps.logger))
   // 7. for the bearer token's tenant (401 without a token): the tenant, seeded with --fixtures
@@ -93,6 +98,8 @@ export function createApp(deps: SandboxDeps) {
         headers: { Location: DASHBOARD, 'X-Content-Type-Options': 'nosniff' },
       }),
   )
+
+  app.route('/', faviconApi)
 
   // what no stage or route answered, or what threw anywhere above
   app.notFound((c) => renderError(c, unmatched(c.req.method, c.req.path)))

@@ -17,10 +17,13 @@ import type { AppEnv } from '../wiring/env.js'
 import { ok } from '../http/envelope.js'
 import { describeRoute } from '../http/route-meta.js'
 import { validate } from '../http/validate.js'
+import { withExample } from '../http/v1/schemas.js'
 import { money, page, statusBadge } from './layout.js'
 import { actAsOwner } from './owner.js'
 
-export const checkoutBody = z.object({ answer: z.enum(['pay', 'decline']) })
+export const checkoutBody = withExample(z.object({ answer: z.enum(['pay', 'decline']) }), {
+  answer: 'pay',
+})
 
 const referenceParam = z.object({ reference: z.uuid() })
 
@@ -116,12 +119,14 @@ function checkoutCard({ kind, ctx, item }: Checkout) {
 }
 
 const CHECKOUT_STYLE = `
-.checkout { max-width: 420px; margin: 40px auto; padding: 24px; background: #fff; border-radius: 12px;
-  border: 1px solid var(--line); }
+/* 16 px clear of each edge on a phone */
+.checkout { width: calc(100% - 32px); max-width: 420px; margin: 40px auto; padding: 24px; background: #fff;
+  border-radius: 12px; border: 1px solid var(--line); }
 .amount { font-size: 28px; font-weight: 600; margin: 8px 0 16px; }
 dl { display: grid; grid-template-columns: auto 1fr; gap: 6px 16px; margin: 0 0 20px; }
-dt { color: var(--muted); } dd { margin: 0; }
-.actions { display: flex; gap: 8px; justify-content: flex-end; }
+dt { color: var(--muted); } dd { margin: 0; min-width: 0; overflow-wrap: anywhere; }
+.actions { display: flex; flex-wrap: wrap; gap: 8px; justify-content: flex-end; }
+@media (max-width: 460px) { .checkout { margin-top: 16px; padding: 20px 16px; } }
 .actions button { padding: 8px 16px; }
 `
 

@@ -12,6 +12,7 @@ import type {
   Reference,
   Response,
 } from '../http/openapi.js'
+import { FAVICON_LINK } from './layout.js'
 
 type Page = ReturnType<typeof html>
 
@@ -29,6 +30,7 @@ export function docsPage(document: OpenApiDocument, openApiUrl: string): Page {
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>${document.info.title} API reference</title>
+        ${FAVICON_LINK}
         <style>
           ${raw(STYLE)}
         </style>
@@ -78,7 +80,15 @@ function operationView(document: OpenApiDocument, { method, path, operation }: E
     ${
       body
         ? html`<h4>Request body <small>${body[0]}</small></h4>
-            <pre>${JSON.stringify(body[1].schema, null, 2)}</pre>`
+            ${
+              body[1].example === undefined
+                ? ''
+                : html`<pre class="example">${JSON.stringify(body[1].example, null, 2)}</pre>`
+            }
+            <details>
+              <summary>Schema</summary>
+              <pre>${JSON.stringify(body[1].schema, null, 2)}</pre>
+            </details>`
         : ''
     }
     <h4>Responses</h4>
@@ -156,6 +166,8 @@ const STYLE = `
   table { border-collapse: collapse; width: 100%; }
   th, td { text-align: left; border-bottom: 1px solid #e4e7ee; padding: 0.2rem 0.5rem; vertical-align: top; }
   td code { word-break: break-all; }
+  pre.example { background: #eef6f3; border-left: 3px solid #0f6e5a; }
+  details > summary { cursor: pointer; color: #445; }
   pre { background: #f5f7fa; padding: 0.6rem; overflow-x: auto; font-size: 0.85rem; max-height: 30rem; }
   .responses { margin: 0; padding-left: 1.2rem; }
 `

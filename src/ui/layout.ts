@@ -4,8 +4,12 @@
  * offline). `html` escapes every interpolated value; `raw` is only used for our own constants.
  */
 import { html, raw } from 'hono/html'
+import { FAVICON_PATH } from './favicon.js'
 
 export type Html = ReturnType<typeof html>
+
+/** The sandbox's icon (favicon.ts), in the head of every page. */
+export const FAVICON_LINK = html`<link rel="icon" type="image/svg+xml" href="${FAVICON_PATH}" />`
 
 const BASE_STYLE = `
 :root { --accent: #0f6e5a; --bg: #f6f7f9; --fg: #1d2330; --muted: #667085; --line: #e4e7ec; }
@@ -15,7 +19,7 @@ body { margin: 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, 
   background: var(--bg); color: var(--fg); }
 h1 { font-size: 20px; margin: 0 0 4px; } h2 { font-size: 15px; margin: 0 0 8px; }
 button, .button { font: inherit; border: 1px solid var(--line); background: #fff; color: var(--fg);
-  border-radius: 6px; padding: 4px 10px; cursor: pointer; }
+  border-radius: 6px; padding: 4px 10px; cursor: pointer; white-space: nowrap; }
 button.primary { background: var(--accent); border-color: var(--accent); color: #fff; }
 button.danger { color: #b42318; border-color: #fda29b; }
 button:disabled { opacity: .5; cursor: default; }
@@ -41,6 +45,7 @@ export function page(
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>${title}</title>
+        ${FAVICON_LINK}
         <style>
           ${raw(BASE_STYLE + (options.style ?? ''))}
         </style>

@@ -18,6 +18,7 @@ import { ok } from '../http/envelope.js'
 import { cardUserJson } from '../http/v1/card-users.js'
 import { describeRoute } from '../http/route-meta.js'
 import { validate } from '../http/validate.js'
+import { withExample } from '../http/v1/schemas.js'
 import { page, statusBadge } from './layout.js'
 import { actAsOwner } from './owner.js'
 
@@ -29,14 +30,23 @@ const DEFAULT_COLOUR = '#0f6e5a'
 
 const identityField = z.string().trim().min(1).max(255)
 
-export const verificationBody = z.object({
-  outcome: z.enum(['passed', 'failed']),
-  first_name: identityField,
-  last_name: identityField,
-  address: identityField,
-  id_no: identityField,
-  email: z.email().max(255).optional(),
-})
+export const verificationBody = withExample(
+  z.object({
+    outcome: z.enum(['passed', 'failed']),
+    first_name: identityField,
+    last_name: identityField,
+    address: identityField,
+    id_no: identityField,
+    email: z.email().max(255).optional(),
+  }),
+  {
+    outcome: 'passed',
+    first_name: 'Fatou',
+    last_name: 'Sow',
+    address: '3 Avenue Cheikh Anta Diop, Dakar',
+    id_no: 'SN-998877',
+  },
+)
 
 const referenceParam = z.object({ reference: z.uuid() })
 const CARD_USERS = ['card-users'] as const

@@ -17,6 +17,23 @@ function registeredRoutes(app: Hono<any, any, any>): [method: string, path: stri
   return [...keys].map((key) => key.split(' ') as [string, string])
 }
 
+/** Every route that validates a JSON body, with the schema that does. */
+function bodyRoutes(sandbox: ReturnType<typeof newSandbox>) {
+  return documentedRoutes(sandbox.app).flatMap(({ method, path, validations }) =>
+    validations.filter((v) => v.target === 'json').map((v) => ({ method, path, schema: v.schema })),
+  )
+}
+
+/** What `html` escaped, back as it was. */
+function unescaped(text: string): string {
+  return text
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&')
+}
+
 async function documentOf(sandbox: ReturnType<typeof newSandbox>) {
   const res = await sandbox.call('GET', '/__sandbox/openapi.json', undefined, { token: null })
   expect(res.status).toBe(200)
@@ -54,8 +71,30 @@ describe('GET /__sandbox/openapi.json', () => {
     expect(schema.required).toEqual(['card_user_reference', 'card_brand', 'card_type'])
     expect(schema.properties.card_brand.enum).toEqual(['visa', 'mastercard', 'gim'])
     expect(schema.properties.card_type.enum).toEqual(['virtual', 'physical'])
-    const { $schema: _, ...fromZod } = z.toJSONSchema(createCardBody, { io: 'input' })
+    const { $schema: _, examples, ...fromZod } = z.toJSONSchema(createCardBody, { io: 'input' })
     expect(schema).toEqual(fromZod)
+    // the schema's example, beside it
+    expect(
+      document.paths['/v1/cards/create'].post.requestBody.content['application/json'].example,
+    ).toEqual((examples as unknown[])[0])
+  })
+
+  it('gives every request body an example that the route’s own schema accepts', async () => {
+    const document = await documentOf(sandbox)
+    const bodies = bodyRoutes(sandbox)
+    expect(bodies.length).toBeGreaterThan(30)
+    for (const { method, path, schema } of bodies) {
+      const content =
+        document.paths[openApiPath(path)][method.toLowerCase()].requestBody.content[
+          'application/json'
+        ]
+      expect(content.example, `${method} ${path}`).toBeDefined()
+      const parsed = schema.safeParse(content.example)
+      expect(parsed.error?.issues, `${method} ${path}: ${JSON.stringify(content.example)}`).toBe(
+        undefined,
+      )
+      expect(parsed.success).toBe(true)
+    }
   })
 
   it('documents query strings as sent (before their number transform) and typed path parameters', async () => {
@@ -190,6 +229,37 @@ describe('GET /__sandbox/docs', () => {
     const page = await res.text()
     for (const path of Object.keys(document.paths)) expect(page, path).toContain(path)
     expect(page).toContain('href="openapi.json"')
-    expect(page).not.toMatch(/<script|<link|src=/i)
+    expect(page).not.toMatch(/<script|src=/i)
+    // nothing fetched from elsewhere: the one link is the sandbox's own icon
+    expect(page.match(/<link[^>]*>/g)).toEqual([
+      '<link rel="icon" type="image/svg+xml" href="/favicon.svg" />',
+    ])
+  })
+
+  it('shows an example body for every operation that takes one, and its schema folded away', async () => {
+    const sandbox = newSandbox()
+    const document = await documentOf(sandbox)
+    const page = await (await sandbox.app.request('/__sandbox/docs')).text()
+    const articles = new Map(
+      [...page.matchAll(/<article id="([^"]+)">([\s\S]*?)<\/article>/g)].map((m) => [m[1], m[2]]),
+    )
+    let shown = 0
+    for (const [path, item] of Object.entries<any>(document.paths)) {
+      for (const [method, operation] of Object.entries<any>(item)) {
+        const article = articles.get(operation.operationId) ?? ''
+        const example = article.match(/<pre class="example">([\s\S]*?)<\/pre>/)?.[1]
+        if (!operation.requestBody) {
+          expect(example, `${method} ${path}`).toBeUndefined()
+          continue
+        }
+        expect(example, `${method} ${path}`).toBeDefined()
+        expect(JSON.parse(unescaped(example!))).toEqual(
+          operation.requestBody.content['application/json'].example,
+        )
+        expect(article).toMatch(/<details>\s*<summary>Schema<\/summary>/)
+        shown++
+      }
+    }
+    expect(shown).toBe(bodyRoutes(sandbox).length)
   })
 })

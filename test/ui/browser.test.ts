@@ -196,6 +196,138 @@ describe.skipIf(!HAS_CHROMIUM)('in chromium', () => {
     })
   })
 
+  describe('layout', () => {
+    /** A tenant with a row in every table, a button for each move, a webhook and requests. */
+    async function busyTenant() {
+      await api('PUT', '/__sandbox/webhook', { url: 'http://127.0.0.1:9/a/rather/long/hook/path' })
+      await api('POST', '/v1/card-users/create', fullIdentity({ phone: '+221770000002' }))
+      const user = (await api('POST', '/v1/card-users/create', fullIdentity())).body.data.userCard
+        .reference as string
+      await api('POST', `/__sandbox/card-users/${user}/transition`, { to: 'passed' })
+      const create = { card_user_reference: user, card_brand: 'visa', card_type: 'virtual' }
+      await api('POST', '/v1/cards/create', create)
+      const card = (await api('POST', '/v1/cards/create', create)).body.data.card
+        .reference as string
+      await api('POST', `/__sandbox/cards/${card}/transition`, { to: 'issued' })
+      await api('POST', `/__sandbox/cards/${card}/fund`, { amount: 90_000 })
+      await api('POST', '/v1/transactions/create/card-to-bank', {
+        amount: 1_500,
+        card_reference: card,
+        bank_id: 'B',
+        bank_name: 'CBAO',
+      })
+      const customer = { full_name: 'Moussa Ba', phone: '+221770000042' }
+      await api('POST', '/v1/payments/create', { amount: 12_500, network: 'wave-sn', customer })
+      await api('POST', '/v1/disburses/create', { amount: 7_000, network: 'wave-sn', customer })
+    }
+
+    /**
+     * What is wrong with the open dashboard's layout at this width, measured on element boxes:
+     * a button taller than one line of its text, a reference or id on more than one line, a
+     * panel whose content is wider than its box, a page wider than the screen.
+     */
+    async function layoutProblems(width: number) {
+      const problems: string[] = []
+      /** The height of one line of an element's text, and of the element on one line. */
+      const linesOf = (selector: string) =>
+        page.locator(selector).evaluateAll((elements) =>
+          elements.map((el: any) => {
+            const style = (globalThis as any).getComputedStyle(el)
+            const px = (name: string) => parseFloat(style.getPropertyValue(name)) || 0
+            // `normal` is about 1.2 times the font size
+            const line = px('line-height') || 1.2 * px('font-size')
+            const box =
+              px('padding-top') +
+              px('padding-bottom') +
+              px('border-top-width') +
+              px('border-bottom-width')
+            return { line, oneLine: line + box }
+          }),
+        )
+      for (const [selector, what] of [
+        ['#panel button:visible', 'button'],
+        ['#panel code:visible', 'id'],
+      ] as const) {
+        const elements = await page.locator(selector).all()
+        const lines = await linesOf(selector)
+        expect(elements.length, selector).toBe(lines.length)
+        for (const [i, element] of elements.entries()) {
+          const box = await element.boundingBox()
+          const { line, oneLine } = lines[i]
+          // a second line would add a whole line's height; half of one is room for rounding
+          // and for a button stretched to the height of the field beside it
+          if (box && box.height >= oneLine + line / 2)
+            problems.push(
+              `${width} px: ${what} "${(await element.textContent())?.trim()}" is ${box.height} px tall, one line is ${oneLine}`,
+            )
+        }
+      }
+      for (const section of await page.locator('#panel section').all()) {
+        const [scroll, client, name] = await section.evaluate((el: any) => [
+          el.scrollWidth,
+          el.clientWidth,
+          el.dataset.section ?? el.className,
+        ])
+        if (scroll > client)
+          problems.push(`${width} px: panel ${name} holds ${scroll} px in ${client} px`)
+      }
+      const pageWidth = await page.evaluate(
+        () => (globalThis as any).document.documentElement.scrollWidth,
+      )
+      if (pageWidth > width) problems.push(`${width} px: the page is ${pageWidth} px wide`)
+      return problems
+    }
+
+    it('keeps dashboard buttons and ids on one line and every panel within its box, wide and at 390 px', async () => {
+      await busyTenant()
+      await openDashboard(TOKEN)
+      await eventually(() => page.locator('#panel button', { hasText: '→ issued' }).count()).toBe(1)
+      expect(await page.locator('#panel button').count()).toBeGreaterThan(10)
+      const problems: string[] = []
+      for (const width of [1400, 1024, 390]) {
+        await page.setViewportSize({ width, height: 900 })
+        problems.push(...(await layoutProblems(width)))
+        await page.screenshot({ path: `${ARTIFACTS}dashboard-${width}.png`, fullPage: true })
+      }
+      expect(problems).toEqual([])
+      // a shortened reference keeps the whole one in its title
+      const reference = page.locator('#panel tr[data-reference] code[title]').first()
+      const title = await reference.getAttribute('title')
+      expect(title).toMatch(/^[0-9a-f-]{36}$/)
+      expect(await reference.locator('xpath=ancestor::tr').getAttribute('data-reference')).toBe(
+        title,
+      )
+    })
+
+    it('keeps the checkout card clear of the screen edges at 390 px', async () => {
+      await page.setViewportSize({ width: 390, height: 844 })
+      const created = await api('POST', '/v1/payments/create', {
+        amount: 1_250_000,
+        network: 'orange-money-sn',
+        customer: { full_name: 'Moussa Ba', phone: '+221770000042' },
+      })
+      await page.goto(created.body.data.payment.meta.wallet_url)
+      const card = await page.locator('main.checkout').boundingBox()
+      expect(card).not.toBeNull()
+      expect(card!.x).toBeGreaterThanOrEqual(12)
+      expect(390 - (card!.x + card!.width)).toBeGreaterThanOrEqual(12)
+      expect(card!.y).toBeGreaterThanOrEqual(12)
+      expect(
+        await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth),
+      ).toBeLessThanOrEqual(390)
+      // the buttons stay on one line each, inside the card
+      const buttons = page.locator('main.checkout button')
+      const heights = await buttons.evaluateAll((els) => els.map((el: any) => el.offsetHeight))
+      expect(heights).toHaveLength(2)
+      expect(Math.max(...heights)).toBeLessThan(2 * Math.min(...heights))
+      for (const button of await buttons.all()) {
+        const box = (await button.boundingBox())!
+        expect(box.x + box.width).toBeLessThanOrEqual(card!.x + card!.width)
+      }
+      await page.screenshot({ path: `${ARTIFACTS}checkout-390.png`, fullPage: true })
+    })
+  })
+
   describe('the verification widget', () => {
     it('mounts from a page of another origin, walks the steps and calls onComplete', async () => {
       const created = await api('POST', '/v1/card-users/create', { phone: '+221770000123' })

@@ -14,35 +14,44 @@ import type { AppEnv } from '../../wiring/env.js'
 import { ok } from '../envelope.js'
 import { describeRoute } from '../route-meta.js'
 import { validate } from '../validate.js'
+import { withExample } from '../v1/schemas.js'
 
-export const advanceClockBody = z.strictObject({
-  by: z.union([z.string().max(64), z.number()]).transform((value, check) => {
-    const ms = parseDuration(value)
-    if (ms === null) {
-      check.addIssue({
-        code: 'custom',
-        message:
-          'The by field must be a duration such as "15m", "2h", "1h30m" or a number of milliseconds.',
-      })
-      return z.NEVER
-    }
-    return ms
+export const advanceClockBody = withExample(
+  z.strictObject({
+    by: z.union([z.string().max(64), z.number()]).transform((value, check) => {
+      const ms = parseDuration(value)
+      if (ms === null) {
+        check.addIssue({
+          code: 'custom',
+          message:
+            'The by field must be a duration such as "15m", "2h", "1h30m" or a number of milliseconds.',
+        })
+        return z.NEVER
+      }
+      return ms
+    }),
   }),
-})
+  { by: '1h30m' },
+)
 
 const instant = z
   .string()
   .refine(isInstant, 'must be an ISO 8601 instant such as 2026-03-01T09:00:00Z')
   .transform((value) => Date.parse(value))
 
-export const setClockBody = z
-  .strictObject({ mode: z.enum(CLOCK_MODES).optional(), now: instant.optional() })
-  .refine((body) => body.mode !== undefined || body.now !== undefined, {
-    message: 'send mode, now, or both',
-    path: ['mode'],
-  })
+export const setClockBody = withExample(
+  z
+    .strictObject({ mode: z.enum(CLOCK_MODES).optional(), now: instant.optional() })
+    .refine((body) => body.mode !== undefined || body.now !== undefined, {
+      message: 'send mode, now, or both',
+      path: ['mode'],
+    }),
+  { mode: 'manual', now: '2026-03-01T09:00:00Z' },
+)
 
-export const runDueBody = z.strictObject({ until: instant.optional() })
+export const runDueBody = withExample(z.strictObject({ until: instant.optional() }), {
+  until: '2026-03-01T12:00:00Z',
+})
 
 export const clockApi = new Hono<AppEnv>()
   .get('/', describeRoute({ auth: 'bearer', summary: 'Read the clock' }), (c) =>

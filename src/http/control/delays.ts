@@ -12,6 +12,7 @@ import type { AppEnv } from '../../wiring/env.js'
 import { ok } from '../envelope.js'
 import { describeRoute } from '../route-meta.js'
 import { validate } from '../validate.js'
+import { withExample } from '../v1/schemas.js'
 
 const duration = z.union([z.string().max(64), z.number()]).transform((value, check) => {
   const ms = parseDuration(value)
@@ -25,11 +26,14 @@ const duration = z.union([z.string().max(64), z.number()]).transform((value, che
   return ms
 })
 
-export const delaysBody = z.strictObject(
-  Object.fromEntries(DELAY_NAMES.map((name) => [name, duration.optional()])) as Record<
-    DelayName,
-    z.ZodOptional<typeof duration>
-  >,
+export const delaysBody = withExample(
+  z.strictObject(
+    Object.fromEntries(DELAY_NAMES.map((name) => [name, duration.optional()])) as Record<
+      DelayName,
+      z.ZodOptional<typeof duration>
+    >,
+  ),
+  { card_user_verification: '5s', card_issuing: 2000 },
 )
 
 /** How many jobs GET /jobs lists at most, soonest first. */

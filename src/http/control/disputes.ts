@@ -6,11 +6,15 @@ import type { AppEnv } from '../../wiring/env.js'
 import { ok } from '../envelope.js'
 import { describeRoute } from '../route-meta.js'
 import { validate } from '../validate.js'
+import { withExample } from '../v1/schemas.js'
 
-export const openDisputeBody = z.strictObject({
-  transaction_slug: z.uuid(),
-  reason: z.enum(DISPUTE_REASONS),
-})
+export const openDisputeBody = withExample(
+  z.strictObject({
+    transaction_slug: z.uuid(),
+    reason: z.enum(DISPUTE_REASONS),
+  }),
+  { transaction_slug: 'b7e6c1d2-5a4f-4e3b-8c9d-0a1b2c3d4e5f', reason: 'fraudulent' },
+)
 
 export const controlDisputesApi = new Hono<AppEnv>().post(
   '/',

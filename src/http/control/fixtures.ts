@@ -21,13 +21,17 @@ import { ok } from '../envelope.js'
 import { STORE_UNREACHABLE } from '../errors.js'
 import { describeRoute } from '../route-meta.js'
 import { validate } from '../validate.js'
+import { withExample } from '../v1/schemas.js'
 
-export const applyFixtureBody = z.union([
-  z.strictObject({
-    name: z.string().regex(/^[\w-]{1,64}$/, 'expected the name of a file in fixtures/'),
-  }),
-  z.strictObject({ fixture: fixtureSchema }),
-])
+export const applyFixtureBody = withExample(
+  z.union([
+    z.strictObject({
+      name: z.string().regex(/^[\w-]{1,64}$/, 'expected the name of a file in fixtures/'),
+    }),
+    z.strictObject({ fixture: fixtureSchema }),
+  ]),
+  { name: 'verified-user-funded-card' },
+)
 
 export const fixturesApi = new Hono<AppEnv>()
   .get('/', describeRoute({ auth: 'bearer', summary: 'List the fixtures' }), (c) =>

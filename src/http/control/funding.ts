@@ -13,9 +13,9 @@ import { ok, presenting } from '../envelope.js'
 import { describeRoute } from '../route-meta.js'
 import { validate } from '../validate.js'
 import { transactionJson } from '../v1/transactions.js'
-import { amount, referenceParam } from '../v1/schemas.js'
+import { amount, referenceParam, withExample } from '../v1/schemas.js'
 
-export const amountBody = z.strictObject({ amount: amount() })
+export const amountBody = withExample(z.strictObject({ amount: amount() }), { amount: 50000 })
 
 function cardFunding(kind: 'recharge' | 'withdraw') {
   return new Hono<AppEnv>().post(

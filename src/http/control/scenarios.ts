@@ -12,6 +12,24 @@ import type { AppEnv } from '../../wiring/env.js'
 import { ok } from '../envelope.js'
 import { describeRoute } from '../route-meta.js'
 import { validate } from '../validate.js'
+import { withExample } from '../v1/schemas.js'
+
+/** A scenario file's content, as JSON (scenarios/*.yaml hold the same). */
+const scenarioBody = withExample(scenarioSchema, {
+  name: 'card-issuing-failure',
+  description: 'virtual mastercard issuing fails',
+  rules: [
+    {
+      name: 'virtual mastercards fail',
+      match: {
+        method: 'POST',
+        path: '/v1/cards/create',
+        body: { card_brand: 'mastercard', card_type: 'virtual' },
+      },
+      outcome: 'failed',
+    },
+  ],
+})
 
 async function activeJson(c: Context<AppEnv>) {
   return (await c.get('deps').scenarios.active(c.get('tenant').id)).map(({ source, scenario }) => ({
@@ -30,7 +48,7 @@ export const scenariosApi = new Hono<AppEnv>()
   .post(
     '/',
     describeRoute({ auth: 'bearer', summary: 'Add a scenario' }),
-    validate('json', scenarioSchema),
+    validate('json', scenarioBody),
     async (c) => {
       // the body as sent (validate keeps it): no await between the tenant's refresh and the write
       await c.get('deps').scenarios.add(c.get('tenant').id, c.req.valid('json'), c.get('jsonBody'))

@@ -14,12 +14,13 @@ import type { AppEnv } from '../../wiring/env.js'
 import { ok } from '../envelope.js'
 import { describeRoute } from '../route-meta.js'
 import { validate } from '../validate.js'
+import { withExample } from '../v1/schemas.js'
 
 const name = z
   .string()
   .regex(/^[\w.-]{1,64}$/, 'expected 1 to 64 letters, digits, dots, dashes or underscores')
 
-export const snapshotBody = z.strictObject({ name })
+export const snapshotBody = withExample(z.strictObject({ name }), { name: 'before-checkout' })
 const nameParam = z.object({ name })
 
 const iso = (ms: number) => new Date(ms).toISOString()

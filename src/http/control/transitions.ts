@@ -10,11 +10,14 @@ import type { AppEnv } from '../../wiring/env.js'
 import { ok } from '../envelope.js'
 import { describeRoute } from '../route-meta.js'
 import { validate } from '../validate.js'
+import { withExample } from '../v1/schemas.js'
 
 const resources = Object.keys(TRANSITION_RESOURCES) as (keyof typeof TRANSITION_RESOURCES)[]
 
 export const transitionParam = z.object({ reference: z.uuid() })
-export const transitionBody = z.strictObject({ to: z.string().min(1).max(32) })
+export const transitionBody = withExample(z.strictObject({ to: z.string().min(1).max(32) }), {
+  to: 'passed',
+})
 
 /**
  * One route per resource, its name literal in the path: a `:resource` parameter beside the

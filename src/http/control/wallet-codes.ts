@@ -9,12 +9,15 @@ import type { AppEnv } from '../../wiring/env.js'
 import { ok } from '../envelope.js'
 import { describeRoute } from '../route-meta.js'
 import { validate } from '../validate.js'
-import { phone } from '../v1/schemas.js'
+import { phone, withExample } from '../v1/schemas.js'
 
-export const walletCodeBody = z.strictObject({
-  phone: phone(),
-  network: z.enum(CODE_NETWORKS),
-})
+export const walletCodeBody = withExample(
+  z.strictObject({
+    phone: phone(),
+    network: z.enum(CODE_NETWORKS),
+  }),
+  { phone: '+221770000001', network: 'orange-money-sn' },
+)
 
 export const walletCodesApi = new Hono<AppEnv>().post(
   '/',

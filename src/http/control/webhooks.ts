@@ -13,14 +13,18 @@ import type { AppEnv } from '../../wiring/env.js'
 import { ok, pageMeta, pageQuery, toPage } from '../envelope.js'
 import { describeRoute } from '../route-meta.js'
 import { validate } from '../validate.js'
+import { withExample } from '../v1/schemas.js'
 
-export const webhookBody = z.strictObject({
-  url: z
-    .url({ protocol: /^https?$/ })
-    .max(2048)
-    .nullable(),
-  secret: z.string().min(1).max(512).nullable().optional(),
-})
+export const webhookBody = withExample(
+  z.strictObject({
+    url: z
+      .url({ protocol: /^https?$/ })
+      .max(2048)
+      .nullable(),
+    secret: z.string().min(1).max(512).nullable().optional(),
+  }),
+  { url: 'http://localhost:3000/webhooks/alal', secret: 'whsec_local_test' },
+)
 
 export const webhooksQuery = pageQuery.extend({ status: z.enum(WEBHOOK_EVENT_STATUSES).optional() })
 const eventParam = z.object({ id: z.string().regex(/^evt_[a-z0-9]{1,64}$/) })

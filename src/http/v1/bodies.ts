@@ -24,6 +24,7 @@ import {
   phone,
   text,
   uuid,
+  withExample,
 } from './schemas.js'
 
 // ---- card users (SPEC §4.1) ----
@@ -42,9 +43,8 @@ const identity = {
 /** A full-data submission needs the whole identity; only the back of the id may be left out. */
 const FULL_DATA_REQUIRED = IDENTITY_FIELDS.filter((field) => field !== 'back_id_image')
 
-export const createCardUserBody = z
-  .object({ phone: phone(), ...identity })
-  .superRefine((body, check) => {
+export const createCardUserBody = withExample(
+  z.object({ phone: phone(), ...identity }).superRefine((body, check) => {
     if (!IDENTITY_FIELDS.some((field) => body[field] !== undefined)) return
     for (const field of FULL_DATA_REQUIRED) {
       if (body[field] !== undefined) continue
@@ -54,21 +54,47 @@ export const createCardUserBody = z
         message: `The ${field.replaceAll('_', ' ')} field is required when identity data is sent.`,
       })
     }
-  }, evenWithOtherErrors)
+  }, evenWithOtherErrors),
+  {
+    phone: '+221770000001',
+    first_name: 'Awa',
+    last_name: 'Diop',
+    address: '12 Rue Carnot, Dakar',
+    email: 'awa.diop@example.com',
+    id_no: '1234567890123',
+    selfie_image: 'https://img.example.com/selfie.jpg',
+    id_image: 'https://img.example.com/id-front.jpg',
+    back_id_image: 'https://img.example.com/id-back.jpg',
+  },
+)
 
-export const resubmitCardUserBody = z.object({
-  card_user_reference: uuid(),
-  phone: phone().optional(),
-  ...identity,
-})
+export const resubmitCardUserBody = withExample(
+  z.object({
+    card_user_reference: uuid(),
+    phone: phone().optional(),
+    ...identity,
+  }),
+  {
+    card_user_reference: '3f2504e0-4f89-41d3-9a0c-0305e82c3301',
+    address: '14 Rue Carnot, Dakar',
+    id_image: 'https://img.example.com/id-front-2.jpg',
+  },
+)
 
 // ---- cards (SPEC §4.3) ----
 
-export const createCardBody = z.object({
-  card_user_reference: uuid(),
-  card_brand: z.enum(CARD_BRANDS),
-  card_type: z.enum(CARD_TYPES),
-})
+export const createCardBody = withExample(
+  z.object({
+    card_user_reference: uuid(),
+    card_brand: z.enum(CARD_BRANDS),
+    card_type: z.enum(CARD_TYPES),
+  }),
+  {
+    card_user_reference: '3f2504e0-4f89-41d3-9a0c-0305e82c3301',
+    card_brand: 'visa',
+    card_type: 'virtual',
+  },
+)
 
 /** A linked card's identifier: an integer, or the same digits in a string (the docs' type). */
 const identifier = z
@@ -88,134 +114,199 @@ function isIdentifierDigits(text: string): boolean {
  * PRODUCT §10: `identifier` (SPEC §4.3), or the older body's `reference` in its place, which
  * then becomes the new card's reference; with both, the card has both.
  */
-export const linkCardBody = z
-  .object({
-    identifier: identifier.optional(),
-    reference: uuid().optional(),
-    card_user_reference: uuid(),
-  })
-  .superRefine((body, check) => {
-    if (body.identifier !== undefined || body.reference !== undefined) return
-    check.addIssue({
-      code: 'custom',
-      path: ['identifier'],
-      message: 'The identifier field is required when reference is not present.',
+export const linkCardBody = withExample(
+  z
+    .object({
+      identifier: identifier.optional(),
+      reference: uuid().optional(),
+      card_user_reference: uuid(),
     })
-  }, evenWithOtherErrors)
+    .superRefine((body, check) => {
+      if (body.identifier !== undefined || body.reference !== undefined) return
+      check.addIssue({
+        code: 'custom',
+        path: ['identifier'],
+        message: 'The identifier field is required when reference is not present.',
+      })
+    }, evenWithOtherErrors),
+  { identifier: 4410023, card_user_reference: '3f2504e0-4f89-41d3-9a0c-0305e82c3301' },
+)
 
-export const cardReferenceBody = z.object({ reference: uuid() })
+export const cardReferenceBody = withExample(z.object({ reference: uuid() }), {
+  reference: '6a1b7c52-0c7e-4d36-9f0a-4b8e2f1d7c90',
+})
 
 /** Docs "get access token card": `css_url` styles the page; `""` counts as absent. */
-export const cardAccessTokenBody = z.object({
-  reference: uuid(),
-  css_url: z
-    .string()
-    .refine((url) => url === '' || httpUrl().safeParse(url).success, {
-      message: 'The css url field must be a valid http(s) URL.',
-    })
-    .optional(),
-})
+export const cardAccessTokenBody = withExample(
+  z.object({
+    reference: uuid(),
+    css_url: z
+      .string()
+      .refine((url) => url === '' || httpUrl().safeParse(url).success, {
+        message: 'The css url field must be a valid http(s) URL.',
+      })
+      .optional(),
+  }),
+  {
+    reference: '6a1b7c52-0c7e-4d36-9f0a-4b8e2f1d7c90',
+    css_url: 'https://app.example.com/card.css',
+  },
+)
 
 // ---- transactions (SPEC §4.4) ----
 
-export const cardToBankBody = z.object({
-  amount: amount(),
-  card_reference: uuid(),
-  reference: text().optional(),
-  bank_id: text(),
-  bank_name: text(),
-  bank_account_name: text().optional(),
-  description: text(1000).optional(),
-})
+export const cardToBankBody = withExample(
+  z.object({
+    amount: amount(),
+    card_reference: uuid(),
+    reference: text().optional(),
+    bank_id: text(),
+    bank_name: text(),
+    bank_account_name: text().optional(),
+    description: text(1000).optional(),
+  }),
+  {
+    amount: 25000,
+    card_reference: '6a1b7c52-0c7e-4d36-9f0a-4b8e2f1d7c90',
+    reference: 'payout-0042',
+    bank_id: 'SN012',
+    bank_name: 'CBAO',
+    bank_account_name: 'Awa Diop',
+    description: 'Rent, March',
+  },
+)
 
-export const cardToWalletBody = z.object({
-  amount: amount(),
-  card_reference: uuid(),
-  reference: text().optional(),
-  phone: phone(),
-  network: z.enum(WALLET_NETWORKS),
-})
+export const cardToWalletBody = withExample(
+  z.object({
+    amount: amount(),
+    card_reference: uuid(),
+    reference: text().optional(),
+    phone: phone(),
+    network: z.enum(WALLET_NETWORKS),
+  }),
+  {
+    amount: 5000,
+    card_reference: '6a1b7c52-0c7e-4d36-9f0a-4b8e2f1d7c90',
+    reference: 'wallet-0042',
+    phone: '+221770000001',
+    network: 'wave-sn',
+  },
+)
 
 /**
  * Docs "topup or withdraw card": the newer page's body, and the older one's `slug` as another
  * name of the client `reference`.
  */
-export const cardMovementBody = z.object({
-  action: z.enum(['recharge', 'withdraw', 'transfer']),
-  amount: amount(),
-  card_reference: uuid(),
-  receiver_card_reference: uuid().optional(),
-  reference: text().optional(),
-  slug: text().optional(),
-})
-
-export const walletToCardBody = z
-  .object({
+export const cardMovementBody = withExample(
+  z.object({
+    action: z.enum(['recharge', 'withdraw', 'transfer']),
     amount: amount(),
     card_reference: uuid(),
+    receiver_card_reference: uuid().optional(),
     reference: text().optional(),
-    phone: phone(),
-    network: z.enum(WALLET_TO_CARD_NETWORKS),
-    code: text(32).optional(),
-  })
-  .superRefine((body, check) => {
-    if (body.code === undefined && (CODE_NETWORKS as readonly string[]).includes(body.network)) {
-      check.addIssue({
-        code: 'custom',
-        path: ['code'],
-        message: `The code field is required when network is ${body.network}.`,
-      })
-    }
-  }, evenWithOtherErrors)
+    slug: text().optional(),
+  }),
+  {
+    action: 'recharge',
+    amount: 10000,
+    card_reference: '6a1b7c52-0c7e-4d36-9f0a-4b8e2f1d7c90',
+    reference: 'top-up-0042',
+  },
+)
+
+export const walletToCardBody = withExample(
+  z
+    .object({
+      amount: amount(),
+      card_reference: uuid(),
+      reference: text().optional(),
+      phone: phone(),
+      network: z.enum(WALLET_TO_CARD_NETWORKS),
+      code: text(32).optional(),
+    })
+    .superRefine((body, check) => {
+      if (body.code === undefined && (CODE_NETWORKS as readonly string[]).includes(body.network)) {
+        check.addIssue({
+          code: 'custom',
+          path: ['code'],
+          message: `The code field is required when network is ${body.network}.`,
+        })
+      }
+    }, evenWithOtherErrors),
+  {
+    amount: 15000,
+    card_reference: '6a1b7c52-0c7e-4d36-9f0a-4b8e2f1d7c90',
+    reference: 'top-up-0043',
+    phone: '+2250700000001',
+    network: 'orange-money-ci',
+    code: '123456',
+  },
+)
 
 // ---- payments (SPEC §4.5) ----
 
-export const createPaymentBody = z.object({
-  amount: amount(),
-  partner_reference: text().optional(),
-  network: z.enum(WALLET_NETWORKS),
-  customer: z.object({
-    full_name: text(),
-    email: email().optional(),
-    phone: phone(),
+export const createPaymentBody = withExample(
+  z.object({
+    amount: amount(),
+    partner_reference: text().optional(),
+    network: z.enum(WALLET_NETWORKS),
+    customer: z.object({
+      full_name: text(),
+      email: email().optional(),
+      phone: phone(),
+    }),
   }),
-})
+  {
+    amount: 12500,
+    partner_reference: 'order-42',
+    network: 'orange-money-sn',
+    customer: { full_name: 'Moussa Ba', email: 'moussa@example.com', phone: '+221770000042' },
+  },
+)
 
 // ---- disburses (SPEC §4.6) ----
 
 const BANK_FIELDS = ['bank_name', 'bank_id', 'bank_account_name'] as const
 
 /** A bank disburse needs the customer's bank details; a wallet disburse needs their phone. */
-export const createDisburseBody = z
-  .object({
-    amount: amount(),
-    network: z.enum(DISBURSE_NETWORKS),
-    partner_reference: text().optional(),
-    customer: z.object({
-      full_name: text(),
-      email: email().optional(),
-      phone: phone().optional(),
-      bank_name: text().optional(),
-      bank_id: text().optional(),
-      bank_account_name: text().optional(),
-    }),
-  })
-  .superRefine((body, check) => {
-    const customer: Record<string, unknown> | null =
-      typeof body.customer === 'object' && body.customer !== null && !Array.isArray(body.customer)
-        ? body.customer
-        : null
-    if (!customer || !(DISBURSE_NETWORKS as readonly string[]).includes(body.network)) return
-    const needed = body.network === 'bank' ? BANK_FIELDS : (['phone'] as const)
-    for (const field of needed) {
-      if (customer[field] !== undefined) continue
-      check.addIssue({
-        code: 'custom',
-        path: ['customer', field],
-        message: `The customer.${field.replaceAll('_', ' ')} field is required when network is ${body.network}.`,
-      })
-    }
-  }, evenWithOtherErrors)
+export const createDisburseBody = withExample(
+  z
+    .object({
+      amount: amount(),
+      network: z.enum(DISBURSE_NETWORKS),
+      partner_reference: text().optional(),
+      customer: z.object({
+        full_name: text(),
+        email: email().optional(),
+        phone: phone().optional(),
+        bank_name: text().optional(),
+        bank_id: text().optional(),
+        bank_account_name: text().optional(),
+      }),
+    })
+    .superRefine((body, check) => {
+      const customer: Record<string, unknown> | null =
+        typeof body.customer === 'object' && body.customer !== null && !Array.isArray(body.customer)
+          ? body.customer
+          : null
+      if (!customer || !(DISBURSE_NETWORKS as readonly string[]).includes(body.network)) return
+      const needed = body.network === 'bank' ? BANK_FIELDS : (['phone'] as const)
+      for (const field of needed) {
+        if (customer[field] !== undefined) continue
+        check.addIssue({
+          code: 'custom',
+          path: ['customer', field],
+          message: `The customer.${field.replaceAll('_', ' ')} field is required when network is ${body.network}.`,
+        })
+      }
+    }, evenWithOtherErrors),
+  {
+    amount: 7000,
+    network: 'wave-sn',
+    partner_reference: 'refund-42',
+    customer: { full_name: 'Moussa Ba', phone: '+221770000042' },
+  },
+)
 
 // ---- disputes ----
 
@@ -238,18 +329,31 @@ function requireTransaction(
   }
 }
 
-export const createDisputeBody = z
-  .object({
-    ...transactionNamed,
-    reason: z.enum(DISPUTE_REASONS),
-    explanation: text(5000).optional(),
-  })
-  .superRefine(requireTransaction, evenWithOtherErrors)
+export const createDisputeBody = withExample(
+  z
+    .object({
+      ...transactionNamed,
+      reason: z.enum(DISPUTE_REASONS),
+      explanation: text(5000).optional(),
+    })
+    .superRefine(requireTransaction, evenWithOtherErrors),
+  {
+    transaction_slug: 'b7e6c1d2-5a4f-4e3b-8c9d-0a1b2c3d4e5f',
+    reason: 'duplicate',
+    explanation: 'Charged twice for the same order.',
+  },
+)
 
-export const updateDisputeBody = z
-  .object({
-    ...transactionNamed,
-    explanation: text(5000),
-    reason: z.enum(DISPUTE_REASONS).optional(),
-  })
-  .superRefine(requireTransaction, evenWithOtherErrors)
+export const updateDisputeBody = withExample(
+  z
+    .object({
+      ...transactionNamed,
+      explanation: text(5000),
+      reason: z.enum(DISPUTE_REASONS).optional(),
+    })
+    .superRefine(requireTransaction, evenWithOtherErrors),
+  {
+    transaction_slug: 'b7e6c1d2-5a4f-4e3b-8c9d-0a1b2c3d4e5f',
+    explanation: 'The second charge is order-42 again.',
+  },
+)

@@ -21,5 +21,14 @@ export const evenWithOtherErrors = {
     typeof payload.value === 'object' && payload.value !== null,
 }
 
+/**
+ * `schema` with one example of what it accepts: the OpenAPI document gives it as the request
+ * body's example and the API reference page shows it (test/http/openapi.test.ts checks that
+ * every body has one, and that the schema accepts it).
+ */
+export function withExample<S extends z.ZodType>(schema: S, example: z.input<S>): S {
+  return schema.meta({ examples: [example] }) as S
+}
+
 /** A path parameter that must be a UUID; anything else names nothing (404). */
 export const referenceParam = z.object({ reference: z.uuid() })

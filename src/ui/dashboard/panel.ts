@@ -19,7 +19,7 @@ import type { Page } from '../../store/rows.js'
 import { money, statusBadge } from '../layout.js'
 import { call, callForm } from './actions.js'
 import { journalSection } from './journal.js'
-import { ROWS, ref, row, section } from './table.js'
+import { ROWS, clientId, ref, row, section } from './table.js'
 import { webhooksSection } from './webhooks.js'
 
 /** `journal`: the tenant's newest requests; null when the sandbox keeps no journal. */
@@ -88,7 +88,7 @@ export async function panel(ctx: DomainContext, journal: JournalRecord[] | null)
             'payments',
             p.reference,
             p.status,
-            [ref(p.reference), p.partnerReference, p.network, money(p.amount)],
+            [ref(p.reference), clientId(p.partnerReference), p.network, money(p.amount)],
             html`<a href="/__sandbox/checkout/${p.reference}" target="_blank">checkout</a>`,
           ),
         ),
@@ -99,7 +99,7 @@ export async function panel(ctx: DomainContext, journal: JournalRecord[] | null)
         (await listDisburses(ctx, first)).rows.map((d) =>
           row('disburses', d.reference, d.status, [
             ref(d.reference),
-            d.partnerReference,
+            clientId(d.partnerReference),
             d.network,
             money(d.amount),
           ]),

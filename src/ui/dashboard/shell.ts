@@ -81,25 +81,45 @@ const DASHBOARD_STYLE = `
 .top { display: flex; gap: 16px; align-items: center; padding: 12px 20px; background: #fff;
   border-bottom: 1px solid var(--line); flex-wrap: wrap; }
 .top h1 { margin: 0 12px 0 0; }
-.picker { display: flex; gap: 6px; align-items: center; }
+.picker { display: flex; gap: 6px; align-items: center; flex-wrap: wrap; }
 main { padding: 16px 20px; }
 .tenant { display: flex; justify-content: space-between; gap: 16px; flex-wrap: wrap; background: #fff;
   border: 1px solid var(--line); border-radius: 10px; padding: 12px 16px; margin-bottom: 16px; }
+.tenant > div { min-width: 0; max-width: 100%; }
 .tenant p { margin: 4px 0; }
 .clock { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; }
-.grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(520px, 1fr)); gap: 16px; }
+.grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(520px, 100%), 1fr)); gap: 16px; }
 .table { background: #fff; border: 1px solid var(--line); border-radius: 10px; padding: 12px 16px;
-  margin-bottom: 16px; overflow-x: auto; }
+  margin-bottom: 16px; overflow-x: auto; min-width: 0; }
 table { border-collapse: collapse; width: 100%; }
 th { text-align: left; font-weight: 500; color: var(--muted); font-size: 12px; }
 td, th { padding: 5px 8px 5px 0; border-bottom: 1px solid var(--line); vertical-align: top; }
-.actions { white-space: nowrap; }
-.actions button { margin: 0 4px 2px 0; }
+.table td { white-space: nowrap; }
+/* ids and paths stay on one line: what does not fit ends in an ellipsis, the title holds it all */
+code.id, summary code, .tenant code { display: inline-block; max-width: 100%; overflow: hidden;
+  text-overflow: ellipsis; white-space: nowrap; vertical-align: bottom; }
+code.id { max-width: 20ch; }
+summary code { max-width: calc(100% - 1.5em); }
+/* buttons never break inside; a row of them wraps between them */
+.table td.actions { white-space: normal; }
+.actions button, .actions form, .actions a { margin: 0 4px 2px 0; }
 form.inline { display: inline-flex; gap: 4px; }
 form.inline input { width: 90px; }
-.attempts { margin: 0; padding-left: 18px; font-size: 12px; }
+.attempts { margin: 0; padding-left: 18px; font-size: 12px; white-space: normal; }
 pre { background: #f2f4f7; padding: 8px; border-radius: 6px; max-height: 240px; overflow: auto; font-size: 12px; }
 #toast { position: fixed; right: 20px; bottom: 20px; background: #1d2330; color: #fff; padding: 10px 14px;
-  border-radius: 8px; max-width: 420px; }
+  border-radius: 8px; max-width: min(420px, calc(100% - 40px)); }
 #toast.error { background: #912018; }
+/* a phone: each row's cells flow on lines of their own, with its buttons below them */
+@media (max-width: 700px) {
+  .top, main { padding-left: 12px; padding-right: 12px; }
+  .table { padding: 10px 12px; }
+  .table thead { display: none; }
+  .table table, .table tbody { display: block; }
+  .table tr { display: flex; flex-wrap: wrap; align-items: baseline; gap: 4px 12px; padding: 6px 0;
+    border-bottom: 1px solid var(--line); }
+  .table td { border: 0; padding: 0; min-width: 0; max-width: 100%; }
+  .table td.actions, .table td:has(> details) { flex-basis: 100%; }
+  .table td:empty { display: none; }
+}
 `

@@ -60,6 +60,12 @@ export function pretty(text: string | null): string {
   return typeof body === 'string' ? body : JSON.stringify(body, null, 2)
 }
 
+/** A reference shortened to its first 8 characters; the title holds the whole of it. */
 export function ref(reference: string) {
-  return html`<code title="${reference}">${reference.slice(0, 8)}</code>`
+  return html`<code class="id" title="${reference}">${reference.slice(0, 8)}</code>`
+}
+
+/** A name the client chose (a partner reference), whole but cut by an ellipsis when long. */
+export function clientId(text: string) {
+  return html`<code class="id" title="${text}">${text}</code>`
 }

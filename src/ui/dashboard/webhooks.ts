@@ -29,7 +29,7 @@ export async function webhooksSection(ctx: DomainContext) {
               ${log.rows.map(
                 (event) =>
                   html`<tr data-event="${event.id}">
-                    <td><code>${event.id}</code></td>
+                    <td><code class="id" title="${event.id}">${event.id}</code></td>
                     <td>
                       <details>
                         <summary>${event.type}</summary>
