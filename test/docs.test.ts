@@ -16,7 +16,9 @@ const read = (path: string) => readFileSync(ROOT + path, 'utf8')
 const PAGES = [
   'README.md',
   'CHANGELOG.md',
+  'ARCHITECTURE.md',
   'bench/HISTORY.md',
+  'examples/wallet-backend/README.md',
   ...readdirSync(ROOT + 'docs')
     .filter((name) => name.endsWith('.md'))
     .map((name) => `docs/${name}`),
