@@ -4,7 +4,7 @@
  * page that breaks it fails here.
  */
 import { spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, expect, it } from 'vitest'
@@ -25,7 +25,10 @@ interface Report {
 /** Runs `code` as a vitest file; it lives inside this package, so `import … from 'card-sandbox'`
  * resolves to this build by the package's name, as it does in a project that installed it. */
 async function runAsTestFile(code: string): Promise<{ exit: number | null; report: Report }> {
-  const dir = mkdtempSync(join(ROOT, 'test', '.guide-run-'))
+  // .tmp/ (git- and lint-ignored) rather than test/: a folder left by a killed run is never
+  // collected by the suite's own include
+  mkdirSync(join(ROOT, '.tmp'), { recursive: true })
+  const dir = mkdtempSync(join(ROOT, '.tmp', 'guide-run-'))
   dirs.push(dir)
   writeFileSync(join(dir, 'guide.test.ts'), code)
   writeFileSync(
