@@ -1,8 +1,8 @@
 /**
  * `npm run test:fast`, the edit loop: the tests that run in this process against src/ (unit,
  * domain, engine, webhooks and the in-process HTTP tests through app.request()), with no build.
- * Left out: what spawns a process or runs the built bundle (the CLI, processes, the README's
- * webhook handler, the container image's settings and compose set-up, bench), the browser, the reliability and security probes, and the examples;
+ * Left out: what spawns a process or runs the built bundle (the CLI, processes, the docs'
+ * webhook handler and guide, the container image's settings and compose set-up, bench), the browser, the reliability and security probes, and the examples;
  * `npm test` runs everything.
  *
  * Faster than the full config on the same files: one module graph per worker (isolate: false;
@@ -28,6 +28,7 @@ export default defineConfig({
       'test/bench.test.ts',
       'test/lib/processes.test.ts',
       'test/webhooks/readme-handler.test.ts',
+      'test/guide.test.ts',
       'test/ui/browser.test.ts',
       'test/reliability/**',
       'test/security/**',

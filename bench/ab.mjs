@@ -4,7 +4,7 @@
 // rounds (each round in the other order than the one before). A round's ratio compares loads a
 // few seconds apart, so the drift of a shared machine (whole runs of `npm run bench` move by a
 // fifth) cancels; the median of the rounds' ratios is the figure, their spread its precision
-// (3 to 8 % on the machines of README "Performance"). It also reports the server's CPU time per
+// (3 to 8 % on the machines of bench/HISTORY.md). It also reports the server's CPU time per
 // request, from /proc.
 //
 // usage: node bench/ab.mjs --against=<another build's dist directory> [--method=GET|POST]

@@ -5,7 +5,7 @@
 // our code and the libraries', V8's built-ins and runtime, garbage collection, malloc, node's HTTP).
 //
 // Why instructions: on a shared machine requests per second and CPU time move by a fifth from one
-// run to the next (README, Performance); a count of instructions moves by 2 to 4 % (the sandbox's
+// run to the next (bench/HISTORY.md); a count of instructions moves by 2 to 4 % (the sandbox's
 // 100 ms tick runs on the wall clock, which valgrind slows), so a change of 5 % shows in one run
 // and one of 2 % in two. It counts user space only: the kernel's share (the socket writes) is not
 // in it, so it compares builds and finds costs; the ratios to Hono of `npm run bench` stay the

@@ -1,5 +1,5 @@
 /**
- * The team sandbox's compose set-up (compose.yaml, deploy/nginx.conf; README "Team sandbox"),
+ * The team sandbox's compose set-up (compose.yaml, deploy/nginx.conf; docs/team.md "Team sandbox"),
  * run without a Docker engine (none runs on these machines): its services read for what they
  * must agree on, then the same topology run as processes: the built command as each replica with
  * that service's environment on a PostgreSQL schema (CARD_SANDBOX_TEST_PG), and a real nginx

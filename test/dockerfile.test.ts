@@ -1,5 +1,5 @@
 /**
- * The container image's runtime settings (Dockerfile, README "Container image"), run without a
+ * The container image's runtime settings (Dockerfile, docs/team.md "In a container"), run without a
  * Docker engine (none runs on these machines): the built command started with the final
  * stage's environment, called with the Host names a container is reached by, and the image's
  * HEALTHCHECK command run against it, up and then stopped.

@@ -1,5 +1,5 @@
 /**
- * The one table of CLI flags (PRODUCT §1): it drives parsing, `--help` and the README's table.
+ * The one table of CLI flags (PRODUCT §1): it drives parsing, `--help` and the table of docs/cli.md.
  * Each flag also reads `CARD_SANDBOX_<NAME>` from the environment; the command line wins.
  */
 import { parseArgs } from 'node:util'

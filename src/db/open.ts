@@ -16,7 +16,7 @@
  * after it then scans the whole page cache to drop pages past the end (pcache1TruncateUnsafe);
  * in memory the page cache is the database, and inserts into the indexes of random references
  * (UUIDs) split pages every few dozen rows. Half as many pages halve that scan: 12 % more card
- * creations a second once a tenant holds ~100,000 rows (README "Performance"), reads the same.
+ * creations a second once a tenant holds ~100,000 rows (bench/HISTORY.md), reads the same.
  */
 import Database from 'better-sqlite3'
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3'

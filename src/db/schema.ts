@@ -292,7 +292,7 @@ export const jobs = sqliteTable(
     /**
      * The resource's row (its `seq`), by which a transition finds and cancels its jobs. Not the
      * key: in an index of random references each new job's entry lands on a page of its own, one
-     * more 8 KiB page for a create to copy into SQLite's rollback journal (README "Performance").
+     * more 8 KiB page for a create to copy into SQLite's rollback journal (bench/HISTORY.md).
      * Null only in a job of a snapshot taken before the column (then it is not cancelled: it
      * runs and finds its move no longer legal, or makes it).
      */

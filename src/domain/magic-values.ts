@@ -1,6 +1,6 @@
 /**
  * Built-in magic values (PRODUCT §9), in the spirit of card networks' test numbers: failures
- * with no scenario file at all. One table, documented in the README.
+ * with no scenario file at all. One table, documented in docs/scenarios.md.
  */
 export type ForcedOutcome = { to: string; afterMs?: number }
 

@@ -1,7 +1,7 @@
 /**
  * What the test-runner kits (card-sandbox/vitest, card-sandbox/jest) share: one sandbox for a
  * whole run, its options from the runner's config and then from CARD_SANDBOX_* variables (the
- * CLI's, see the README's flag table), which win, and its origin handed to the code under test
+ * CLI's, see the flag table of docs/cli.md), which win, and its origin handed to the code under test
  * as CARD_SANDBOX_URL before any test file is loaded.
  */
 import { FLAGS, envName, parseFlags } from '../cli/flags.js'

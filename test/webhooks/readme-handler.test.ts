@@ -1,4 +1,4 @@
-/** The README's webhook handler, run as written, accepts the sandbox's signed deliveries. */
+/** The webhook handler of docs/webhooks.md, run as written, accepts the sandbox's signed deliveries. */
 import { spawn } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { connect } from 'node:net'
@@ -9,8 +9,8 @@ import { fullIdentity, newSandbox, TOKEN } from '../helpers.js'
 import { until } from './receiver.js'
 import { tempDir } from '../temp-dir.js'
 
-const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
-const HANDLER = /A handler that verifies the signature[\s\S]*?```js\n([\s\S]*?)```/.exec(README)![1]
+const PAGE = readFileSync(new URL('../../docs/webhooks.md', import.meta.url), 'utf8')
+const HANDLER = /A handler that verifies the signature[\s\S]*?```js\n([\s\S]*?)```/.exec(PAGE)![1]
 
 const cleanups: (() => void)[] = []
 afterEach(() => cleanups.splice(0).forEach((cleanup) => cleanup()))

@@ -1,4 +1,4 @@
-/** The README's "Test-suite kit" test, as written there (it runs under card-sandbox/vitest). */
+/** The kit test of README.md and docs/testing.md, as written there (test/docs.test.ts compares). */
 import { beforeEach, expect, inject, it } from 'vitest'
 import { createSandboxClient, SandboxClientError } from 'card-sandbox/client'
 import type {} from 'card-sandbox/vitest' // gives inject('cardSandboxUrl') its type

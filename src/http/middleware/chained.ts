@@ -2,7 +2,7 @@
  * Stages that act only before the route (each does its work, then returns `next()` and does
  * nothing once the answer is made), run in one Hono layer. Hono's compose costs every layer an
  * async dispatch and a promise resolved with the Context, about a thousand machine instructions
- * (README, Performance); a request to /v1 crossed a dozen layers before its stages were chained.
+ * (bench/HISTORY.md); a request to /v1 crossed a dozen layers before its stages were chained.
  * Chained, a stage that throws or answers early ends the request exactly as it would in compose:
  * none of the stages around it has anything left to do, and the layer hands the error to
  * app.onError.

@@ -249,7 +249,7 @@ const savepoint = perConnection((connection) => ({
  * writes only), which copies every page the body changes into SQLite's sub-journal: 8 KiB each,
  * in 1 KiB allocations. Rerunnable bodies (TransactionOptions) in a row share one savepoint
  * instead, so a page they all change (the end of a table, of an index of seqs) is copied once
- * for all of them: 1.035× the card creations a second (README "Performance"). One of them that
+ * for all of them: 1.035× the card creations a second (bench/HISTORY.md). One of them that
  * fails having written nothing (`total_changes()` as before it) is simply answered with its
  * error; one that wrote first undoes the shared savepoint, and those before it in the row run
  * again, each in a savepoint of its own.
