@@ -3,7 +3,7 @@
  * tracker number, the README stays a newcomer's page, and the kit test it shows is the one the
  * example project runs.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { remark } from 'remark'
 import remarkValidateLinks from 'remark-validate-links'
@@ -23,10 +23,6 @@ const PAGES = [
     .filter((name) => name.endsWith('.md'))
     .map((name) => `docs/${name}`),
 ]
-
-// docs/official-sdks.md is written on another branch; until it lands, the links to it are the
-// only ones allowed to miss. Once the file exists its links and anchors are checked as any other.
-const PENDING_PAGE = 'official-sdks.md'
 
 /** remark-validate-links over the pages as one set, so anchors in other files are checked too. */
 async function brokenLinks(files: string[], cwd = ROOT): Promise<string[]> {
@@ -52,16 +48,7 @@ async function brokenLinks(files: string[], cwd = ROOT): Promise<string[]> {
       ),
   )
   return context.files.flatMap((file) =>
-    file.messages
-      .filter(
-        (message) =>
-          !(
-            message.ruleId === 'missing-file' &&
-            String(message.reason).includes(PENDING_PAGE) &&
-            !existsSync(`${cwd}/docs/${PENDING_PAGE}`)
-          ),
-      )
-      .map((message) => `${file.path}:${message.line}: ${message.reason}`),
+    file.messages.map((message) => `${file.path}:${message.line}: ${message.reason}`),
   )
 }
 
