@@ -3,10 +3,13 @@
  * `trigger <event>` creates what the event needs and makes it fire; `listen [--forward-to URL]`
  * points the tenant's webhooks at itself and prints each delivery live with its signature check,
  * or forwards each to your handler (answering the sandbox what the handler answered, so retries
- * behave as they would), until Ctrl-C.
+ * behave as they would), until Ctrl-C. `listen` leaves the secret that signs as it found it (the
+ * handler verifies with the secret it knows) and on exit puts the URL and secret back as they
+ * were: the tenant's own, or null where they were a default.
  */
-import type { SandboxClient } from '../clients/client.js'
+import type { SandboxClient, WebhookEndpoint } from '../clients/client.js'
 import { webhookReceiver, type Delivery } from '../kits/testing.js'
+import { maskToken, maskUrlPassword } from '../lib/masking.js'
 import { expectArgs, remoteCommand, UsageError } from './remote.js'
 
 /** A full-identity card user: verified by itself, so the triggers need no widget. */
@@ -95,31 +98,71 @@ export const listenCommand = remoteCommand(
     const forwardTo = values['forward-to'] as string | undefined
     if (forwardTo !== undefined && !/^https?:\/\/\S+$/.test(forwardTo))
       throw new UsageError(`--forward-to must be an http(s) URL (got "${forwardTo}")`)
-    const receiver = await webhookReceiver(client, {
-      respond: async (delivery) => {
-        const status = forwardTo ? await forward(delivery, forwardTo) : 200
-        out(deliveryLine(delivery, status, forwardTo))
-        return typeof status === 'number' ? status : 502
+    const found = await client.webhook()
+    // PUT /webhook sets URL and secret together: the tenant's own secret is sent again with the
+    // receiver's URL, and a default (--webhook-url, --webhook-secret, the token) stays null on the
+    // tenant, so that it goes on following the server's flags during and after.
+    const ownSecret = isDefault(found.secret_source) ? null : found.secret
+    const ownUrl = isDefault(found.url_source) ? null : found.url
+    const receiver = await webhookReceiver(
+      {
+        token: client.token,
+        // the receiver's close() asks for url null: nothing here, `finally` puts back what was
+        setWebhook: (endpoint) =>
+          endpoint.url === null
+            ? Promise.resolve(found)
+            : client.setWebhook({ url: endpoint.url, secret: ownSecret }),
       },
-    })
-    out(
-      `listening: the tenant's webhooks now go to ${receiver.url}` +
-        (forwardTo ? `, forwarded to ${forwardTo}` : '') +
-        '. Ctrl-C stops (and takes the URL back off).',
+      {
+        secret: found.secret,
+        respond: async (delivery) => {
+          const status = forwardTo ? await forward(delivery, forwardTo) : 200
+          out(deliveryLine(delivery, status, forwardTo))
+          return typeof status === 'number' ? status : 502
+        },
+      },
     )
-    const printUnverified = setInterval(() => {
-      for (const delivery of receiver.deliveries.splice(0))
-        if (!delivery.verified) out(deliveryLine(delivery, 401, undefined))
-    }, 200)
-    await new Promise<void>((resolve) => {
-      process.once('SIGINT', resolve)
-      process.once('SIGTERM', resolve)
-    })
-    clearInterval(printUnverified)
-    await receiver.close()
-    out('listening: stopped; the webhook URL is unset')
+    try {
+      out(
+        `listening: the tenant's webhooks now go to ${receiver.url}` +
+          (forwardTo ? `, forwarded to ${forwardTo}` : '') +
+          `; signed with ${secretName(found)} ${maskToken(found.secret)}, as before. ` +
+          'Ctrl-C stops (and puts the webhook URL back).',
+      )
+      const printUnverified = setInterval(() => {
+        for (const delivery of receiver.deliveries.splice(0))
+          if (!delivery.verified) out(deliveryLine(delivery, 401, undefined))
+      }, 200)
+      await new Promise<void>((resolve) => {
+        process.once('SIGINT', resolve)
+        process.once('SIGTERM', resolve)
+        process.once('SIGHUP', resolve)
+      })
+      clearInterval(printUnverified)
+    } finally {
+      await receiver.close()
+      await client.setWebhook({ url: ownUrl, secret: ownSecret })
+    }
+    out(`listening: stopped; ${urlBack(found)}`)
   },
 )
+
+const isDefault = (source: string | undefined) =>
+  source === 'none' || source === 'flag' || source === 'token'
+
+function secretName(endpoint: WebhookEndpoint): string {
+  if (endpoint.secret_source === 'flag') return 'the --webhook-secret default'
+  if (endpoint.secret_source === 'token') return 'the bearer token (the default secret)'
+  return "the tenant's own secret"
+}
+
+function urlBack(endpoint: WebhookEndpoint): string {
+  if (endpoint.url_source === 'none') return 'the webhook URL is unset again'
+  const url = maskUrlPassword(endpoint.url ?? '')
+  if (endpoint.url_source === 'flag')
+    return `the webhook URL is the --webhook-url default again (${url})`
+  return `the webhook URL is the tenant's own again (${url})`
+}
 
 /** Posts the delivery's exact bytes and headers to the handler; its status, or why it failed. */
 async function forward(delivery: Delivery, url: string): Promise<number | string> {
