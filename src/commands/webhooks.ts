@@ -8,6 +8,7 @@
  * were: the tenant's own, or null where they were a default.
  */
 import type { SandboxClient, WebhookEndpoint } from '../clients/client.js'
+import { RETRY_DELAYS_MS } from '../domain/outbox.js'
 import { webhookReceiver, type Delivery } from '../kits/testing.js'
 import { maskToken, maskUrlPassword } from '../lib/masking.js'
 import { expectArgs, remoteCommand, UsageError } from './remote.js'
@@ -117,7 +118,13 @@ export const listenCommand = remoteCommand(
         secret: found.secret,
         respond: async (delivery) => {
           const status = forwardTo ? await forward(delivery, forwardTo) : 200
-          out(deliveryLine(delivery, status, forwardTo))
+          const failed = typeof status !== 'number' || status < 200 || status > 299
+          if (!failed) out(deliveryLine(delivery, status, forwardTo))
+          // the sandbox logs the attempt (and its retry) once it has this answer
+          else
+            void retryNote(client, delivery).then((note) =>
+              out(deliveryLine(delivery, status, forwardTo) + note),
+            )
           return typeof status === 'number' ? status : 502
         },
       },
@@ -177,20 +184,67 @@ async function forward(delivery: Delivery, url: string): Promise<number | string
       headers,
       body: delivery.rawBody,
       redirect: 'manual',
-      signal: AbortSignal.timeout(10_000),
+      signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS),
     })
     await res.body?.cancel()
     return res.status
   } catch (error) {
-    const cause = (error as { cause?: { code?: string } }).cause
-    return cause?.code ?? (error as Error).message
+    if ((error as Error).name === 'TimeoutError') return 'TIMEOUT'
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause
+    return cause?.code ?? cause?.message ?? (error as Error).message
   }
+}
+
+/** How long the handler may take to answer a forwarded delivery. */
+const FORWARD_TIMEOUT_MS = 10_000
+
+/** How long the sandbox waits, and for which attempt, after a failed one: from its webhook log. */
+async function retryNote(client: SandboxClient, delivery: Delivery): Promise<string> {
+  const id = delivery.headers['x-alal-event-id']
+  const number = Number(delivery.headers['x-alal-delivery-attempt'])
+  const deadline = performance.now() + 5_000
+  while (id && performance.now() < deadline) {
+    const event = (await client.webhooks({ per_page: 100 }).catch(() => undefined))?.data.find(
+      (e) => e.id === id,
+    )
+    const attempt = event?.attempts.find((a) => a.attempt === number)
+    if (event && attempt) {
+      if (event.status === 'failed') return `; no retry left: the sandbox marks the event failed`
+      if (event.status !== 'pending' || event.next_attempt_at === null) return ''
+      const delay = Date.parse(event.next_attempt_at) - Date.parse(attempt.at)
+      // the event's round of attempts (a replay starts a new one) is where its delay falls
+      const round = RETRY_DELAYS_MS.indexOf(delay as (typeof RETRY_DELAYS_MS)[number]) + 1
+      const of = round ? ` of ${number + 1 + RETRY_DELAYS_MS.length - round}` : ''
+      return (
+        `; the sandbox retries in ${duration(delay)} of sandbox time, at ${event.next_attempt_at}` +
+        ` (attempt ${number + 1}${of})`
+      )
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  return '; the sandbox retries it later (its webhook log says when)'
+}
+
+/** 10_000 → `10 s`, 300_000 → `5 min`, 7_200_000 → `2 h`. */
+function duration(ms: number): string {
+  if (ms % 3_600_000 === 0) return `${ms / 3_600_000} h`
+  if (ms % 60_000 === 0) return `${ms / 60_000} min`
+  return `${ms / 1000} s`
 }
 
 function deliveryLine(delivery: Delivery, status: number | string, forwardTo?: string): string {
   const id = delivery.headers['x-alal-event-id'] ?? '?'
   const attempt = delivery.headers['x-alal-delivery-attempt'] ?? '?'
   const signature = delivery.verified ? 'signature ok' : 'BAD SIGNATURE'
-  const answer = forwardTo ? `${forwardTo} answered ${status}` : `answered ${status}`
+  const answer = forwardTo ? `${forwardTo} ${answered(status)}` : answered(status)
   return `${delivery.event || '(not JSON)'} ${id} attempt ${attempt}: ${signature}, ${answer}`
+}
+
+/** What the handler did: `answered 500`, `refused the connection (ECONNREFUSED)`, … */
+function answered(status: number | string): string {
+  if (typeof status === 'number') return `answered ${status}`
+  if (status === 'TIMEOUT') return `did not answer within ${FORWARD_TIMEOUT_MS / 1000} s`
+  if (status === 'ECONNREFUSED') return 'refused the connection (ECONNREFUSED)'
+  if (/^E[A-Z]+$/.test(status)) return `could not be reached (${status})`
+  return `failed (${status})`
 }

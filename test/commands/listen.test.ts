@@ -50,6 +50,15 @@ async function teamHandler(secret: string) {
   return { url, got, close: () => new Promise((resolve) => server.close(resolve)) }
 }
 
+/** A URL nothing listens on: a port taken, then let go. */
+async function deadUrl(): Promise<string> {
+  const free = createServer()
+  await new Promise<void>((resolve) => free.listen(0, '127.0.0.1', resolve))
+  const url = `http://127.0.0.1:${(free.address() as AddressInfo).port}/hooks`
+  await new Promise((resolve) => free.close(resolve))
+  return url
+}
+
 async function listening(listen: ReturnType<typeof start>) {
   await until(() => listen.stdout().includes('listening:'), 10_000, 'listen to start')
 }
@@ -138,6 +147,53 @@ describe('on a sandbox without webhook flags', () => {
       expect(stdout).toContain('listening: stopped; the webhook URL is unset again')
     }
     expect(await client.webhook()).toEqual(before)
+  })
+
+  it('says when the sandbox retries a delivery the handler refused, from its real schedule', async () => {
+    const target = await deadUrl()
+    const listen = start(sandbox, ['listen', '--forward-to', target])
+    try {
+      await listening(listen)
+      await client.v1('POST', '/card-users/create', fullIdentity({ phone: '+221770000004' }))
+      await client.runUntilIdle()
+      const refused = (attempt: number) =>
+        listen
+          .stdout()
+          .split('\n')
+          .find((line) => line.includes(` attempt ${attempt}: signature ok, ${target} refused`))
+      await until(() => refused(1) !== undefined, 5_000, 'the first refused attempt')
+      const [event] = (await client.webhooks()).data
+      const firstAt = Date.parse(event.attempts[0].at)
+      expect(refused(1)).toBe(
+        `card_user_verification.successful ${event.id} attempt 1: signature ok, ${target} ` +
+          'refused the connection (ECONNREFUSED); the sandbox retries in 10 s of sandbox time, ' +
+          `at ${new Date(firstAt + 10_000).toISOString()} (attempt 2 of 7)`,
+      )
+      await client.advanceClock('10s')
+      await until(() => refused(2) !== undefined, 5_000, 'the second refused attempt')
+      expect(refused(2)).toMatch(
+        / attempt 2: .*; the sandbox retries in 1 min of sandbox time, at \S+ \(attempt 3 of 7\)$/,
+      )
+      // the rest of the schedule, to the last attempt
+      for (const [by, attempt] of [
+        ['1m', 3],
+        ['5m', 4],
+        ['30m', 5],
+        ['2h', 6],
+        ['6h', 7],
+      ] as const) {
+        await client.advanceClock(by)
+        await until(() => refused(attempt) !== undefined, 5_000, `refused attempt ${attempt}`)
+      }
+      expect(refused(6)).toMatch(/retries in 6 h of sandbox time, at \S+ \(attempt 7 of 7\)$/)
+      expect(refused(7)).toMatch(/; no retry left: the sandbox marks the event failed$/)
+      // a replay starts a new round of attempts, numbered on
+      await client.replayWebhook(event.id)
+      await until(() => refused(8) !== undefined, 5_000, 'the replayed attempt')
+      expect(refused(8)).toMatch(/retries in 10 s of sandbox time, at \S+ \(attempt 9 of 14\)$/)
+    } finally {
+      await stop(listen, 'SIGINT')
+    }
   })
 })
 
