@@ -197,6 +197,8 @@ export type JournalEntry = {
   id: string
   /** ISO time on the tenant's sandbox clock. */
   at: string
+  /** ISO time on the machine's clock when the request arrived (apart on a manual clock). */
+  wall_at: string
   method: string
   path: string
   query: string
