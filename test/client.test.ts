@@ -215,10 +215,17 @@ describe('control plane', () => {
   it('sets the webhook, lists the deliveries and replays one', async () => {
     const receiver = await startReceiver()
     try {
-      expect(await client.webhook()).toEqual({ url: null, secret: 'client-test' })
+      expect(await client.webhook()).toEqual({
+        url: null,
+        secret: 'client-test',
+        url_source: 'none',
+        secret_source: 'token',
+      })
       expect(await client.setWebhook({ url: receiver.url, secret: 's3cret' })).toEqual({
         url: receiver.url,
         secret: 's3cret',
+        url_source: 'tenant',
+        secret_source: 'tenant',
       })
       await client.transition('card-users', await widgetUser(), 'passed')
       await until(() => receiver.requests.length === 1, 5_000, 'the webhook')

@@ -136,8 +136,17 @@ export type WalletCode = {
   expires_at: string
 }
 
-/** `url: null` falls back to `--webhook-url`; the secret defaults to the bearer token. */
-export type WebhookEndpoint = { url: string | null; secret: string }
+/**
+ * Where the tenant's webhooks go and what signs them: `url: null` falls back to `--webhook-url`;
+ * the secret defaults to `--webhook-secret`, else the bearer token. Each `_source` says whether
+ * the value is the tenant's own (`tenant`, set with `setWebhook`) or a default.
+ */
+export type WebhookEndpoint = {
+  url: string | null
+  secret: string
+  url_source: 'tenant' | 'flag' | 'none'
+  secret_source: 'tenant' | 'flag' | 'token'
+}
 export type WebhookEventStatus = 'pending' | 'delivered' | 'failed' | 'skipped'
 export type WebhookAttempt = {
   attempt: number
@@ -188,6 +197,8 @@ export type JournalEntry = {
   id: string
   /** ISO time on the tenant's sandbox clock. */
   at: string
+  /** ISO time on the machine's clock when the request arrived (apart on a manual clock). */
+  wall_at: string
   method: string
   path: string
   query: string
@@ -391,7 +402,7 @@ export function createSandboxClient(options: SandboxClientOptions) {
       data<WalletCode>('POST', '/wallet-codes', { phone, network }),
 
     webhook: () => data<WebhookEndpoint>('GET', '/webhook'),
-    /** Where the tenant's webhooks go and what signs them (`secret` omitted: the token). */
+    /** Where the tenant's webhooks go and what signs them (`secret` omitted or null: the default). */
     setWebhook: (endpoint: { url: string | null; secret?: string | null }) =>
       data<WebhookEndpoint>('PUT', '/webhook', endpoint),
     /** Webhook events, newest first, each with its delivery attempts. */

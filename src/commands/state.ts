@@ -149,7 +149,12 @@ async function printNew(
   return new Set(data.map((entry) => entry.id))
 }
 
+/**
+ * `<sandbox time>  wall <machine time>  METHOD path status latency`: on a manual clock the
+ * sandbox time stays put, and the wall time tells requests apart.
+ */
 function journalLine(entry: JournalEntry): string {
-  const query = entry.query ? `?${entry.query}` : ''
-  return `${entry.at}  ${entry.method.padEnd(6)} ${entry.path}${query} ${entry.status} ${entry.latency_ms}ms`
+  // a sandbox older than wall_at has only its own time
+  const wall = entry.wall_at ? `  wall ${entry.wall_at}` : ''
+  return `${entry.at}${wall}  ${entry.method.padEnd(6)} ${entry.path}${entry.query} ${entry.status} ${entry.latency_ms}ms`
 }

@@ -3,10 +3,14 @@
  * `trigger <event>` creates what the event needs and makes it fire; `listen [--forward-to URL]`
  * points the tenant's webhooks at itself and prints each delivery live with its signature check,
  * or forwards each to your handler (answering the sandbox what the handler answered, so retries
- * behave as they would), until Ctrl-C.
+ * behave as they would), until Ctrl-C. `listen` leaves the secret that signs as it found it (the
+ * handler verifies with the secret it knows) and on exit puts the URL and secret back as they
+ * were: the tenant's own, or null where they were a default.
  */
-import type { SandboxClient } from '../clients/client.js'
+import type { SandboxClient, WebhookEndpoint } from '../clients/client.js'
+import { RETRY_DELAYS_MS } from '../domain/outbox.js'
 import { webhookReceiver, type Delivery } from '../kits/testing.js'
+import { maskToken, maskUrlPassword } from '../lib/masking.js'
 import { expectArgs, remoteCommand, UsageError } from './remote.js'
 
 /** A full-identity card user: verified by itself, so the triggers need no widget. */
@@ -95,31 +99,77 @@ export const listenCommand = remoteCommand(
     const forwardTo = values['forward-to'] as string | undefined
     if (forwardTo !== undefined && !/^https?:\/\/\S+$/.test(forwardTo))
       throw new UsageError(`--forward-to must be an http(s) URL (got "${forwardTo}")`)
-    const receiver = await webhookReceiver(client, {
-      respond: async (delivery) => {
-        const status = forwardTo ? await forward(delivery, forwardTo) : 200
-        out(deliveryLine(delivery, status, forwardTo))
-        return typeof status === 'number' ? status : 502
+    const found = await client.webhook()
+    // PUT /webhook sets URL and secret together: the tenant's own secret is sent again with the
+    // receiver's URL, and a default (--webhook-url, --webhook-secret, the token) stays null on the
+    // tenant, so that it goes on following the server's flags during and after.
+    const ownSecret = isDefault(found.secret_source) ? null : found.secret
+    const ownUrl = isDefault(found.url_source) ? null : found.url
+    const receiver = await webhookReceiver(
+      {
+        token: client.token,
+        // the receiver's close() asks for url null: nothing here, `finally` puts back what was
+        setWebhook: (endpoint) =>
+          endpoint.url === null
+            ? Promise.resolve(found)
+            : client.setWebhook({ url: endpoint.url, secret: ownSecret }),
       },
-    })
-    out(
-      `listening: the tenant's webhooks now go to ${receiver.url}` +
-        (forwardTo ? `, forwarded to ${forwardTo}` : '') +
-        '. Ctrl-C stops (and takes the URL back off).',
+      {
+        secret: found.secret,
+        respond: async (delivery) => {
+          const status = forwardTo ? await forward(delivery, forwardTo) : 200
+          const failed = typeof status !== 'number' || status < 200 || status > 299
+          if (!failed) out(deliveryLine(delivery, status, forwardTo))
+          // the sandbox logs the attempt (and its retry) once it has this answer
+          else
+            void retryNote(client, delivery).then((note) =>
+              out(deliveryLine(delivery, status, forwardTo) + note),
+            )
+          return typeof status === 'number' ? status : 502
+        },
+      },
     )
-    const printUnverified = setInterval(() => {
-      for (const delivery of receiver.deliveries.splice(0))
-        if (!delivery.verified) out(deliveryLine(delivery, 401, undefined))
-    }, 200)
-    await new Promise<void>((resolve) => {
-      process.once('SIGINT', resolve)
-      process.once('SIGTERM', resolve)
-    })
-    clearInterval(printUnverified)
-    await receiver.close()
-    out('listening: stopped; the webhook URL is unset')
+    try {
+      out(
+        `listening: the tenant's webhooks now go to ${receiver.url}` +
+          (forwardTo ? `, forwarded to ${forwardTo}` : '') +
+          `; signed with ${secretName(found)} ${maskToken(found.secret)}, as before. ` +
+          'Ctrl-C stops (and puts the webhook URL back).',
+      )
+      const printUnverified = setInterval(() => {
+        for (const delivery of receiver.deliveries.splice(0))
+          if (!delivery.verified) out(deliveryLine(delivery, 401, undefined))
+      }, 200)
+      await new Promise<void>((resolve) => {
+        process.once('SIGINT', resolve)
+        process.once('SIGTERM', resolve)
+        process.once('SIGHUP', resolve)
+      })
+      clearInterval(printUnverified)
+    } finally {
+      await receiver.close()
+      await client.setWebhook({ url: ownUrl, secret: ownSecret })
+    }
+    out(`listening: stopped; ${urlBack(found)}`)
   },
 )
+
+const isDefault = (source: string | undefined) =>
+  source === 'none' || source === 'flag' || source === 'token'
+
+function secretName(endpoint: WebhookEndpoint): string {
+  if (endpoint.secret_source === 'flag') return 'the --webhook-secret default'
+  if (endpoint.secret_source === 'token') return 'the bearer token (the default secret)'
+  return "the tenant's own secret"
+}
+
+function urlBack(endpoint: WebhookEndpoint): string {
+  if (endpoint.url_source === 'none') return 'the webhook URL is unset again'
+  const url = maskUrlPassword(endpoint.url ?? '')
+  if (endpoint.url_source === 'flag')
+    return `the webhook URL is the --webhook-url default again (${url})`
+  return `the webhook URL is the tenant's own again (${url})`
+}
 
 /** Posts the delivery's exact bytes and headers to the handler; its status, or why it failed. */
 async function forward(delivery: Delivery, url: string): Promise<number | string> {
@@ -134,20 +184,67 @@ async function forward(delivery: Delivery, url: string): Promise<number | string
       headers,
       body: delivery.rawBody,
       redirect: 'manual',
-      signal: AbortSignal.timeout(10_000),
+      signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS),
     })
     await res.body?.cancel()
     return res.status
   } catch (error) {
-    const cause = (error as { cause?: { code?: string } }).cause
-    return cause?.code ?? (error as Error).message
+    if ((error as Error).name === 'TimeoutError') return 'TIMEOUT'
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause
+    return cause?.code ?? cause?.message ?? (error as Error).message
   }
+}
+
+/** How long the handler may take to answer a forwarded delivery. */
+const FORWARD_TIMEOUT_MS = 10_000
+
+/** How long the sandbox waits, and for which attempt, after a failed one: from its webhook log. */
+async function retryNote(client: SandboxClient, delivery: Delivery): Promise<string> {
+  const id = delivery.headers['x-alal-event-id']
+  const number = Number(delivery.headers['x-alal-delivery-attempt'])
+  const deadline = performance.now() + 5_000
+  while (id && performance.now() < deadline) {
+    const event = (await client.webhooks({ per_page: 100 }).catch(() => undefined))?.data.find(
+      (e) => e.id === id,
+    )
+    const attempt = event?.attempts.find((a) => a.attempt === number)
+    if (event && attempt) {
+      if (event.status === 'failed') return `; no retry left: the sandbox marks the event failed`
+      if (event.status !== 'pending' || event.next_attempt_at === null) return ''
+      const delay = Date.parse(event.next_attempt_at) - Date.parse(attempt.at)
+      // the event's round of attempts (a replay starts a new one) is where its delay falls
+      const round = RETRY_DELAYS_MS.indexOf(delay as (typeof RETRY_DELAYS_MS)[number]) + 1
+      const of = round ? ` of ${number + 1 + RETRY_DELAYS_MS.length - round}` : ''
+      return (
+        `; the sandbox retries in ${duration(delay)} of sandbox time, at ${event.next_attempt_at}` +
+        ` (attempt ${number + 1}${of})`
+      )
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  return '; the sandbox retries it later (its webhook log says when)'
+}
+
+/** 10_000 → `10 s`, 300_000 → `5 min`, 7_200_000 → `2 h`. */
+function duration(ms: number): string {
+  if (ms % 3_600_000 === 0) return `${ms / 3_600_000} h`
+  if (ms % 60_000 === 0) return `${ms / 60_000} min`
+  return `${ms / 1000} s`
 }
 
 function deliveryLine(delivery: Delivery, status: number | string, forwardTo?: string): string {
   const id = delivery.headers['x-alal-event-id'] ?? '?'
   const attempt = delivery.headers['x-alal-delivery-attempt'] ?? '?'
   const signature = delivery.verified ? 'signature ok' : 'BAD SIGNATURE'
-  const answer = forwardTo ? `${forwardTo} answered ${status}` : `answered ${status}`
+  const answer = forwardTo ? `${forwardTo} ${answered(status)}` : answered(status)
   return `${delivery.event || '(not JSON)'} ${id} attempt ${attempt}: ${signature}, ${answer}`
+}
+
+/** What the handler did: `answered 500`, `refused the connection (ECONNREFUSED)`, … */
+function answered(status: number | string): string {
+  if (typeof status === 'number') return `answered ${status}`
+  if (status === 'TIMEOUT') return `did not answer within ${FORWARD_TIMEOUT_MS / 1000} s`
+  if (status === 'ECONNREFUSED') return 'refused the connection (ECONNREFUSED)'
+  if (/^E[A-Z]+$/.test(status)) return `could not be reached (${status})`
+  return `failed (${status})`
 }

@@ -100,8 +100,11 @@ export async function applyFixture(fixture: Fixture, call: Call): Promise<number
   const named: Record<string, unknown> = {}
   for (const [index, step] of fixture.steps.entries()) {
     const [method, rawPath] = step.call.split(' ')
-    const path = fill(rawPath, named) as string
-    const res = await call(method, path, fill(step.body, named))
+    const where =
+      `fixture ${fixture.name}, step ${index + 1} (call "${step.call}"` +
+      `${step.as ? `, as "${step.as}"` : ''})`
+    const path = fill(rawPath, named, where) as string
+    const res = await call(method, path, fill(step.body, named, where))
     if (res.status < 200 || res.status > 299) {
       const answer = res.body as { message?: string; errors?: Record<string, string[]> } | null
       // each refused field and what it expected, as the route's validation says it
@@ -119,23 +122,66 @@ export async function applyFixture(fixture: Fixture, call: Call): Promise<number
   return fixture.steps.length
 }
 
-/** Replaces `{{name.path}}` in every string of a value with what an earlier step answered. */
-function fill(value: unknown, named: Record<string, unknown>): unknown {
+/**
+ * Replaces `{{name.path}}` in every string of a value with what an earlier step answered; a
+ * reference that finds nothing, or an object, fails naming the step (`where`), the reference and
+ * what the answer holds where the path stops.
+ */
+function fill(value: unknown, named: Record<string, unknown>, where: string): unknown {
   if (typeof value === 'string') {
     return value.replace(/\{\{\s*([\w.]+)\s*\}\}/g, (_, path: string) => {
-      const found = path
-        .split('.')
-        .reduce<unknown>((v, key) => (v as Record<string, unknown> | undefined)?.[key], named)
-      if (found === undefined) throw new FixtureError(`nothing answered {{${path}}}`)
+      const found = lookup(path, named, where)
       if (found !== null && typeof found === 'object') {
-        throw new FixtureError(`{{${path}}} is an object, not a value: name one of its fields`)
+        throw new FixtureError(
+          `${where}: {{${path}}} is an object, not a value: name one of its fields ` +
+            `(${keysOf(found)})`,
+        )
       }
       return String(found as string | number | boolean | null)
     })
   }
-  if (Array.isArray(value)) return value.map((item) => fill(item, named))
+  if (Array.isArray(value)) return value.map((item) => fill(item, named, where))
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, fill(item, named)]))
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, fill(item, named, where)]),
+    )
   }
   return value
+}
+
+/** What `path` (`user.data.userCard.reference`) names among the answers so far. */
+function lookup(path: string, named: Record<string, unknown>, where: string): unknown {
+  const [name, ...keys] = path.split('.')
+  if (!Object.hasOwn(named, name)) {
+    const names = Object.keys(named)
+    throw new FixtureError(
+      `${where}: {{${path}}} names no answer: no earlier step has as "${name}" ` +
+        `(${names.length ? `answers named so far: ${names.join(', ')}` : 'no earlier step has an as'})`,
+    )
+  }
+  let value = named[name]
+  for (const [depth, key] of keys.entries()) {
+    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, key)) {
+      const at = depth === 0 ? 'at its top' : `at ${keys.slice(0, depth).join('.')}`
+      throw new FixtureError(
+        `${where}: {{${path}}} names nothing: the answer named ${name} has no "${key}" ${at}, ` +
+          `where it holds ${describeValue(value)}`,
+      )
+    }
+    value = (value as Record<string, unknown>)[key]
+  }
+  return value
+}
+
+/** What a step's answer holds at a place, for an error: its fields, or the value itself. */
+function describeValue(value: unknown): string {
+  if (Array.isArray(value))
+    return value.length ? `a list of ${value.length} (0 to ${value.length - 1})` : 'an empty list'
+  if (value !== null && typeof value === 'object') return keysOf(value)
+  return JSON.stringify(value) ?? String(value)
+}
+
+function keysOf(value: object): string {
+  const keys = Object.keys(value)
+  return keys.length ? `fields ${keys.join(', ')}` : 'no fields'
 }

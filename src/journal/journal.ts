@@ -25,6 +25,11 @@ export type Arrival = {
   tenantId: string
   /** The request's instant on the tenant's sandbox clock. */
   at: number
+  /**
+   * The request's instant on the machine's clock (ms since the epoch): on a manual sandbox clock
+   * every request has the same `at`, and this tells them apart.
+   */
+  wallAt: number
   method: string
   path: string
   /** `?…` as sent, or empty. */
@@ -53,9 +58,9 @@ export type JournalFilter = {
 
 /**
  * A fixed ring of MAX_ENTRIES_PER_TENANT slots: `count` records from slot `first` on, the oldest
- * first. A record is four numbers side by side in `numbers` (off the collector's heap) and six
+ * first. A record is five numbers side by side in `numbers` (off the collector's heap) and six
  * strings side by side in `strings`, so that keeping one writes two runs of adjacent memory
- * (80 KB a tenant, taken at its first request: at most MAX_TENANTS of them are kept). One
+ * (88 KB a tenant, taken at its first request: at most MAX_TENANTS of them are kept). One
  * object per record would outlive the young generation and be copied out of it; strings shared
  * with the request before (the same headers, path, body and answer) leave the collector next
  * to nothing to copy.
@@ -64,7 +69,7 @@ type Ring = {
   first: number
   count: number
   bytes: number
-  /** seq, at, status, latencyMs of each slot */
+  /** seq, at, status, latencyMs, wallAt of each slot */
   numbers: Float64Array
   /** method, path, query, headers, requestBody, responseBody of each slot */
   strings: (string | null)[]
@@ -75,7 +80,8 @@ const SEQ = 0
 const AT = 1
 const STATUS = 2
 const LATENCY_MS = 3
-const NUMBERS = 4
+const WALL_AT = 4
+const NUMBERS = 5
 const METHOD = 0
 const PATH = 1
 const QUERY = 2
@@ -135,6 +141,7 @@ export function createJournal() {
       numbers[n + AT] = arrival.at
       numbers[n + STATUS] = arrival.status
       numbers[n + LATENCY_MS] = arrival.latencyMs
+      numbers[n + WALL_AT] = arrival.wallAt
       const s = slot * STRINGS
       strings[s + METHOD] = arrival.method
       strings[s + PATH] = maskedPath(arrival.path)
@@ -186,6 +193,7 @@ function recordAt(ring: Ring, slot: number): JournalRecord {
     at: numbers[n + AT],
     status: numbers[n + STATUS],
     latencyMs: numbers[n + LATENCY_MS],
+    wallAt: numbers[n + WALL_AT],
     method: strings[s + METHOD]!,
     path: strings[s + PATH]!,
     query: strings[s + QUERY]!,

@@ -75,6 +75,22 @@ export function webhookTarget(
   }
 }
 
+/**
+ * Where the tenant's webhook URL and secret come from: set on the tenant (`PUT /webhook`), the
+ * server's default (`--webhook-url`, `--webhook-secret`), or neither (no URL; the bearer token
+ * signs). A default is not the tenant's: putting it back is setting null, not its value.
+ */
+export function webhookSources(
+  tenant: Tenant,
+  options: Pick<DeliveryOptions, 'webhookUrl' | 'webhookSecret'>,
+) {
+  return {
+    url_source: tenant.webhookUrl !== null ? 'tenant' : options.webhookUrl ? 'flag' : 'none',
+    secret_source:
+      tenant.webhookSecret !== null ? 'tenant' : options.webhookSecret ? 'flag' : 'token',
+  } as const
+}
+
 export function createDeliverer(db: Db, tenants: TenantDirectory, options: DeliveryOptions) {
   const inFlight = new Map<string, Promise<void>>()
   const inFlightByTenant = new Map<string, number>()

@@ -109,10 +109,38 @@ describe('reset, transition, fixtures, journal', () => {
       .trim()
       .split('\n')
       .filter((line) => !/ \/__sandbox\/(webhook|fixtures) /.test(line))
-    expect(lines[0]).toMatch(/^2026-01-01T00:00:00\.000Z {2}POST {3}\/v1\/card-users\/create 200 /)
+    expect(lines[0]).toMatch(
+      /^2026-01-01T00:00:00\.000Z {2}wall \S+ {2}POST {3}\/v1\/card-users\/create 200 /,
+    )
     expect(lines).toHaveLength(9)
     expect((await run(['reset'])).stdout).toMatch(/^reset: the tenant starts over/)
     expect((await client.v1('GET', '/cards')).data).toEqual([])
+  })
+
+  it('shows the wall time beside the sandbox time, which a manual clock holds still', async () => {
+    const before = Date.now()
+    await client.v1('GET', '/cards?per_page=5')
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    await client.v1('GET', '/card-users')
+    const after = Date.now()
+    // the beforeEach's PUT /__sandbox/webhook comes first
+    const lines = (await run(['journal'])).stdout
+      .trim()
+      .split('\n')
+      .filter((line) => line.includes(' /v1/'))
+    const shown = lines.map((line) =>
+      line.match(/^(\S+) {2}wall (\S+) {2}GET {4}(\S+) 200 [\d.]+ms$/),
+    )
+    expect(shown.map((match) => match?.[3])).toEqual(['/v1/cards?per_page=5', '/v1/card-users'])
+    const [first, second] = shown.map((match) => ({
+      sandbox: match![1],
+      wall: Date.parse(match![2]),
+    }))
+    expect(first.sandbox).toBe('2026-01-01T00:00:00.000Z')
+    expect(second.sandbox).toBe(first.sandbox)
+    expect(first.wall).toBeGreaterThanOrEqual(before)
+    expect(second.wall - first.wall).toBeGreaterThanOrEqual(50)
+    expect(second.wall).toBeLessThanOrEqual(after)
   })
 
   it('follows the journal with --tail until Ctrl-C', async () => {

@@ -39,6 +39,22 @@ describe('GET /__sandbox/requests (the request journal)', () => {
     expect(journal.body.meta).toMatchObject({ total: 4, current_page: 1 })
   })
 
+  it('records the wall time of each request beside its sandbox time', async () => {
+    const s = newSandbox()
+    const before = Date.now()
+    await s.call('GET', '/v1/cards')
+    await new Promise((resolve) => setTimeout(resolve, 30))
+    await s.call('GET', '/v1/card-users')
+    const after = Date.now()
+    const [second, first] = (await s.call('GET', '/__sandbox/requests')).body.data
+    // the manual clock stood still; the machine's did not
+    expect(second.at).toBe(first.at)
+    expect(Date.parse(first.wall_at)).toBeGreaterThanOrEqual(before)
+    expect(Date.parse(second.wall_at) - Date.parse(first.wall_at)).toBeGreaterThanOrEqual(30)
+    expect(Date.parse(second.wall_at)).toBeLessThanOrEqual(after)
+    expect(second.wall_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
+  })
+
   it('masks card numbers, cvv2 and the bearer token', async () => {
     const s = newSandbox()
     const card = await s.issuedCard()

@@ -64,6 +64,8 @@ describe('snapshots', () => {
     expect((await s.call('GET', '/__sandbox/webhook')).body.data).toEqual({
       url: 'http://127.0.0.1:9/hooks',
       secret: 'abc',
+      url_source: 'tenant',
+      secret_source: 'tenant',
     })
     // the restored job still runs when its time comes
     await s.call('POST', '/__sandbox/clock/advance', { by: '3s' })

@@ -132,10 +132,51 @@ describe('a fixture step that names an earlier answer', () => {
     })
     expect(applied.status).toBe(422)
     expect(applied.body.errors.fixture).toEqual([
-      '{{user.userCard}} is an object, not a value: name one of its fields — the tenant is as it was before the fixture',
+      'fixture object-reference, step 2 (call "POST /v1/cards/create"): {{user.userCard}} is an object, not a value: name one of its fields (fields reference, first_name, last_name, address, phone, email, id_no) — the tenant is as it was before the fixture',
     ])
     // all or nothing: neither the card nor the card user of its first step is left
     expect((await s.call('GET', '/v1/cards')).body.data).toEqual([])
+    expect((await s.call('GET', '/v1/card-users')).body.meta.total).toBe(0)
+  })
+
+  it('names the step, the missing field and what the answer holds there', async () => {
+    const s = newSandbox()
+    const refer = async (reference: string) =>
+      await s.call('POST', '/__sandbox/fixtures', {
+        fixture: {
+          name: 'missing-field',
+          steps: [
+            { call: 'POST /v1/card-users/create', body: { phone: '+221770000001' }, as: 'u' },
+            {
+              call: 'POST /v1/cards/create',
+              body: { card_user_reference: reference, card_brand: 'visa', card_type: 'virtual' },
+              as: 'card',
+            },
+          ],
+        },
+      })
+    const where = 'fixture missing-field, step 2 (call "POST /v1/cards/create", as "card")'
+    const missing = await refer('{{u.userCard.nope}}')
+    expect(missing.status).toBe(422)
+    expect(missing.body.errors.fixture).toEqual([
+      `${where}: {{u.userCard.nope}} names nothing: the answer named u has no "nope" at ` +
+        'userCard, where it holds fields reference, first_name, last_name, address, phone, ' +
+        'email, id_no — the tenant is as it was before the fixture',
+    ])
+    const top = await refer('{{u.data.nope}}')
+    expect(top.body.errors.fixture).toEqual([
+      `${where}: {{u.data.nope}} names nothing: the answer named u has no "data" at its top, ` +
+        'where it holds fields message, statusCode, userCard — the tenant is as it was before the fixture',
+    ])
+    const unnamed = await refer('{{user.userCard.reference}}')
+    expect(unnamed.body.errors.fixture).toEqual([
+      `${where}: {{user.userCard.reference}} names no answer: no earlier step has as "user" ` +
+        '(answers named so far: u) — the tenant is as it was before the fixture',
+    ])
+    const past = await refer('{{u.userCard.reference.more}}')
+    expect(past.body.errors.fixture[0]).toMatch(
+      /names nothing: the answer named u has no "more" at userCard\.reference, where it holds "[\w-]+" — /,
+    )
     expect((await s.call('GET', '/v1/card-users')).body.meta.total).toBe(0)
   })
 })

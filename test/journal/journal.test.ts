@@ -12,6 +12,7 @@ import {
 const arrival = (tenantId: string, path: string, body: string | null = null): Arrival => ({
   tenantId,
   at: 0,
+  wallAt: 0,
   method: 'POST',
   path,
   query: '',

@@ -143,7 +143,11 @@ describe(`one database, its processes (${STORE})`, () => {
     expect((await on(1)('GET', '/__sandbox/delays')).body.data.card_issuing).toBe(42_000)
     const hook = { url: 'http://127.0.0.1:9/hooks', secret: 'shared-secret' }
     expect((await on(1)('PUT', '/__sandbox/webhook', hook)).status).toBe(200)
-    expect((await on(2)('GET', '/__sandbox/webhook')).body.data).toEqual(hook)
+    expect((await on(2)('GET', '/__sandbox/webhook')).body.data).toEqual({
+      ...hook,
+      url_source: 'tenant',
+      secret_source: 'tenant',
+    })
 
     // a scenario posted on one process answers on the others
     const scenario = {

@@ -117,6 +117,8 @@ describe('card_user_verification.successful', () => {
     expect((await s.call('GET', '/__sandbox/webhook')).body.data).toEqual({
       url: receiver.url,
       secret: 'flag-secret',
+      url_source: 'flag',
+      secret_source: 'flag',
     })
   })
 
@@ -139,6 +141,8 @@ describe('card_user_verification.successful', () => {
     expect((await s.call('GET', '/__sandbox/webhook')).body.data).toEqual({
       url: own.url,
       secret: 'own-secret',
+      url_source: 'tenant',
+      secret_source: 'tenant',
     })
   })
 
@@ -732,8 +736,15 @@ describe('PUT /__sandbox/webhook', () => {
     expect((await s.call('GET', '/__sandbox/webhook')).body.data).toEqual({
       url: null,
       secret: TOKEN,
+      url_source: 'none',
+      secret_source: 'token',
     })
     const cleared = await s.call('PUT', '/__sandbox/webhook', { url: null })
-    expect(cleared.body.data).toEqual({ url: null, secret: TOKEN })
+    expect(cleared.body.data).toEqual({
+      url: null,
+      secret: TOKEN,
+      url_source: 'none',
+      secret_source: 'token',
+    })
   })
 })

@@ -28,6 +28,7 @@ export function journalEntryJson(entry: JournalRecord) {
   return {
     id: entryId(entry),
     at: new Date(entry.at).toISOString(),
+    wall_at: new Date(entry.wallAt).toISOString(),
     method: entry.method,
     path: entry.path,
     query: entry.query,

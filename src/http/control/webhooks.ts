@@ -7,7 +7,8 @@ import { z } from 'zod'
 import { WEBHOOK_EVENT_STATUSES } from '../../db/schema.js'
 import { notFound } from '../../domain/errors.js'
 import { requeueEvent } from '../../store/webhooks.js'
-import { webhookTarget } from '../../webhooks/delivery.js'
+import type { Tenant } from '../../db/schema.js'
+import { webhookSources, webhookTarget, type DeliveryOptions } from '../../webhooks/delivery.js'
 import { webhookLog } from '../../webhooks/log.js'
 import type { AppEnv } from '../../wiring/env.js'
 import { ok, pageMeta, pageQuery, toPage } from '../envelope.js'
@@ -26,12 +27,17 @@ export const webhookBody = withExample(
   { url: 'http://localhost:3000/webhooks/alal', secret: 'whsec_local_test' },
 )
 
+/** The URL and secret that apply, and whether each is the tenant's own or a default. */
+function endpoint(tenant: Tenant, options: Pick<DeliveryOptions, 'webhookUrl' | 'webhookSecret'>) {
+  return { ...webhookTarget(tenant, options), ...webhookSources(tenant, options) }
+}
+
 export const webhooksQuery = pageQuery.extend({ status: z.enum(WEBHOOK_EVENT_STATUSES).optional() })
 const eventParam = z.object({ id: z.string().regex(/^evt_[a-z0-9]{1,64}$/) })
 
 export const webhooksApi = new Hono<AppEnv>()
   .get('/webhook', describeRoute({ auth: 'bearer', summary: 'Read the webhook endpoint' }), (c) =>
-    ok(c, 'Webhook endpoint', { data: webhookTarget(c.get('tenant'), c.get('deps').options) }),
+    ok(c, 'Webhook endpoint', { data: endpoint(c.get('tenant'), c.get('deps').options) }),
   )
   .put(
     '/webhook',
@@ -44,7 +50,7 @@ export const webhooksApi = new Hono<AppEnv>()
         secret: body.secret ?? null,
       })
       return ok(c, 'Webhook endpoint updated', {
-        data: webhookTarget(tenant, c.get('deps').options),
+        data: endpoint(tenant, c.get('deps').options),
       })
     },
   )
