@@ -3,12 +3,23 @@
 // the tarball installed into a fresh project, and there: the command (`npx --no -- card-sandbox`),
 // `startSandbox` and `card-sandbox/client` imported and required (CommonJS), the vitest kit in a
 // vitest run, the Jest setup in a Jest run, and `tsc --noEmit` (strict, skipLibCheck off) on files
-// that use every exported type from an ES module and from a CommonJS module. The runners and tsc
-// are this repository's own (devDependencies), run on the fresh project.
+// that use every exported type from an ES module and from a CommonJS module; then the TypeScript
+// examples of README.md and docs/*.md, strict, against the installed package's declarations
+// (scripts/doc-examples.mjs). The runners and tsc are this repository's own (devDependencies),
+// run on the fresh project.
 import { execFileSync, spawn } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { checkPages } from './doc-examples.mjs'
 
 const root = resolve(import.meta.dirname, '..')
 const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-pack-'))
@@ -189,9 +200,11 @@ try {
     '  type WalletCode, type WebhookEndpoint, type WebhookEventStatus, type WebhookAttempt,\n' +
     '  type WebhookEvent, type JournalEntry, type JournalFilter, type Scenario, type FieldMatcher,\n' +
     `  type ScenarioRule, type ScenarioInForce, type Fixture, type TypedV1, type V1PageQuery,
-  type FiredJob, type SnapshotInfo } from '${from('card-sandbox/client')}'\n` +
+  type FiredJob, type SnapshotInfo, type SandboxErrorBody, type FullDataCardUserBody,
+  type WidgetCardUserBody, type CardUserIdentityBody, type CreatedCardUser, type WebhookEventName,
+  type WebhookEvents, type WebhookPayload } from '${from('card-sandbox/client')}'\n` +
     `import { webhookReceiver, verifySignature, signPayload, type Delivery, type WebhookReceiver,\n` +
-    `  type WebhookReceiverOptions } from '${from('card-sandbox/testing')}'\n` +
+    `  type WebhookReceiverOptions, type UnverifiedDelivery } from '${from('card-sandbox/testing')}'\n` +
     `import jestSetup, { type JestProjectConfig } from '${from('card-sandbox/jest')}'\n` +
     `import jestTeardown from '${from('card-sandbox/jest/teardown')}'\n` +
     'const options: SandboxOptions = { port: 0, quirks: false, stages: {} satisfies StageSwitches }\n' +
@@ -207,7 +220,11 @@ try {
     "  const snapshot: SnapshotInfo = await client.snapshot('s')\n  await client.restore(snapshot.name)\n" +
     '  const receiverOptions: WebhookReceiverOptions = { respond: (d: Delivery) => (d.verified ? 200 : 500) }\n' +
     '  const receiver: WebhookReceiver = await webhookReceiver(client, receiverOptions)\n' +
-    "  const delivery: Delivery = await receiver.waitFor('card_creation.successful', (d) => d.verified, { timeout: 1 })\n" +
+    "  const delivery: Delivery<'card_creation.successful'> = await receiver.waitFor('card_creation.successful', (d) => d.data.reference !== '', { timeout: 1 })\n" +
+    '  const brand0: string = delivery.data.card_brand\n  const eventName: WebhookEventName = delivery.event\n' +
+    "  const payload: WebhookPayload<'card_creation.failed'> | undefined = undefined\n" +
+    "  const events: WebhookEvents['transaction.success'] | undefined = undefined\n" +
+    '  const unverified: UnverifiedDelivery | undefined = receiver.deliveries.find((d) => !d.verified)\n' +
     "  const signed: boolean = verifySignature(signPayload(delivery.body as object, 's').body, delivery.headers['x'], 's')\n" +
     '  await receiver.close()\n' +
     "  const delay: DelayName = 'card_issuing'\n  const delays: Delays = await client.delays()\n  const jobs: Job[] = await client.jobs()\n" +
@@ -224,12 +241,19 @@ try {
     '  const config: JestProjectConfig = { globals: { cardSandbox: options } }\n' +
     '  await jestSetup({}, config)\n  await jestTeardown()\n' +
     '  const typed: TypedV1 = client.v1\n' +
+    "  const identity: FullDataCardUserBody = { phone: '', first_name: '', last_name: '', address: '', id_no: '', selfie_image: '', id_image: '' }\n" +
+    '  const person: string = (await typed.cardUsers.create(identity)).data.userCard.reference\n' +
+    "  const widget: WidgetCardUserBody = { phone: '' }\n" +
+    "  const viaWidget: CreatedCardUser<'widget'> = await typed.cardUsers.create(widget)\n" +
+    "  const resubmit: CardUserIdentityBody = { card_user_reference: person, first_name: '' }\n" +
     "  const order = await typed.cards.create({ card_user_reference: '', card_brand: 'visa', card_type: 'virtual' })\n" +
     "  const brand: 'Visa' | 'Mastercard' | 'Gim' = order.data.card.card_brand\n" +
     '  const cards = await client.v1.cards.list({ page: 1 } satisfies V1PageQuery)\n' +
     "  const untyped: { statusCode: number } = await client.v1('GET', '/cards')\n" +
     '  void [brand, cards.meta.total, untyped]\n' +
     '  const error = new SandboxClientError("GET", "/", 500, null)\n' +
+    '  const errorBody: SandboxErrorBody = error.body\n' +
+    '  void [brand0, eventName, payload, events, unverified, viaWidget, resubmit, errorBody.errors]\n' +
     '  void [app, inMemory, fired, signed, state, resource, mode, by, delay, delays, jobs, meta, query, requests, transaction, funding,\n' +
     '    account, reason, dispute, network, code, endpoint, status, attempt, event, matcher, rule, scenario, inForce,\n' +
     '    fixture, error, sandboxOrigin(running.url)]\n  inMemory.close()\n  await running.close()\n}\n'
@@ -258,6 +282,32 @@ try {
   )
   run(process.execPath, [bin('typescript/bin/tsc'), '-p', dir])
   check(true, 'tsc --noEmit, strict, skipLibCheck off: every exported type from ESM and CommonJS')
+
+  // 7. the docs' TypeScript examples, one module per page, against the installed package; what
+  // they import besides it (vitest, node's types) is this repository's own, linked in
+  for (const name of ['vitest', '@types/node']) {
+    mkdirSync(join(dir, 'node_modules', name, '..'), { recursive: true })
+    symlinkSync(bin(name), join(dir, 'node_modules', name), 'dir')
+  }
+  const pages = [
+    'README.md',
+    ...readdirSync(join(root, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .sort()
+      .map((f) => `docs/${f}`),
+  ]
+  const examples = checkPages(
+    pages.map((name) => ({ name, markdown: readFileSync(join(root, name), 'utf8') })),
+    { dir },
+  )
+  if (examples.errors.length) {
+    console.error(examples.errors.join('\n'))
+    throw new Error(`${examples.errors.length} type errors in the docs' TypeScript examples`)
+  }
+  check(
+    true,
+    `tsc --strict: the TypeScript examples of ${pages.length} pages (${examples.compiled} blocks, ${examples.skipped} skipped)`,
+  )
   console.log('pack check passed')
 } finally {
   rmSync(dir, { recursive: true, force: true })

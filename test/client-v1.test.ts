@@ -4,7 +4,13 @@
  * declared type, and every /v1 route reached by one of them.
  */
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest'
-import { createSandboxClient, type SandboxClient } from '../src/clients/client.js'
+import {
+  createSandboxClient,
+  type CreatedCardUser,
+  type FullDataCardUserBody,
+  type SandboxClient,
+  type WidgetCardUserBody,
+} from '../src/clients/client.js'
 import { documentedRoutes } from '../src/http/openapi.js'
 import { startSandbox } from '../src/server/sandbox.js'
 
@@ -33,8 +39,8 @@ describe('client.v1, typed', () => {
   it('takes a card user, a card, money, payments, disburses and a dispute through every route', async () => {
     const { v1 } = client
     const created = await v1.cardUsers.create(identity)
-    if (!('data' in created)) throw new Error('a full-data user answers under data')
-    const user = created.data.userCard.reference
+    // the whole identity: answered under data, and typed so (no narrowing)
+    const user: string = created.data.userCard.reference
     expect(
       (await v1.cardUsers.resubmit({ card_user_reference: user, phone: '+221770000002' })).message,
     ).toBe('User verification in progress')
@@ -142,6 +148,47 @@ describe('client.v1, typed', () => {
   it('keeps the untyped call: any method and path, the whole body', async () => {
     const answer = await client.v1('GET', '/cards')
     expect(answer.statusCode).toBe(200)
+  })
+
+  it('types each card-user create by the flow its body picks, as the sandbox answers it', async () => {
+    const { v1 } = client
+    const full = await v1.cardUsers.create(identity)
+    expectTypeOf(full).toEqualTypeOf<CreatedCardUser<'full_data'>>()
+    expect(full.data.userCard.reference).toMatch(/^[0-9a-f-]{36}$/)
+    expect(full).not.toHaveProperty('userCard')
+
+    const widget = await v1.cardUsers.create({ phone: '+221770000003', email: 'w@example.com' })
+    expectTypeOf(widget).toEqualTypeOf<CreatedCardUser<'widget'>>()
+    const widgetUser: string = widget.userCard.reference
+    expect(widget).not.toHaveProperty('data')
+    // @ts-expect-error a widget user's answer has no data
+    void widget.data
+
+    // identity data in a resubmit moves the user to the full-data flow: under data
+    const resubmitted = await v1.cardUsers.resubmit({
+      card_user_reference: widgetUser,
+      first_name: 'Awa',
+    })
+    expect(resubmitted.data.userCard.reference).toBe(widgetUser)
+    // without, the answer keeps the user's flow, which the body does not say: the union
+    const again = await v1.cardUsers.resubmit({ card_user_reference: widgetUser })
+    expectTypeOf(again).toEqualTypeOf<CreatedCardUser>()
+    // @ts-expect-error the union needs narrowing
+    const unnarrowed = () => again.data.userCard
+    void unnarrowed
+    expect('data' in again ? again.data.userCard : again.userCard).toMatchObject({
+      reference: widgetUser,
+    })
+
+    // a body whose type says neither flow gets the union too
+    const loose: { phone: string; first_name?: string } = { phone: '+221770000004' }
+    const looseAnswer = await v1.cardUsers.create(loose)
+    expectTypeOf(looseAnswer).toEqualTypeOf<CreatedCardUser>()
+    expect(looseAnswer).toHaveProperty('userCard')
+    expectTypeOf<FullDataCardUserBody>().toHaveProperty('id_image').toEqualTypeOf<string>()
+    // @ts-expect-error a widget body has no identity data beside the phone
+    const widgetBody: WidgetCardUserBody = { phone: '+221770000005', first_name: 'Awa' }
+    void widgetBody
   })
 
   it('types inputs from the routes’ own schemas', () => {

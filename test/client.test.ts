@@ -12,6 +12,7 @@ import {
   type DisputeReason,
   type JournalEntry,
   type SandboxClient,
+  type SandboxErrorBody,
   type TransitionResource,
   type WalletCodeNetwork,
   type WebhookEventStatus,
@@ -173,6 +174,11 @@ describe('control plane', () => {
     const error = await errorOf(client.transition('card-users', user, 'pending'))
     expect(error.status).toBe(409)
     expect(error.body).toMatchObject({ statusCode: 409, from: 'passed', to: 'pending' })
+    // the body is typed as the error shape: read without a cast
+    const allowed: string[] | undefined = error.body.allowed
+    expect(allowed).toEqual([]) // passed is final
+    const message: string = error.body.message
+    expect(message).toMatch(/passed/)
   })
 
   it('funds and withdraws from a card, and throws a 422 when it is short', async () => {
@@ -320,5 +326,10 @@ describe('v1', () => {
     const error = await errorOf(client.v1('POST', '/cards/create', {}))
     expect(error.status).toBe(422)
     expect(error.body).toMatchObject({ errors: { card_user_reference: expect.any(Array) } })
+    const messages: string[] | undefined = error.body.errors?.card_user_reference
+    expect(messages).toEqual(['The card user reference field is required.'])
+    expectTypeOf(error.body).toEqualTypeOf<SandboxErrorBody>()
+    // @ts-expect-error no such key in the error shape
+    void error.body.code
   })
 })

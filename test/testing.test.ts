@@ -5,20 +5,18 @@
  * verified webhook, knowing no delay.
  */
 import { createHmac } from 'node:crypto'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, expectTypeOf, it } from 'vitest'
 import { createSandboxClient, type SandboxClient } from '../src/clients/client.js'
 import { startSandbox, type RunningSandbox } from '../src/server/sandbox.js'
-import { signPayload, verifySignature, webhookReceiver } from '../src/kits/testing.js'
+import {
+  signPayload,
+  verifySignature,
+  webhookReceiver,
+  type Delivery,
+} from '../src/kits/testing.js'
 import { fullIdentity } from './helpers.js'
 
 const IDENTITY = fullIdentity()
-
-/** A full-identity user's answer carries it under `data`; a widget user's beside `message`. */
-function userOf(
-  created: { userCard: { reference: string } } | { data: { userCard: { reference: string } } },
-) {
-  return ('data' in created ? created.data : created).userCard.reference
-}
 
 describe('verifySignature and signPayload', () => {
   const body = '{"event":"card_creation.successful","data":{"reference":"r"}}'
@@ -60,10 +58,18 @@ describe('webhookReceiver', () => {
     const receiver = await webhookReceiver(client)
     try {
       expect((await client.webhook()).url).toBe(receiver.url)
-      const user = userOf(await client.v1.cardUsers.create(IDENTITY))
+      const user = (await client.v1.cardUsers.create(IDENTITY)).data.userCard.reference
       await client.runUntilIdle()
       const delivery = await receiver.waitFor('card_user_verification.successful')
       expect(delivery).toMatchObject({ verified: true, data: { reference: user } })
+      // typed by the event's name: its data read without a cast
+      expectTypeOf(delivery).toEqualTypeOf<Delivery<'card_user_verification.successful'>>()
+      const status: 'passed' = delivery.data.status
+      const email: string = delivery.data.email
+      expect([status, email]).toEqual(['passed', IDENTITY.email])
+      // @ts-expect-error an event the sandbox does not send is refused
+      const unknownEvent = () => receiver.waitFor('card.issued')
+      void unknownEvent
       expect(delivery.headers['x-alal-delivery-attempt']).toBe('1')
       expect(JSON.parse(delivery.rawBody)).toEqual(delivery.body)
       // the webhook log keeps the headers sent, the signature among them
@@ -117,6 +123,15 @@ describe('webhookReceiver', () => {
       )
       expect(retried.verified).toBe(true)
       expect(receiver.deliveries).toHaveLength(2)
+      // `verified` and `event` narrow a delivery of the list to that event's type
+      const verifications = receiver.deliveries.filter(
+        (d) => d.verified && d.event === 'card_user_verification.successful',
+      )
+      const references: string[] = verifications.map((d) => d.data.reference)
+      expect(new Set(references).size).toBe(1)
+      // @ts-expect-error not narrowed: an unverified delivery's data is unknown
+      const unchecked = () => receiver.deliveries[0].data.reference
+      void unchecked
     } finally {
       await receiver.close()
     }
@@ -125,7 +140,7 @@ describe('webhookReceiver', () => {
   it('takes a user, a funded card and a card-to-wallet to the end without a delay constant', async () => {
     const receiver = await webhookReceiver(client)
     try {
-      const user = userOf(await client.v1.cardUsers.create(IDENTITY))
+      const user = (await client.v1.cardUsers.create(IDENTITY)).data.userCard.reference
       await client.runUntilIdle()
       expect((await client.v1.cardUsers.show(user)).data.cardUser.status).toBe('passed')
 
@@ -139,9 +154,14 @@ describe('webhookReceiver', () => {
       await client.runUntilIdle()
       const issued = await receiver.waitFor(
         'card_creation.successful',
-        (d) => (d.data as { reference?: string }).reference === card,
+        (d) => d.data.reference === card,
       )
       expect(issued.verified).toBe(true)
+      // the brand as the API names it with quirks on (the default), as it was asked for off
+      expectTypeOf(issued.data.card_brand).toEqualTypeOf<
+        'Visa' | 'Mastercard' | 'Gim' | 'visa' | 'mastercard' | 'gim'
+      >()
+      expect(issued.data).toMatchObject({ card_brand: 'Visa', balance: '0', status: 'issued' })
       await client.fundCard(card, 50_000)
 
       const transfer = (

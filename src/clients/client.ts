@@ -11,7 +11,15 @@
  */
 import { typedV1 } from './v1.js'
 
-export type { TypedV1, V1PageQuery } from './v1.js'
+export type {
+  CardUserIdentityBody,
+  CreatedCardUser,
+  FullDataCardUserBody,
+  TypedV1,
+  V1PageQuery,
+  WidgetCardUserBody,
+} from './v1.js'
+export type { WebhookEventName, WebhookEvents, WebhookPayload } from '../domain/webhook-payloads.js'
 
 export type SandboxClientOptions = {
   /** The sandbox's origin (`http://127.0.0.1:4010`) or its `/v1` base: both work. */
@@ -22,19 +30,45 @@ export type SandboxClientOptions = {
   fetch?: typeof fetch
 }
 
+/**
+ * What the sandbox answers for every error (PRODUCT §4): Laravel's shape, JSON always.
+ * @example
+ * { "message": "The amount field is required.", "statusCode": 422,
+ *   "errors": { "amount": ["The amount field is required."] } }
+ */
+export type SandboxErrorBody = {
+  message: string
+  statusCode: number
+  /**
+   * Every bad field and its messages, dot-notation names (`customer.email`): on a 422, and on a
+   * 404 for a reference sent in a body.
+   */
+  errors?: Record<string, string[]>
+  /** An illegal state change (409): the state the resource is in. */
+  from?: string
+  /** An illegal state change (409): the state asked for. */
+  to?: string
+  /** An illegal state change (409): the states it may move to from `from`. */
+  allowed?: string[]
+}
+
 /** Thrown for every answer that is not a 2xx: the status and the parsed JSON body. */
 export class SandboxClientError extends Error {
   override name = 'SandboxClientError'
   readonly status: number
-  /** The parsed JSON body (`{message, statusCode, errors?, allowed?}`), or the raw text. */
-  readonly body: unknown
+  /**
+   * The parsed JSON body: the sandbox's error shape. Two answers are not the sandbox's own and
+   * hold what they hold: a scenario's `respond.body` (as the scenario wrote it) and an answer
+   * that is not JSON (its text; an empty one is null), e.g. from a proxy in front of it.
+   */
+  readonly body: SandboxErrorBody
   readonly method: string
   readonly path: string
 
   constructor(method: string, path: string, status: number, body: unknown) {
     super(`${method} ${path} answered ${status}: ${messageOf(body)}`)
     this.status = status
-    this.body = body
+    this.body = body as SandboxErrorBody
     this.method = method
     this.path = path
   }

@@ -5,11 +5,43 @@
  * off`). Type-only imports: the client stays fetch-only at run time.
  */
 import type { z } from 'zod'
+import type { IDENTITY_FIELDS } from '../db/values.js'
 import type * as Answers from '../http/v1/answers.js'
 import type * as Bodies from '../http/v1/bodies.js'
 
 type Answer<Name extends keyof typeof Answers> = z.output<(typeof Answers)[Name]>
 type Body<Name extends keyof typeof Bodies> = z.input<(typeof Bodies)[Name]>
+
+type CardUserBody = Body<'createCardUserBody'>
+type ResubmitBody = Body<'resubmitCardUserBody'>
+type IdentityField = (typeof IDENTITY_FIELDS)[number]
+
+/**
+ * A full-data card user (it verifies by itself after its delay): the whole identity beside the
+ * phone; only `back_id_image` (and `email`) may be left out. Answered under `data`.
+ */
+export type FullDataCardUserBody = CardUserBody &
+  Required<Pick<CardUserBody, Exclude<IdentityField, 'back_id_image'>>>
+/**
+ * A card user for the hosted widget (pending until the widget completes it): the phone, maybe an
+ * email, no identity data. Answered with `userCard` beside `message`.
+ */
+export type WidgetCardUserBody = Pick<CardUserBody, 'phone' | 'email'> & {
+  [Field in IdentityField]?: undefined
+}
+/** A resubmission that sends identity data (any of it): the user follows the full-data flow. */
+export type CardUserIdentityBody = {
+  [Field in IdentityField]: ResubmitBody & { [Key in Field]-?: string }
+}[IdentityField]
+
+type CardUserAnswer = Answer<'createCardUserAnswer'>
+/**
+ * What a card-user create or resubmit answers, by flow: `'full_data'` under `data`
+ * (`created.data.userCard`), `'widget'` beside `message` (`created.userCard`).
+ */
+export type CreatedCardUser<Flow extends 'full_data' | 'widget' = 'full_data' | 'widget'> =
+  | ('full_data' extends Flow ? Extract<CardUserAnswer, { data: unknown }> : never)
+  | ('widget' extends Flow ? Extract<CardUserAnswer, { userCard: unknown }> : never)
 
 /** `page` and `per_page` (at most 100) of a /v1 list. */
 export type V1PageQuery = { page?: number; per_page?: number }
@@ -29,12 +61,31 @@ export function typedV1(call: V1Call) {
     return send<T>('GET', text ? `${path}?${text}` : path)
   }
 
+  /**
+   * The answer's shape follows the flow the body picks: the whole identity is answered under
+   * `data` (`created.data.userCard.reference`), a phone alone (the widget flow) with `userCard`
+   * beside `message`; a body whose type says neither gets the union.
+   */
+  function createCardUser(body: FullDataCardUserBody): Promise<CreatedCardUser<'full_data'>>
+  function createCardUser(body: WidgetCardUserBody): Promise<CreatedCardUser<'widget'>>
+  function createCardUser(body: CardUserBody): Promise<CreatedCardUser>
+  function createCardUser(body: CardUserBody): Promise<CreatedCardUser> {
+    return send('POST', '/card-users/create', body)
+  }
+  /**
+   * Identity data in the body moves the user to the full-data flow (answered under `data`);
+   * without, the answer keeps the flow the user was created in, so its type is the union.
+   */
+  function resubmitCardUser(body: CardUserIdentityBody): Promise<CreatedCardUser<'full_data'>>
+  function resubmitCardUser(body: ResubmitBody): Promise<CreatedCardUser>
+  function resubmitCardUser(body: ResubmitBody): Promise<CreatedCardUser> {
+    return send('POST', '/card-users/resubmit', body)
+  }
+
   return {
     cardUsers: {
-      create: (body: Body<'createCardUserBody'>) =>
-        send<Answer<'createCardUserAnswer'>>('POST', '/card-users/create', body),
-      resubmit: (body: Body<'resubmitCardUserBody'>) =>
-        send<Answer<'createCardUserAnswer'>>('POST', '/card-users/resubmit', body),
+      create: createCardUser,
+      resubmit: resubmitCardUser,
       list: (query?: V1PageQuery) => list<Answer<'listCardUsersAnswer'>>('/card-users', query),
       show: (reference: string) =>
         send<Answer<'showCardUserAnswer'>>('GET', `/card-users/${ref(reference)}`),

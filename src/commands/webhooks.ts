@@ -9,7 +9,7 @@
  */
 import type { SandboxClient, WebhookEndpoint } from '../clients/client.js'
 import { RETRY_DELAYS_MS } from '../domain/outbox.js'
-import { webhookReceiver, type Delivery } from '../kits/testing.js'
+import { webhookReceiver, type Delivery, type UnverifiedDelivery } from '../kits/testing.js'
 import { maskToken, maskUrlPassword } from '../lib/masking.js'
 import { expectArgs, remoteCommand, UsageError } from './remote.js'
 
@@ -232,7 +232,11 @@ function duration(ms: number): string {
   return `${ms / 1000} s`
 }
 
-function deliveryLine(delivery: Delivery, status: number | string, forwardTo?: string): string {
+function deliveryLine(
+  delivery: Delivery | UnverifiedDelivery,
+  status: number | string,
+  forwardTo?: string,
+): string {
   const id = delivery.headers['x-alal-event-id'] ?? '?'
   const attempt = delivery.headers['x-alal-delivery-attempt'] ?? '?'
   const signature = delivery.verified ? 'signature ok' : 'BAD SIGNATURE'

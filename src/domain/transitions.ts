@@ -27,6 +27,7 @@ import { findPayment, settlePayment } from './payments.js'
 import { findTransaction, settleTransaction } from './transactions.js'
 import { cardCreationEvent, extensionEvent, verificationEvent } from './webhook-events.js'
 import { enqueueEvent, enqueueRows, outboxRow } from './outbox.js'
+import type { MoneyRequestEventData, TransactionEventData } from './webhook-payloads.js'
 
 export type TransitionResult = { resource: Resource; key: string; from: string; to: string }
 
@@ -136,7 +137,9 @@ export function extensionRow(
 }
 
 /** What a transaction's extension event says of it (with its new status). */
-export function transactionExtension(transaction: Transaction): Record<string, unknown> {
+export function transactionExtension(
+  transaction: Transaction,
+): Omit<TransactionEventData<string>, 'status'> {
   return {
     slug: transaction.slug,
     reference: transaction.reference,
@@ -147,7 +150,9 @@ export function transactionExtension(transaction: Transaction): Record<string, u
 }
 
 /** What a payment's or disburse's extension event says of it (with its new status). */
-export function moneyRequestExtension(request: Payment | Disburse): Record<string, unknown> {
+export function moneyRequestExtension(
+  request: Payment | Disburse,
+): Omit<MoneyRequestEventData<string, string>, 'status'> {
   return {
     reference: request.reference,
     partner_reference: request.partnerReference,

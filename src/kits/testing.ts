@@ -19,6 +19,7 @@ import { timingSafeEqual } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { SandboxClient } from '../clients/client.js'
+import type { WebhookEventName, WebhookEvents, WebhookPayload } from '../domain/webhook-payloads.js'
 import { sign, SIGNATURE_HEADER } from '../webhooks/sign.js'
 
 export { SIGNATURE_HEADER }
@@ -56,20 +57,41 @@ export function signPayload(
   }
 }
 
-/** One delivery the receiver got. */
-export type Delivery = {
-  /** The event type (`card_creation.successful`). */
+export type { WebhookEventName, WebhookEvents, WebhookPayload }
+
+/**
+ * A verified delivery the receiver got: signed with the tenant's secret, so one of the events
+ * the sandbox sends, typed by its name (`Delivery<'card_creation.successful'>`); the default, a
+ * union of every event's, narrows on `event`.
+ */
+export type Delivery<E extends WebhookEventName = WebhookEventName> = {
+  [Name in E]: {
+    /** The event type (`card_creation.successful`). */
+    event: Name
+    /** The event's `data`. */
+    data: WebhookEvents[Name]
+    /** The whole parsed body. */
+    body: WebhookPayload<Name>
+    /** The body's exact bytes, as text. */
+    rawBody: string
+    /** The request's headers, lowercased (`x-alal-event-id`, `x-alal-delivery-attempt`, …). */
+    headers: Record<string, string>
+    /** Its signature matched the secret. */
+    verified: true
+  }
+}[E]
+
+/**
+ * A delivery whose signature did not match (answered 401): nothing in it is vouched for, so its
+ * event and data are as they came (`""` and null when the body is not the JSON of an event).
+ */
+export type UnverifiedDelivery = {
   event: string
-  /** The event's `data`. */
   data: unknown
-  /** The whole parsed body. */
   body: unknown
-  /** The body's exact bytes, as text. */
   rawBody: string
-  /** The request's headers, lowercased (`x-alal-event-id`, `x-alal-delivery-attempt`, …). */
   headers: Record<string, string>
-  /** Whether its signature matched the secret; an unverified delivery is answered 401. */
-  verified: boolean
+  verified: false
 }
 
 export type WebhookReceiverOptions = {
@@ -89,17 +111,21 @@ export type WebhookReceiverOptions = {
 export type WebhookReceiver = {
   /** Where the tenant's webhooks now go. */
   url: string
-  /** Every delivery so far, oldest first (verified or not). */
-  deliveries: Delivery[]
   /**
-   * The first verified delivery of `event` (past or to come) that `predicate` accepts; rejects
-   * after `timeout` ms (default 5000) naming what did arrive.
+   * Every delivery so far, oldest first, verified or not: `d.verified && d.event === 'x'`
+   * narrows one to `Delivery<'x'>`, its `data` typed.
    */
-  waitFor(
-    event: string,
-    predicate?: (delivery: Delivery) => boolean,
+  deliveries: (Delivery | UnverifiedDelivery)[]
+  /**
+   * The first verified delivery of `event` (past or to come) that `predicate` accepts, its
+   * `data` typed by the event's name; rejects after `timeout` ms (default 5000) naming what did
+   * arrive.
+   */
+  waitFor<E extends WebhookEventName>(
+    event: E,
+    predicate?: (delivery: Delivery<E>) => boolean,
     options?: { timeout?: number },
-  ): Promise<Delivery>
+  ): Promise<Delivery<E>>
   /** Stops listening and takes the tenant's webhook URL back off (to the sandbox's default). */
   close(): Promise<void>
 }
@@ -116,7 +142,7 @@ export async function webhookReceiver(
   options: WebhookReceiverOptions = {},
 ): Promise<WebhookReceiver> {
   const secret = options.secret ?? client.token
-  const deliveries: Delivery[] = []
+  const deliveries: (Delivery | UnverifiedDelivery)[] = []
   const waiters = new Set<() => void>()
 
   async function receive(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -141,7 +167,7 @@ export async function webhookReceiver(
       // kept as rawBody; event and data stay empty
     }
     const parsed = (body ?? {}) as { event?: unknown; data?: unknown }
-    const delivery: Delivery = {
+    const received = {
       event: typeof parsed.event === 'string' ? parsed.event : '',
       data: parsed.data ?? null,
       body,
@@ -149,6 +175,8 @@ export async function webhookReceiver(
       headers,
       verified: verifySignature(rawBody, headers[SIGNATURE_HEADER], secret),
     }
+    // signed with the tenant's secret: an event the sandbox sent, as WebhookEvents types it
+    const delivery = received as Delivery | UnverifiedDelivery
     deliveries.push(delivery)
     for (const wake of waiters) wake()
     const status = delivery.verified ? ((await options.respond?.(delivery)) ?? 200) : 401
@@ -171,12 +199,15 @@ export async function webhookReceiver(
     throw error
   }
 
-  function waitFor(
-    event: string,
-    predicate: (delivery: Delivery) => boolean = () => true,
+  function waitFor<E extends WebhookEventName>(
+    event: E,
+    predicate: (delivery: Delivery<E>) => boolean = () => true,
     { timeout = 5_000 }: { timeout?: number } = {},
-  ): Promise<Delivery> {
-    const found = () => deliveries.find((d) => d.verified && d.event === event && predicate(d))
+  ): Promise<Delivery<E>> {
+    const found = () => {
+      for (const d of deliveries)
+        if (d.verified && d.event === event && predicate(d as Delivery<E>)) return d as Delivery<E>
+    }
     return new Promise((resolve, reject) => {
       const check = () => {
         const delivery = found()
