@@ -8,6 +8,7 @@ import { corsOrigin } from '../http/middleware/cors.js'
 import { hostName } from '../http/middleware/host-check.js'
 import type { SandboxOptions } from '../wiring/deps.js'
 import { helpRow, type HelpRow } from './help.js'
+import { flagErrorMessage } from './suggest.js'
 
 type Flag = {
   name: string
@@ -164,7 +165,7 @@ export function parseFlags(argv: string[], env: NodeJS.ProcessEnv = {}): CliComm
       },
     })
   } catch (error) {
-    throw new FlagError((error as Error).message)
+    throw new FlagError(flagErrorMessage(error, [...FLAGS.map((f) => f.name), 'help', 'version']))
   }
   const values = parsed.values as Record<string, string | boolean | undefined>
   if (values.help) return { kind: 'help' }

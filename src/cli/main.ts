@@ -21,6 +21,7 @@ import { stopCommand } from '../commands/stop.js'
 import { listenCommand, triggerCommand } from '../commands/webhooks.js'
 import { FlagError, flagHelp, parseFlags } from './flags.js'
 import { helpRow, helpTable, wrap } from './help.js'
+import { nearest } from './suggest.js'
 import { isLoopback } from '../http/middleware/host-check.js'
 import type { LogLine } from '../lib/logger.js'
 import { maskToken, maskUrlPassword } from '../lib/masking.js'
@@ -65,8 +66,11 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
   const [first, ...rest] = argv
   const named = COMMANDS.find((command) => command.name === first)
   if (!named && first !== undefined && !first.startsWith('-')) {
+    const names = COMMANDS.map((c) => c.name)
+    const near = nearest(first, names)
     process.stderr.write(
-      `card-sandbox: unknown command '${first}' (commands: ${COMMANDS.map((c) => c.name).join(', ')})\n` +
+      `card-sandbox: unknown command '${first}'${near ? `; did you mean '${near}'?` : ''} ` +
+        `(commands: ${names.join(', ')})\n` +
         "Run 'npx card-sandbox help' for the commands and their flags.\n",
     )
     return 2

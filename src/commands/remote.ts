@@ -7,6 +7,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { createSandboxClient, SandboxClientError, type SandboxClient } from '../clients/client.js'
 import { helpRow, type HelpRow } from '../cli/help.js'
+import { flagErrorMessage } from '../cli/suggest.js'
 import type { Command } from './command.js'
 
 /** Where a sandbox started with the defaults listens. */
@@ -65,16 +66,16 @@ export function remoteCommand(
         const out = (line: string) => void process.stdout.write(line + '\n')
         return (await body({ client, positionals, values, out })) ?? 0
       } catch (error) {
-        return failure(spec.name, url, error)
+        return failure(spec.name, url, error, ['url', 'token', ...Object.keys(spec.options ?? {})])
       }
     },
   }
 }
 
-function failure(command: string, url: string, error: unknown): number {
+function failure(command: string, url: string, error: unknown, flags: string[]): number {
   const say = (line: string) => process.stderr.write(`card-sandbox ${command}: ${line}\n`)
   if (error instanceof UsageError || isParseError(error)) {
-    say(`${(error as Error).message}\nRun 'npx card-sandbox help ${command}'.`)
+    say(`${flagErrorMessage(error, flags)}\nRun 'npx card-sandbox help ${command}'.`)
     return 2
   }
   if (error instanceof SandboxClientError) {

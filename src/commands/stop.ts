@@ -6,6 +6,7 @@
 import { parseArgs } from 'node:util'
 import { envName } from '../cli/flags.js'
 import { helpRow } from '../cli/help.js'
+import { flagErrorMessage } from '../cli/suggest.js'
 import { isRunning } from '../lib/processes.js'
 import { readPidFile, removePidFile } from './pid-file.js'
 import type { Command } from './command.js'
@@ -38,7 +39,7 @@ async function stop(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
     })
     file = values['pid-file'] ?? env[envName('pid-file')]
   } catch (error) {
-    return fail(2, `${(error as Error).message}\nRun 'npx card-sandbox help stop'.`)
+    return fail(2, `${flagErrorMessage(error, ['pid-file'])}\nRun 'npx card-sandbox help stop'.`)
   }
   if (!file) {
     return fail(
