@@ -183,6 +183,33 @@ describe('prepare', () => {
     expect(builds(dir)).toBe(4)
   })
 
+  // util-linux's script(1) gives the run a terminal; prepare's stderr goes nowhere, as under npx
+  const hasScript = spawnSync('script', ['--version']).status === 0
+  it.skipIf(!hasScript)(
+    'under npx, which pipes its output away, says on the terminal that it builds',
+    () => {
+      const dir = sourceTree()
+      const onTerminal = (npmCommand: string) =>
+        spawnSync(
+          'script',
+          ['-qec', `${process.execPath} scripts/prepare.mjs 2>/dev/null`, '/dev/null'],
+          {
+            cwd: dir,
+            encoding: 'utf8',
+            env: { ...process.env, npm_command: npmCommand },
+          },
+        ).stdout
+      expect(onTerminal('exec')).toContain('card-sandbox: building dist/, about a minute')
+      expect(builds(dir)).toBe(1)
+      // a built tree: nothing to say
+      expect(onTerminal('exec')).toBe('')
+      // `npm install` and `npm pack` show prepare's stderr themselves
+      appendFileSync(join(dir, 'src/index.ts'), '// changed\n')
+      expect(onTerminal('install')).toBe('')
+      expect(builds(dir)).toBe(2)
+    },
+  )
+
   it("is the package's prepare; `npm run build` stamps its build; the stamp is not packed", () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
       scripts: Record<string, string>
