@@ -1,7 +1,8 @@
 # card-sandbox in a container (README, "Container image"). Two stages: the first builds the
-# package from this repository (`npm ci` builds it, `npm pack` packs it) and installs the tarball
-# the way a client team installs it, production dependencies only; the second is that install on
-# a slim Node image, run by the unprivileged `node` user.
+# package from this repository (`npm ci` builds it; `npm pack` packs it, its `prepare` finding
+# that build current, scripts/build-stamp.mjs) and installs the tarball the way a client team
+# installs it, production dependencies only; the second is that install on a slim Node image, run
+# by the unprivileged `node` user.
 FROM node:20-bookworm-slim AS build
 # better-sqlite3 compiles its addon when no prebuilt one can be fetched
 RUN apt-get update \

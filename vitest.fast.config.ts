@@ -22,6 +22,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     exclude: [
       'test/cli.test.ts',
+      'test/cli/**',
+      'test/scripts/**',
       'test/db/open-pg.test.ts',
       'test/dockerfile.test.ts',
       'test/compose.test.ts',

@@ -556,6 +556,17 @@ http.Server.prototype.listen = function (...args) {
     }
   })
 
+  it('names a database file whose directory does not exist, and that directory', async () => {
+    const dir = join(tempDir(), 'no', 'such', 'dir')
+    const run = await runCli(['--port', '0', '--db', join(dir, 'x.db'), '--log', 'silent'])
+    expect(run.code).toBe(1)
+    expect(run.stdout).toBe('')
+    expect(run.stderr).toBe(
+      `card-sandbox: could not start: cannot open the database ${dir}/x.db: ` +
+        `the directory ${dir} does not exist\n`,
+    )
+  })
+
   it('refuses a database file another running sandbox holds, in one line, until that one is gone', async () => {
     const db = join(tempDir(), 'shared.sqlite')
     const first = startCli(['--db', db, '--log', 'silent'])

@@ -65,7 +65,19 @@ function runtimeStage(text: string): Stage {
   return stage
 }
 
-const image = runtimeStage(readFileSync(`${ROOT}Dockerfile`, 'utf8'))
+const dockerfile = readFileSync(`${ROOT}Dockerfile`, 'utf8')
+const image = runtimeStage(dockerfile)
+
+/** The shell commands the first stage runs, in order (each RUN split at `&&`). */
+function buildStageCommands(text: string): string[] {
+  const all = instructions(text)
+  const stages = all.flatMap((line, at) => (/^FROM\s/i.test(line) ? [at] : []))
+  return all
+    .slice(stages[0] + 1, stages[1])
+    .filter((line) => /^RUN\s/i.test(line))
+    .flatMap((line) => line.replace(/^RUN\s+/i, '').split('&&'))
+    .map((command) => command.trim().replace(/\s+/g, ' '))
+}
 
 /** The command as the image runs it: the final stage's environment, on a free port. */
 async function startAsImage() {
@@ -112,6 +124,29 @@ function healthcheck(env: NodeJS.ProcessEnv): number | null {
 }
 
 describe('the container image', () => {
+  it('builds the package once: `npm ci` builds, `npm pack` finds that build current', () => {
+    const commands = buildStageCommands(dockerfile)
+    // what runs the package's prepare or its build in the sources' folder (the last install is
+    // the packed tarball's, which runs no prepare)
+    const building = commands.filter((command) =>
+      /^npm (ci|install|i|pack|run build|run-script build)\b/.test(command),
+    )
+    expect(building.map((command) => command.split(' ').slice(0, 2).join(' '))).toEqual([
+      'npm ci',
+      'npm pack',
+      'npm install',
+    ])
+    expect(building[0]).not.toContain('--ignore-scripts')
+    expect(building[2]).toMatch(/\.tgz$/)
+    // the stage's sources come without a dist/ (and its stamp) from the build context...
+    expect(readFileSync(`${ROOT}.dockerignore`, 'utf8').split('\n')).toContain('dist')
+    // ...and `npm pack`'s prepare builds only when dist/ is not the build of those sources
+    const pkg = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as {
+      scripts: Record<string, string>
+    }
+    expect(pkg.scripts.prepare).toBe('node scripts/prepare.mjs')
+  })
+
   it('runs the package command as an unprivileged user', () => {
     expect(image.user).toBeDefined()
     expect(image.user).not.toMatch(/^(root|0)(:|$)/)

@@ -7,6 +7,8 @@ import { isInstant } from '../domain/clock.js'
 import { corsOrigin } from '../http/middleware/cors.js'
 import { hostName } from '../http/middleware/host-check.js'
 import type { SandboxOptions } from '../wiring/deps.js'
+import { helpRow, type HelpRow } from './help.js'
+import { flagErrorMessage } from './suggest.js'
 
 type Flag = {
   name: string
@@ -163,7 +165,7 @@ export function parseFlags(argv: string[], env: NodeJS.ProcessEnv = {}): CliComm
       },
     })
   } catch (error) {
-    throw new FlagError((error as Error).message)
+    throw new FlagError(flagErrorMessage(error, [...FLAGS.map((f) => f.name), 'help', 'version']))
   }
   const values = parsed.values as Record<string, string | boolean | undefined>
   if (values.help) return { kind: 'help' }
@@ -273,11 +275,13 @@ function oneOf<T extends string>(
   return value as T
 }
 
-/** The flag table of `--help`, two lines a flag: what it does, and its environment variable. */
-export function flagHelp(): string[] {
-  return FLAGS.map((f) => {
-    const left = `  --${f.name} ${f.value}`.padEnd(34)
-    const def = f.default ? ` (default ${f.default})` : ''
-    return `${left}${f.help}${def}\n${' '.repeat(34)}env ${envName(f.name)}`
-  })
+/** The flag rows of `--help`: what each does, then its environment variable. */
+export function flagHelp(): HelpRow[] {
+  return FLAGS.map((f) =>
+    helpRow(
+      `--${f.name} ${f.value}`,
+      `${f.help}${f.default ? ` (default ${f.default})` : ''}`,
+      `env ${envName(f.name)}`,
+    ),
+  )
 }

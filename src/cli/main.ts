@@ -20,6 +20,8 @@ import {
 import { stopCommand } from '../commands/stop.js'
 import { listenCommand, triggerCommand } from '../commands/webhooks.js'
 import { FlagError, flagHelp, parseFlags } from './flags.js'
+import { helpRow, helpTable, wrap } from './help.js'
+import { nearest } from './suggest.js'
 import { isLoopback } from '../http/middleware/host-check.js'
 import type { LogLine } from '../lib/logger.js'
 import { maskToken, maskUrlPassword } from '../lib/masking.js'
@@ -30,7 +32,7 @@ const serveCommand: Command = {
   name: 'serve',
   usage: 'serve [flags]',
   summary: 'serve the sandbox (the default command)',
-  help: [...flagHelp(), '  -v, --version'.padEnd(34) + 'print the version'],
+  help: [...flagHelp(), helpRow('-v, --version', 'print the version')],
   run: serve,
 }
 
@@ -64,8 +66,11 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
   const [first, ...rest] = argv
   const named = COMMANDS.find((command) => command.name === first)
   if (!named && first !== undefined && !first.startsWith('-')) {
+    const names = COMMANDS.map((c) => c.name)
+    const near = nearest(first, names)
     process.stderr.write(
-      `card-sandbox: unknown command '${first}' (commands: ${COMMANDS.map((c) => c.name).join(', ')})\n` +
+      `card-sandbox: unknown command '${first}'${near ? `; did you mean '${near}'?` : ''} ` +
+        `(commands: ${names.join(', ')})\n` +
         "Run 'npx card-sandbox help' for the commands and their flags.\n",
     )
     return 2
@@ -87,11 +92,10 @@ function helpText(): string {
     'Usage: npx card-sandbox [command] [flags]',
     '',
     'Commands:',
-    ...COMMANDS.map((c) => `  ${c.usage}`.padEnd(34) + c.summary),
+    ...helpTable(COMMANDS.map((c) => helpRow(c.usage, c.summary))),
     '',
     'Flags of serve:',
-    ...serveCommand.help,
-    '  -h, --help'.padEnd(34) + 'show this help',
+    ...helpTable([...serveCommand.help, helpRow('-h, --help', 'show this help')]),
     '',
   ].join('\n')
 }
@@ -100,8 +104,8 @@ function helpOf(command: Command): string {
   return [
     `Usage: npx card-sandbox ${command.usage}`,
     '',
-    `${command.summary[0].toUpperCase()}${command.summary.slice(1)}.`,
-    ...(command.help.length ? ['', 'Flags:', ...command.help] : []),
+    ...wrap(`${command.summary[0].toUpperCase()}${command.summary.slice(1)}.`),
+    ...(command.help.length ? ['', 'Flags:', ...helpTable(command.help)] : []),
     '',
   ].join('\n')
 }

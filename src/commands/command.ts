@@ -1,3 +1,5 @@
+import type { HelpRow } from '../cli/help.js'
+
 /** The shape of one `card-sandbox <name>` command; src/cli/main.ts lists them (COMMANDS). */
 export type Command = {
   name: string
@@ -5,7 +7,7 @@ export type Command = {
   usage: string
   summary: string
   /** The lines of its own options in `card-sandbox help <name>`. */
-  help: string[]
+  help: HelpRow[]
   /** Runs it with the arguments after its name; resolves to the exit code. */
   run(args: string[], env: NodeJS.ProcessEnv): Promise<number>
 }

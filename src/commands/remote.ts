@@ -6,16 +6,16 @@
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { createSandboxClient, SandboxClientError, type SandboxClient } from '../clients/client.js'
+import { helpRow, type HelpRow } from '../cli/help.js'
+import { flagErrorMessage } from '../cli/suggest.js'
 import type { Command } from './command.js'
 
 /** Where a sandbox started with the defaults listens. */
 export const DEFAULT_URL = 'http://127.0.0.1:4010'
 
 export const CLIENT_HELP = [
-  '  --url <url>'.padEnd(34) + `the running sandbox (default ${DEFAULT_URL})`,
-  `${' '.repeat(34)}env CARD_SANDBOX_URL`,
-  '  --token <token>'.padEnd(34) + 'the bearer token of the tenant to act on',
-  `${' '.repeat(34)}env CARD_SANDBOX_TOKEN`,
+  helpRow('--url <url>', `the running sandbox (default ${DEFAULT_URL})`, 'env CARD_SANDBOX_URL'),
+  helpRow('--token <token>', 'the bearer token of the tenant to act on', 'env CARD_SANDBOX_TOKEN'),
 ]
 
 /** A usage mistake: exit code 2, with a pointer to the command's help. */
@@ -35,7 +35,7 @@ export type Remote = {
  * the client, runs `body`, and turns every failure into its exit code and one line.
  */
 export function remoteCommand(
-  spec: Omit<Command, 'run' | 'help'> & { help?: string[]; options?: Options },
+  spec: Omit<Command, 'run' | 'help'> & { help?: HelpRow[]; options?: Options },
   body: (remote: Remote) => Promise<number | void>,
 ): Command {
   return {
@@ -66,16 +66,16 @@ export function remoteCommand(
         const out = (line: string) => void process.stdout.write(line + '\n')
         return (await body({ client, positionals, values, out })) ?? 0
       } catch (error) {
-        return failure(spec.name, url, error)
+        return failure(spec.name, url, error, ['url', 'token', ...Object.keys(spec.options ?? {})])
       }
     },
   }
 }
 
-function failure(command: string, url: string, error: unknown): number {
+function failure(command: string, url: string, error: unknown, flags: string[]): number {
   const say = (line: string) => process.stderr.write(`card-sandbox ${command}: ${line}\n`)
   if (error instanceof UsageError || isParseError(error)) {
-    say(`${(error as Error).message}\nRun 'npx card-sandbox help ${command}'.`)
+    say(`${flagErrorMessage(error, flags)}\nRun 'npx card-sandbox help ${command}'.`)
     return 2
   }
   if (error instanceof SandboxClientError) {

@@ -4,6 +4,7 @@
  * few), printed for a person.
  */
 import type { JournalEntry, TransitionResource } from '../clients/client.js'
+import { helpRow } from '../cli/help.js'
 import { expectArgs, remoteCommand, UsageError, type Remote } from './remote.js'
 
 export const resetCommand = remoteCommand(
@@ -20,7 +21,7 @@ export const clockCommand = remoteCommand(
     name: 'clock',
     usage: 'clock [advance <duration> | set <ISO> | run-due [--until <ISO>]]',
     summary: "show the tenant's clock, move it, or run until idle",
-    help: ['  --until <ISO>'.padEnd(34) + 'run-due: stop before the jobs due after this instant'],
+    help: [helpRow('--until <ISO>', 'run-due: stop before the jobs due after this instant')],
     options: { until: { type: 'string' } },
   },
   async ({ client, positionals, values, out }) => {
@@ -116,7 +117,7 @@ export const journalCommand = remoteCommand(
     name: 'journal',
     usage: 'journal [--tail]',
     summary: "the tenant's last requests, oldest first; --tail follows new ones until Ctrl-C",
-    help: ['  --tail'.padEnd(34) + 'keep printing requests as they arrive'],
+    help: [helpRow('--tail', 'keep printing requests as they arrive')],
     options: { tail: { type: 'boolean' } },
   },
   async ({ client, positionals, values, out }) => {

@@ -5,6 +5,8 @@
  */
 import { parseArgs } from 'node:util'
 import { envName } from '../cli/flags.js'
+import { helpRow } from '../cli/help.js'
+import { flagErrorMessage } from '../cli/suggest.js'
 import { isRunning } from '../lib/processes.js'
 import { readPidFile, removePidFile } from './pid-file.js'
 import type { Command } from './command.js'
@@ -17,8 +19,11 @@ export const stopCommand: Command = {
   usage: 'stop [--pid-file <file>]',
   summary: 'stop the sandbox started with --pid-file <file>, and wait until it is gone',
   help: [
-    `  --pid-file <file>`.padEnd(34) + 'the file the sandbox was started with',
-    `${' '.repeat(34)}env ${envName('pid-file')}`,
+    helpRow(
+      '--pid-file <file>',
+      'the file the sandbox was started with',
+      `env ${envName('pid-file')}`,
+    ),
   ],
   run: stop,
 }
@@ -34,7 +39,7 @@ async function stop(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
     })
     file = values['pid-file'] ?? env[envName('pid-file')]
   } catch (error) {
-    return fail(2, `${(error as Error).message}\nRun 'npx card-sandbox help stop'.`)
+    return fail(2, `${flagErrorMessage(error, ['pid-file'])}\nRun 'npx card-sandbox help stop'.`)
   }
   if (!file) {
     return fail(

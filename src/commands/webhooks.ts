@@ -11,6 +11,7 @@ import type { SandboxClient, WebhookEndpoint } from '../clients/client.js'
 import { RETRY_DELAYS_MS } from '../domain/outbox.js'
 import { webhookReceiver, type Delivery, type UnverifiedDelivery } from '../kits/testing.js'
 import { maskToken, maskUrlPassword } from '../lib/masking.js'
+import { helpRow } from '../cli/help.js'
 import { expectArgs, remoteCommand, UsageError } from './remote.js'
 
 /** A full-identity card user: verified by itself, so the triggers need no widget. */
@@ -89,8 +90,10 @@ export const listenCommand = remoteCommand(
     usage: 'listen [--forward-to <url>]',
     summary: "receive the tenant's webhooks here, printing each (and forwarding), until Ctrl-C",
     help: [
-      '  --forward-to <url>'.padEnd(34) + 'also post each delivery, bytes and headers as sent,',
-      `${' '.repeat(34)}to your handler; the sandbox gets its answer`,
+      helpRow(
+        '--forward-to <url>',
+        'also post each delivery, bytes and headers as sent, to your handler; the sandbox gets its answer',
+      ),
     ],
     options: { 'forward-to': { type: 'string' } },
   },

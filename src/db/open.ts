@@ -22,7 +22,8 @@ import Database from 'better-sqlite3'
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3'
 import { readMigrationFiles } from 'drizzle-orm/migrator'
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
 import { packageFile } from '../lib/package-files.js'
 import type * as schema from './schema.js'
 import { INSTALLED_SQLITE } from './sqlite-addon.js'
@@ -46,17 +47,38 @@ const ADDON: Database.Options = INSTALLED_SQLITE ? { nativeBinding: INSTALLED_SQ
 export function openDb(path: string = ':memory:', schemaFile: string = MIGRATED_SCHEMA): Db {
   const inMemory = path === ':memory:'
   const migrated = inMemory ? migratedDatabase(schemaFile) : undefined
-  const sqlite = migrated ?? (inMemory ? memoryDatabase() : new Database(path, ADDON))
-  if (!inMemory && path !== '') {
-    sqlite.pragma('journal_mode = WAL')
-    sqlite.pragma('synchronous = NORMAL')
-  }
+  const sqlite = migrated ?? (inMemory ? memoryDatabase() : fileDatabase(path))
+  if (!inMemory && path !== '') sqlite.pragma('synchronous = NORMAL')
   sqlite.pragma('busy_timeout = 5000')
   sqlite.pragma('temp_store = MEMORY')
   // no relational queries here: drizzle without the schema skips building their config
   const db = drizzle(sqlite) as unknown as Db
   if (!migrated) migrate(db, { migrationsFolder: MIGRATIONS_FOLDER })
   return db
+}
+
+/**
+ * A database file in WAL mode. SQLite's errors do not name the file ("Cannot open database
+ * because the directory does not exist", "file is not a database"): these do.
+ */
+function fileDatabase(path: string): Database.Database {
+  let sqlite: Database.Database | undefined
+  try {
+    sqlite = new Database(path, ADDON)
+    // the first read of the file: where a file that is not a database is found out
+    if (path !== '') sqlite.pragma('journal_mode = WAL')
+    return sqlite
+  } catch (error) {
+    sqlite?.close()
+    const directory = dirname(resolve(path))
+    throw new Error(
+      `cannot open the database ${path}: ` +
+        (existsSync(directory)
+          ? (error as Error).message
+          : `the directory ${directory} does not exist`),
+      { cause: error },
+    )
+  }
 }
 
 export function closeDb(db: Db): void {

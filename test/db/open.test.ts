@@ -88,3 +88,19 @@ describe('openDb(":memory:")', () => {
     ])
   })
 })
+
+describe('openDb(file)', () => {
+  it('names the file and its missing directory when the directory does not exist', () => {
+    const dir = join(tempDir(), 'no', 'such')
+    const file = join(dir, 'x.db')
+    expect(() => openDb(file)).toThrow(
+      `cannot open the database ${file}: the directory ${dir} does not exist`,
+    )
+  })
+
+  it('names the file that is not a database', () => {
+    const file = join(tempDir(), 'notes.txt')
+    writeFileSync(file, 'not a database, but long enough to look at its header. '.repeat(4))
+    expect(() => openDb(file)).toThrow(`cannot open the database ${file}: file is not a database`)
+  })
+})

@@ -447,6 +447,36 @@ describe('scenario files', () => {
     )
   })
 
+  it("reports a .json file's syntax error in JSON's words, with its line and column", () => {
+    const messageOf = (read: () => unknown) => {
+      try {
+        read()
+      } catch (error) {
+        expect(error).toBeInstanceOf(ScenarioError)
+        return (error as Error).message
+      }
+      throw new Error('no error')
+    }
+    // a stray comma at line 4, column 6: YAML would call it a flow collection error
+    const file = tempFile('broken.json', '{\n  "name": "x",\n  "rules": [\n    {,}\n  ]\n}\n')
+    const broken = messageOf(() => loadScenarioFile(file))
+    expect(broken).toMatch(/^.*: JSON syntax error at line 4, column 6: \S/)
+    expect(broken.startsWith(`${file}: JSON syntax error at line 4, column 6: `)).toBe(true)
+    expect(broken).not.toMatch(/flow|YAML|position/i)
+    // a file cut short: where its text ends
+    expect(messageOf(() => parseScenario('{\n  "name": "x",\n  "rules": [\n', 'cut.json'))).toBe(
+      'cut.json: JSON syntax error at line 3, column 13: Unexpected end of JSON input',
+    )
+    // a byte order mark is not a column
+    expect(messageOf(() => parseScenario('\uFEFF{"name" "x"}', 'bom.JSON'))).toMatch(
+      /^bom\.JSON: JSON syntax error at line 1, column 9: \S/,
+    )
+    // YAML's errors stay YAML's
+    expect(messageOf(() => parseScenario('name: x\nrules: [\n', 'broken.yaml'))).not.toContain(
+      'JSON',
+    )
+  })
+
   it('refuses to start on a malformed file, with the precise error and no crash', () => {
     const file = tempFile('bad.yaml', 'name: bad\nrules:\n  - latency: forever\n')
     expect(() => newSandbox({ scenarios: [file] })).toThrow(`${file}:3: rules.0.latency:`)

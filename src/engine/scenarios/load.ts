@@ -1,5 +1,6 @@
 /**
- * Reading scenario files (PRODUCT §9): YAML or JSON (JSON is read as YAML, for positions),
+ * Reading scenario files (PRODUCT §9): YAML or JSON (JSON is read as YAML, for positions, once
+ * JSON.parse has found no syntax error in a `.json` file: YAML would tell one in its own words),
  * validated with zod; an error names the file, the line and the bad field. Files in use are
  * watched: an edit is picked up, a broken edit keeps the last good version, and a deleted file
  * takes its scenario out of force until it comes back.
@@ -25,6 +26,7 @@ export class ScenarioError extends Error {
 
 /** Parses and validates a scenario from text; `source` names it in errors. */
 export function parseScenario(text: string, source = 'scenario'): Scenario {
+  if (/\.json$/i.test(source)) checkJsonSyntax(text, source)
   const { LineCounter, parseDocument } = loadYaml()
   const lineCounter = new LineCounter()
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true })
@@ -42,6 +44,27 @@ export function parseScenario(text: string, source = 'scenario'): Scenario {
     const offset = node?.range?.[0] ?? holder?.range?.[0]
     return offset === undefined ? undefined : lineCounter.linePos(offset).line
   })
+}
+
+/** Throws JSON.parse's syntax error with the line and column (1-based) where it found it. */
+function checkJsonSyntax(text: string, source: string): void {
+  const json = text.replace(/^\uFEFF/, '')
+  try {
+    JSON.parse(json)
+  } catch (error) {
+    const message = (error as Error).message
+    // "… in JSON at position 42" (and "(line 3 column 5)" in newer Node); none at the end of input
+    const at = /at position (\d+)/.exec(message)
+    const offset = at ? Number(at[1]) : json.trimEnd().length
+    const before = json.slice(0, offset)
+    const line = before.split('\n').length
+    const column = offset - before.lastIndexOf('\n')
+    const what = message.replace(/ in JSON at position \d+.*$/s, '')
+    throw new ScenarioError(
+      `${source}: JSON syntax error at line ${line}, column ${column}: ${what}`,
+      [{ path: '', line, message: `JSON syntax error at column ${column}: ${what}` }],
+    )
+  }
 }
 
 /** Validates a parsed scenario (a JSON body, or a parsed file). */

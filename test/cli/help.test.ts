@@ -1,0 +1,112 @@
+/**
+ * `card-sandbox --help` and `help <command>` as the built command prints them: no line over 100
+ * columns, and each row's left column (what to type) apart from its description by two spaces at
+ * least, or alone on its line with the description below it. `npm test` builds dist/ first.
+ */
+import { spawnSync } from 'node:child_process'
+import { describe, expect, it } from 'vitest'
+import { FLAGS } from '../../src/cli/flags.js'
+import { helpRow, helpTable, HELP_WIDTH } from '../../src/cli/help.js'
+import type { Command } from '../../src/commands/command.js'
+import {
+  clockCommand,
+  fixturesCommand,
+  journalCommand,
+  resetCommand,
+  transitionCommand,
+} from '../../src/commands/state.js'
+import { stopCommand } from '../../src/commands/stop.js'
+import { listenCommand, triggerCommand } from '../../src/commands/webhooks.js'
+
+const CLI = new URL('../../dist/bin/card-sandbox.js', import.meta.url).pathname
+const REMOTE: Command[] = [
+  stopCommand,
+  resetCommand,
+  clockCommand,
+  transitionCommand,
+  triggerCommand,
+  listenCommand,
+  fixturesCommand,
+  journalCommand,
+]
+
+function help(args: string[]): string {
+  const run = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' })
+  expect(run.status, run.stderr).toBe(0)
+  return run.stdout
+}
+
+/**
+ * Each left column's line: the left column alone, or followed by two spaces and its description;
+ * the column its description starts at.
+ */
+function descriptionColumns(text: string, lefts: string[]): number[] {
+  const lines = text.split('\n')
+  return lefts.map((left) => {
+    const at = lines.findIndex((line) => line.startsWith(`  ${left}`))
+    expect(at, `no line for ${left}`).toBeGreaterThanOrEqual(0)
+    const after = lines[at].slice(2 + left.length)
+    if (after === '') {
+      // alone: the description starts on the next line, indented past the left columns
+      const next = lines[at + 1]
+      expect(next, `the description of ${left}`).toMatch(/^ {4,}\S/)
+      return next.length - next.trimStart().length
+    }
+    expect(after, `${left} and its description`).toMatch(/^ {2,}\S/)
+    return 2 + left.length + (after.length - after.trimStart().length)
+  })
+}
+
+function expectWithinWidth(text: string) {
+  for (const line of text.split('\n'))
+    expect(line.length, `too wide: ${line}`).toBeLessThanOrEqual(HELP_WIDTH)
+}
+
+describe('--help', () => {
+  it('fits in 100 columns, each description apart from its flag or command, in one column a table', () => {
+    const text = help(['--help'])
+    expectWithinWidth(text)
+    const [commands, flags] = text.split('Flags of serve:')
+    const usages = ['serve [flags]', ...REMOTE.map((c) => c.usage), 'help [command]']
+    expect(new Set(descriptionColumns(commands, usages)).size).toBe(1)
+    const flagLefts = [...FLAGS.map((f) => `--${f.name} ${f.value}`), '-v, --version', '-h, --help']
+    expect(new Set(descriptionColumns(flags, flagLefts)).size).toBe(1)
+    // the longest flag shares its line with its description
+    expect(flags).toMatch(/^ {2}--db <file\|:memory:\|postgres:\/\/…> {2}SQLite database/m)
+    // each flag's environment variable, under its description
+    expect(flags).toMatch(/^ +env CARD_SANDBOX_WEBHOOK_EXTENSIONS$/m)
+  })
+
+  it.each(REMOTE.map((command) => [command.name, command]))(
+    '`help %s` fits in 100 columns, each description apart from its flag',
+    (name, command) => {
+      const text = help(['help', name])
+      expectWithinWidth(text)
+      expect(text).toContain(`Usage: npx card-sandbox ${command.usage}\n`)
+      const lefts = command.help.map((row) => row.left)
+      expect(new Set(descriptionColumns(text, lefts)).size).toBe(1)
+    },
+  )
+})
+
+describe('helpTable', () => {
+  it('starts descriptions two spaces after the longest left column, wrapping them at 100', () => {
+    const long = 'word '.repeat(40).trim()
+    const lines = helpTable([helpRow('--a <x>', 'short'), helpRow('--bbbbbb <yy>', long, 'env B')])
+    expect(lines[0]).toBe('  --a <x>        short')
+    expect(lines[1].startsWith('  --bbbbbb <yy>  word word')).toBe(true)
+    expect(lines.slice(1, -1).every((line) => line.length <= 100)).toBe(true)
+    expect(lines.slice(2, -1).every((line) => line.startsWith(' '.repeat(17) + 'word'))).toBe(true)
+    expect(lines.at(-1)).toBe(`${' '.repeat(17)}env B`)
+    expect(lines.join(' ').replace(/\s+/g, ' ')).toContain(long)
+  })
+
+  it('gives a left column too long to share a line a line of its own', () => {
+    const usage = 'clock [advance <duration> | set <ISO> | run-due [--until <ISO>]]'
+    expect(helpTable([helpRow('reset', 'empty it'), helpRow(usage, 'show the clock')])).toEqual([
+      '  reset  empty it',
+      `  ${usage}`,
+      '         show the clock',
+    ])
+  })
+})
