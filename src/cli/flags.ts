@@ -86,7 +86,7 @@ export const FLAGS: readonly Flag[] = [
     name: 'sdk-compat',
     value: '<on|off>',
     default: 'off',
-    help: "add the keys the official SDKs read but the real service's examples lack (last_four…)",
+    help: "add the keys the official SDKs read but the real service's examples lack (last4, cardUser…)",
   },
   {
     name: 'rate-limit',
