@@ -5,7 +5,10 @@
  */
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, expectTypeOf, it } from 'vitest'
+import type { z } from 'zod'
+import type { ScenarioRule } from '../../src/clients/client.js'
+import type { editSchema } from '../../src/engine/scenarios/edit.js'
 import { loadScenarioFile, parseScenario, ScenarioError } from '../../src/engine/scenarios/load.js'
 import { newSandbox, UUID } from '../helpers.js'
 import { tempDir } from '../temp-dir.js'
@@ -265,6 +268,10 @@ describe('the edit effect', () => {
       expect(answer.status).toBe(422)
       expect(JSON.stringify(answer.body)).toContain('rules.0.edit.drop.0')
       expect(JSON.stringify(answer.body)).toContain('expected a JSON path')
+    })
+
+    it("the kit's ScenarioRule types the edit as the schema reads it", () => {
+      expectTypeOf<NonNullable<ScenarioRule['edit']>>().toEqualTypeOf<z.input<typeof editSchema>>()
     })
 
     it('a good edit parses to what the rule says', () => {
