@@ -129,6 +129,24 @@ describe('the edit effect', () => {
     expect(refused.body.data?.card).toBeUndefined()
   })
 
+  it("edits a canned answer too, when an earlier rule's respond continues to it", async () => {
+    const s = sandboxWith(`name: canned
+rules:
+  - match: { method: GET, path: /v1/cards }
+    respond: { status: 200, body: { message: OK, statusCode: 200, data: [{ id: 7 }] } }
+    continue: true
+  - match: { method: GET, path: /v1/cards, nth: 1 }
+    edit: { retype: { '$.data[*].id': string }, message: Cards fetched }
+`)
+    const answer = await s.call('GET', '/v1/cards')
+    expect(answer.status).toBe(200)
+    expect(answer.body).toEqual({ message: 'Cards fetched', statusCode: 200, data: [{ id: '7' }] })
+    expect(answer.headers.get('x-card-sandbox-scenario')).toBe('canned/rule 1, canned/rule 2')
+    // the edit changed that answer, not the scenario's body: the next call has it as written
+    const next = await s.call('GET', '/v1/cards')
+    expect(next.body).toEqual({ message: 'OK', statusCode: 200, data: [{ id: 7 }] })
+  })
+
   describe('each kind, on a card as GET /v1/cards/:reference shows it', () => {
     let s: Sandbox
     let reference: string
