@@ -71,7 +71,10 @@ export function scenarioFromReport(
   if (delays.lines.length) out.push(...delays.lines)
 
   const rules: string[] = []
-  for (const { route, findings } of report.routes) {
+  // the first rule that matches wins: a literal path before a template that would also match it
+  const params = (route: string) => (route.match(/\{/g) ?? []).length
+  const routes = [...report.routes].sort((a, b) => params(a.route) - params(b.route))
+  for (const { route, findings } of routes) {
     if (findings.length === 0) continue
     rules.push(...pinRoute(route, findings, lines))
   }
@@ -155,14 +158,16 @@ function pinRoute(route: string, findings: Finding[], lines: PinRecordLine[]): s
     }
     const path = generalPath(finding.path)
     switch (finding.kind) {
-      case 'extra-key':
-        ;(edit.add ??= {})[path] = finding.upstream === undefined ? null : finding.upstream
+      case 'extra-key': {
+        const value = upstreamValue(finding, where)
+        ;(edit.add ??= {})[path] = value === undefined ? null : value
         break
+      }
       case 'missing-key':
         ;(edit.drop ??= []).push(path)
         break
       case 'type':
-        ;(edit.retype ??= {})[path] = typeOf(finding.upstream)
+        ;(edit.retype ??= {})[path] = typeOf(upstreamValue(finding, where))
         break
       case 'null':
         ;(edit.retype ??= {})[path] = 'null'
@@ -245,9 +250,34 @@ function countOf(finding: Finding, findings: Finding[]): number {
   return findings.filter((f) => sameFinding(f, finding)).length
 }
 
-/** `$.data[3].x` and `$.data[].x` pin every element: `$.data[*].x`. */
+/** `$.data[3].x`, `$.data[].x` and `$.data.3.x` pin every element: `$.data[*].x`. */
 function generalPath(path: string): string {
-  return path.replace(/\[\d*\]/g, '[*]')
+  return path.replace(/\[\d*\]/g, '[*]').replace(/\.\d+(?=$|[.[])/g, '[*]')
+}
+
+/**
+ * What the upstream sent where a finding is: read from the recorded (masked) answer, which keeps
+ * each value's JSON type, else the finding's own `upstream`.
+ */
+function upstreamValue(finding: Finding, where: PinRecordLine[]): unknown {
+  for (const line of where) {
+    const own = (line.findings ?? []).find((g) => sameFinding(finding, g))
+    const value = own && valueAt(line.response?.body, own.path)
+    if (value !== undefined) return value
+  }
+  return finding.upstream
+}
+
+function valueAt(body: unknown, path: string): unknown {
+  let value = body
+  const steps = path.slice(1).match(/\.[^.[\]]+|\[\d+\]/g) ?? []
+  if (!path.startsWith('$') || steps.join('') !== path.slice(1)) return undefined
+  for (const step of steps) {
+    if (value === null || typeof value !== 'object') return undefined
+    const key = step.startsWith('[') ? Number(step.slice(1, -1)) : step.slice(1)
+    value = (value as Record<string | number, unknown>)[key]
+  }
+  return value
 }
 
 function routeMatches(template: string, path: string): boolean {

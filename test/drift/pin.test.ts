@@ -29,7 +29,8 @@ const createFindings: Finding[] = [
     route: CREATE,
     path: '$.data.card.last4',
     kind: 'extra-key',
-    upstream: '0000',
+    // a description here: the value pinned is read from the recorded answer
+    upstream: 'string (4 digits)',
     sandbox: 'absent',
   },
   {
@@ -39,7 +40,13 @@ const createFindings: Finding[] = [
     upstream: 'absent',
     sandbox: 'string',
   },
-  { route: CREATE, path: '$.data.card.balance', kind: 'type', upstream: '0', sandbox: 'number' },
+  {
+    route: CREATE,
+    path: '$.data.card.balance',
+    kind: 'type',
+    upstream: 'string',
+    sandbox: 'number',
+  },
   {
     route: CREATE,
     path: '$',
@@ -73,6 +80,20 @@ const showFindings: Finding[] = [
     sandbox: 'string (YYYY-MM-DDTHH:mm:ss.SSSZ)',
   },
 ]
+const LIST = 'GET /v1/cards'
+const listFinding: Finding = {
+  route: LIST,
+  path: '$.data[1].pan_suffix',
+  kind: 'extra-key',
+  upstream: '42',
+  sandbox: 'absent',
+}
+/** The create answer as recorded (masked: the last four digits are zeros). */
+const createdUpstream = {
+  message: 'Card created',
+  statusCode: 201,
+  data: { card: { reference: 'c-1', last4: '0000', balance: '0', status: 'pendin' } },
+}
 const refusal = {
   message: 'Insufficient balance',
   statusCode: 422,
@@ -99,9 +120,19 @@ function line(
 
 const LINES: PinRecordLine[] = [
   line('2026-11-28T17:00:00.000Z', 'POST', '/v1/card-users/create', 200, []),
-  line('2026-11-28T17:00:01.000Z', 'POST', '/v1/cards/create', 201, createFindings),
+  line(
+    '2026-11-28T17:00:01.000Z',
+    'POST',
+    '/v1/cards/create',
+    201,
+    createFindings,
+    createdUpstream,
+  ),
   line('2026-11-28T17:00:02.000Z', 'GET', '/v1/cards/c-1', 200, showFindings),
   line('2026-11-28T17:00:03.000Z', 'GET', '/v1/cards/c-1', 200, showFindings.slice(0, 1)),
+  line('2026-11-28T17:00:03.500Z', 'GET', '/v1/cards', 200, [listFinding], {
+    data: [{ reference: 'c-0' }, { reference: 'c-1', pan_suffix: '00' }],
+  }),
   line('2026-11-28T17:00:04.000Z', 'POST', '/v1/transactions/create/card-to-bank', 200, []),
   line(
     '2026-11-28T17:00:05.000Z',
@@ -120,7 +151,8 @@ const REPORT: PinReport = {
     // the same finding twice (two calls) is one edit
     { route: SHOW, findings: [...showFindings, showFindings[0]] },
     { route: TRANSFER, findings: [transferFinding] },
-    { route: 'GET /v1/cards', findings: [] },
+    { route: LIST, findings: [listFinding] },
+    { route: 'GET /v1/card-users', findings: [] },
     {
       route: 'GET /v1/cards/{reference}/statement',
       findings: [
@@ -156,6 +188,7 @@ describe('scenarioFromReport', () => {
     const scenario = parseScenario(text, 'pinned.yaml')
     expect(scenario.name).toBe('pinned-drift')
     expect(scenario.delays).toEqual({ card_issuing: 3500, card_user_verification: 1000 })
+    // literal paths first (a template's rule would take their calls), else the report's order
     expect(scenario.rules).toEqual([
       {
         match: { method: 'POST', path: '/v1/cards/create' },
@@ -168,12 +201,17 @@ describe('scenarioFromReport', () => {
         },
       },
       {
-        match: { method: 'GET', path: '/v1/cards/:reference' },
-        edit: { retype: { '$.data.card.expiry': 'null' } },
-      },
-      {
         match: { method: 'POST', path: '/v1/transactions/create/card-to-bank', nth: [2] },
         respond: { status: 422, body: refusal },
+      },
+      {
+        // one element's finding pins every element, with the recorded (masked) value
+        match: { method: 'GET', path: '/v1/cards' },
+        edit: { add: { '$.data[*].pan_suffix': '00' } },
+      },
+      {
+        match: { method: 'GET', path: '/v1/cards/:reference' },
+        edit: { retype: { '$.data.card.expiry': 'null' } },
       },
     ])
     // each rule says where it comes from: route, kinds, counts, first instant
