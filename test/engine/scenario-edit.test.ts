@@ -10,7 +10,8 @@ import type { z } from 'zod'
 import type { ScenarioRule } from '../../src/clients/client.js'
 import type { editSchema } from '../../src/engine/scenarios/edit.js'
 import { loadScenarioFile, parseScenario, ScenarioError } from '../../src/engine/scenarios/load.js'
-import { newSandbox, UUID } from '../helpers.js'
+import { startSandbox } from '../../src/index.js'
+import { fullIdentity, newSandbox, UUID } from '../helpers.js'
 import { tempDir } from '../temp-dir.js'
 
 type Sandbox = ReturnType<typeof newSandbox>
@@ -110,6 +111,36 @@ describe('the edit effect', () => {
     expect((await s.call('GET', `/v1/cards/${card.reference}`)).body.data.card.status).toBe(
       'issued',
     )
+  })
+
+  it('over real HTTP: the edited bytes, their length, the headers', async () => {
+    const sandbox = await startSandbox({ port: 0, scenarios: [scenarioFile(CREATE_EDITED)] })
+    cleanups.push(() => sandbox.close())
+    const call = (path: string, body: unknown) =>
+      fetch(new URL(path, sandbox.baseUrl), {
+        method: 'POST',
+        headers: { Authorization: 'Bearer http-edit', 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+    const user = (await (await call('/v1/card-users/create', fullIdentity())).json()).data.userCard
+      .reference
+    await call(`/__sandbox/card-users/${user}/transition`, { to: 'passed' })
+    const res = await call('/v1/cards/create', {
+      card_user_reference: user,
+      card_brand: 'visa',
+      card_type: 'virtual',
+    })
+    const text = await res.text()
+    expect(res.status).toBe(201)
+    expect(res.headers.get('x-card-sandbox-scenario')).toBe('pinned/card create as upstream')
+    expect(res.headers.get('content-type')).toBe('application/json')
+    const length = res.headers.get('content-length')
+    if (length !== null) expect(Number(length)).toBe(Buffer.byteLength(text))
+    expect(JSON.parse(text)).toMatchObject({
+      message: 'Card created',
+      statusCode: 201,
+      data: { card: { state: 'issuing', balance: '0', extra: 1 } },
+    })
   })
 
   it("keeps the request journal's copy of the answer as it was sent", async () => {
