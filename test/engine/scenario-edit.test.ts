@@ -122,8 +122,10 @@ describe('the edit effect', () => {
         headers: { Authorization: 'Bearer http-edit', 'Content-Type': 'application/json' },
         body: JSON.stringify(body),
       })
-    const user = (await (await call('/v1/card-users/create', fullIdentity())).json()).data.userCard
-      .reference
+    const created = (await (await call('/v1/card-users/create', fullIdentity())).json()) as {
+      data: { userCard: { reference: string } }
+    }
+    const user = created.data.userCard.reference
     await call(`/__sandbox/card-users/${user}/transition`, { to: 'passed' })
     const res = await call('/v1/cards/create', {
       card_user_reference: user,
