@@ -283,6 +283,22 @@ export type ScenarioRule = {
   respond?: { status: number; headers?: Record<string, string>; body?: unknown }
   latency?: Duration
   drop?: boolean
+  /**
+   * Edits a 2xx JSON answer after the handler ran (the resource is still made), by JSON path
+   * from the answer's top: `$.data.card.status`, `$.data[0].x`, `$.data[*].x`.
+   */
+  edit?: {
+    /** Sets a key: a new one, or a new value for one that is there. */
+    add?: Record<string, unknown>
+    drop?: string[]
+    /** The key's new name, in the same place. */
+    rename?: Record<string, string>
+    retype?: Record<string, 'string' | 'number' | 'boolean' | 'null' | 'array' | 'object'>
+    /** The HTTP status, and the envelope's `statusCode`. */
+    status?: number
+    /** The envelope's `message`. */
+    message?: string
+  }
   outcome?: 'failed' | 'expired' | 'success'
   outcome_after?: Duration
   continue?: boolean

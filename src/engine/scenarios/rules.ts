@@ -3,6 +3,7 @@
  * files at start apply to every tenant; those posted at run time apply to the posting tenant
  * only and go away on its reset. Counters for `nth` and `times` are per tenant and rule.
  */
+import type { Edit } from './edit.js'
 import type { FieldMatcher, Outcome, Rule, Scenario } from './schema.js'
 
 export type ScenarioRequest = {
@@ -17,6 +18,8 @@ export type Effects = {
   respond?: { status: number; headers: Record<string, string>; body: unknown }
   latencyMs: number
   drop: boolean
+  /** Edits of the answer, in the order the rules matched. */
+  edits: Edit[]
   outcome?: { to: Outcome; afterMs?: number }
   /** The rules that matched, `scenario/rule`, for the request log. */
   matched: string[]
@@ -25,7 +28,7 @@ export type Effects = {
 /** A loaded scenario and where it came from (a file path, or `tenant`). */
 export type ActiveScenario = { source: string; scenario: Scenario }
 
-const NO_EFFECTS: Effects = { latencyMs: 0, drop: false, matched: [] }
+const NO_EFFECTS: Effects = { latencyMs: 0, drop: false, edits: [], matched: [] }
 
 export function createRuleMatcher(random: () => number) {
   const counters = new Map<string, number>()
@@ -103,6 +106,7 @@ function merge(effects: Effects, rule: Rule, name: string): Effects {
       }),
     latencyMs: effects.latencyMs + (rule.latency ?? 0),
     drop: effects.drop || rule.drop === true,
+    edits: rule.edit ? [...effects.edits, rule.edit] : effects.edits,
     outcome: effects.outcome ?? (rule.outcome && { to: rule.outcome, afterMs: rule.outcome_after }),
     matched: [...effects.matched, name],
   }

@@ -1,12 +1,13 @@
 /**
  * The scenario file format (PRODUCT §9), YAML or JSON: a name, delay overrides, and rules.
  * A rule matches requests (method, path with :params, body fields, tenant, nth call, rate) and
- * has effects (respond, latency, drop the connection, force the async outcome of what the
- * request creates). Rules apply in order; the first match wins unless it says `continue`.
+ * has effects (respond, latency, drop the connection, edit the handler's answer, force the
+ * async outcome of what the request creates). Rules apply in order; the first match wins unless it says `continue`.
  */
 import { z } from 'zod'
 import { DELAY_NAMES } from '../../domain/schedule.js'
 import { parseDuration } from '../../domain/clock.js'
+import { editSchema } from './edit.js'
 
 const duration = z.union([z.string(), z.number()]).transform((value, check) => {
   const ms = parseDuration(value)
@@ -108,6 +109,8 @@ export const ruleSchema = z.strictObject({
     .optional(),
   latency: duration.optional(),
   drop: z.boolean().optional(),
+  /** Edits the JSON answer after the handler ran (edit.ts); the resource is still made. */
+  edit: editSchema.optional(),
   /** Forces the async outcome of the resource the request creates. */
   outcome: z.enum(OUTCOMES).optional(),
   /** When the forced outcome happens; default: the resource's usual delay. */

@@ -1,6 +1,7 @@
 /**
  * Applies the scenarios in force to a /v1 request (PRODUCT §9): added latency, a dropped
- * connection, a canned response, or an async outcome forced on what the request creates.
+ * connection, a canned response, an edit of the handler's answer, or an async outcome forced on
+ * what the request creates.
  * Also hands the scenarios' delay overrides to the domain. Matched rules are named in the
  * `x-card-sandbox-scenario` response header.
  */
@@ -8,6 +9,7 @@ import type { HttpBindings } from '@hono/node-server'
 import type { Context, MiddlewareHandler, Next } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import type { ScenarioRegistry } from '../../engine/scenarios/registry.js'
+import { applyEdits, type Edit } from '../../engine/scenarios/edit.js'
 import type { AppEnv } from '../../wiring/env.js'
 import { stampsOf } from '../../store/tenants.js'
 import { sendJson } from '../envelope.js'
@@ -71,11 +73,36 @@ async function apply(c: Context<AppEnv>, next: Next, inForce: InForce): Promise<
   }
   const matched = effects.matched.join(', ')
   if (effects.respond) {
-    const { status, headers, body } = effects.respond
+    const { headers } = effects.respond
+    const { status, body } = applyEdits(
+      { status: effects.respond.status, body: structuredClone(effects.respond.body) },
+      effects.edits,
+    )
     const answer = new Headers({ [SCENARIO_HEADER]: matched })
     for (const [name, value] of Object.entries(headers)) answer.set(name, value)
     return sendJson(c, body, status as ContentfulStatusCode, answer)
   }
   await next()
+  if (effects.edits.length > 0) await editAnswer(c, effects.edits)
   c.res.headers.set(SCENARIO_HEADER, matched)
+}
+
+/** The handler's JSON answer, edited; its headers stay (a non-JSON answer is left as it is). */
+async function editAnswer(c: Context<AppEnv>, edits: Edit[]): Promise<void> {
+  const res = c.res
+  if (!res.headers.get('content-type')?.includes('application/json')) return
+  const text = c.get('responseJson') ?? (await res.clone().text())
+  let body: unknown
+  try {
+    body = JSON.parse(text)
+  } catch {
+    return
+  }
+  const edited = applyEdits({ status: res.status, body }, edits)
+  const json = JSON.stringify(edited.body)
+  c.set('responseJson', json)
+  const headers = new Headers(res.headers)
+  headers.delete('content-length')
+  c.res = undefined
+  c.res = new Response(json, { status: edited.status, headers })
 }
