@@ -48,7 +48,10 @@ export const pageMetaAnswer = z.strictObject({
 
 // ---- card users (SPEC §4.1) ----
 
-/** The identity a card user was created with; the docs' two flows order it differently. */
+/**
+ * The identity a card user was created with; the docs' two flows order it differently, and the
+ * keys here are in the order the sandbox answers them (drift/compare.ts checks key order).
+ */
 const identity = {
   reference: z.uuid(),
   first_name: nullableText,
@@ -58,17 +61,20 @@ const identity = {
   phone: z.string(),
   email: nullableText,
 }
+/** The widget flow's order, which the list's records follow too. */
+const { id_no, ...widgetFirst } = identity
+const widgetIdentity = { ...widgetFirst, id_no }
 export const userCardAnswer = z.strictObject(identity)
 export const cardUserAnswer = z.strictObject({
   ...identity,
   status: z.enum(CARD_USER_STATUSES),
   created_at: createdAt,
 })
-const cardUserListItem = z.strictObject({ ...identity, status: z.enum(CARD_USER_STATUSES) })
+const cardUserListItem = z.strictObject({ ...widgetIdentity, status: z.enum(CARD_USER_STATUSES) })
 
 /** Widget flow: `userCard` beside `message`; full data: under `data`, with `message` again. */
 export const createCardUserAnswer = z.union([
-  envelope({ userCard: userCardAnswer }),
+  envelope({ userCard: z.strictObject(widgetIdentity) }),
   envelope({ data: z.strictObject({ message: z.string(), userCard: userCardAnswer }) }),
 ])
 const paginatorLink = z.strictObject({
@@ -114,8 +120,11 @@ export const cardAnswer = z.strictObject({
   card_brand: brandName,
   card_type: z.enum(CARD_TYPES),
   cvv2: nullableText,
-  /** `YYYY-MM` */
-  expiry: nullableText,
+  /** `YYYY-MM` (PRODUCT §5) */
+  expiry: z
+    .string()
+    .regex(/^\d{4}-\d\d$/)
+    .nullable(),
   balance: z.number().int(),
   status: z.enum(CARD_STATUSES),
 })
