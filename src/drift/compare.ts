@@ -74,8 +74,7 @@ function theContract(): Contract {
       const trimmed = template.length > 1 ? template.replace(/\/+$/, '') : template
       for (const [method, operation] of Object.entries(item)) {
         const ok = operation.responses['200']
-        const schema =
-          ok && 'content' in ok ? ok.content?.['application/json']?.schema : undefined
+        const schema = ok && 'content' in ok ? ok.content?.['application/json']?.schema : undefined
         routes.push({
           method: method.toUpperCase(),
           template: trimmed,
@@ -192,7 +191,9 @@ const IGNORED_HEADERS = new Set([
 const IGNORED_PREFIXES = ['access-control-', 'cf-', 'x-amz-', 'x-cache']
 
 /** The headers the sandbox sends on a /v1 answer of this status, and a test of their values. */
-function sandboxHeaders(status: number): Record<string, { says: string; ok: (v: string) => boolean }> {
+function sandboxHeaders(
+  status: number,
+): Record<string, { says: string; ok: (v: string) => boolean }> {
   const integer = { says: 'integer', ok: (v: string) => /^\d+$/.test(v.trim()) }
   return {
     'content-type': {

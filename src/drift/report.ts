@@ -108,7 +108,17 @@ export function compareRecording(lines: RecordLine[]): Report {
 // ---------------------------------------------------------------------------------------------
 // Timing
 
-type Read = (body: any) => { key: unknown; state: unknown }[]
+type Read = (body: unknown) => { key: unknown; state: unknown }[]
+
+/** The value at `keys` in a parsed JSON answer, or undefined. */
+function dig(value: unknown, ...keys: (string | number)[]): unknown {
+  let current = value
+  for (const key of keys) {
+    if (current === null || typeof current !== 'object') return undefined
+    current = (current as Record<string | number, unknown>)[key]
+  }
+  return current
+}
 
 /**
  * A resource that moves by itself: the routes that create it (and where its key and first state
@@ -121,10 +131,12 @@ type Move = {
   old: (state: unknown) => boolean
 }
 
-const one = (record: any, key: string, state: string) =>
-  record && typeof record === 'object' ? [{ key: record[key], state: record[state] }] : []
-const each = (records: any, key: string, state: string) =>
-  Array.isArray(records) ? records.flatMap((r) => one(r, key, state)) : []
+const one = (record: unknown, key: string, state: string) =>
+  record !== null && typeof record === 'object'
+    ? [{ key: dig(record, key), state: dig(record, state) }]
+    : []
+const each = (records: unknown, key: string, state: string) =>
+  Array.isArray(records) ? records.flatMap((r: unknown) => one(r, key, state)) : []
 
 const TRANSACTION_CREATES = [
   'POST /v1/transactions/create',
@@ -138,22 +150,25 @@ const MOVES: Move[] = [
     delay: 'card_user_verification',
     // the full-data flow only (under `data`): a widget-flow user waits for the widget
     creates: {
-      'POST /v1/card-users/create': (b) => one(b?.data?.userCard, 'reference', 'status'),
-      'POST /v1/card-users/resubmit': (b) => one(b?.data?.userCard, 'reference', 'status'),
+      'POST /v1/card-users/create': (b) => one(dig(b, 'data', 'userCard'), 'reference', 'status'),
+      'POST /v1/card-users/resubmit': (b) => one(dig(b, 'data', 'userCard'), 'reference', 'status'),
     },
     reads: {
-      'GET /v1/card-users/{reference}': (b) => one(b?.data?.cardUser, 'reference', 'status'),
+      'GET /v1/card-users/{reference}': (b) =>
+        one(dig(b, 'data', 'cardUser'), 'reference', 'status'),
       'GET /v1/card-users': (b) =>
-        Array.isArray(b?.data) ? b.data.flatMap((p: any) => each(p?.data, 'reference', 'status')) : [],
+        ((dig(b, 'data') ?? []) as unknown[]).flatMap((page) =>
+          each(dig(page, 'data'), 'reference', 'status'),
+        ),
     },
     old: (state) => state === 'pending' || state === undefined,
   },
   {
     delay: 'card_issuing',
-    creates: { 'POST /v1/cards/create': (b) => one(b?.data?.card, 'reference', 'status') },
+    creates: { 'POST /v1/cards/create': (b) => one(dig(b, 'data', 'card'), 'reference', 'status') },
     reads: {
-      'GET /v1/cards/{reference}': (b) => one(b?.data?.card, 'reference', 'status'),
-      'GET /v1/cards': (b) => each(b?.data, 'reference', 'status'),
+      'GET /v1/cards/{reference}': (b) => one(dig(b, 'data', 'card'), 'reference', 'status'),
+      'GET /v1/cards': (b) => each(dig(b, 'data'), 'reference', 'status'),
     },
     old: (state) => state === 'issuing',
   },
@@ -162,12 +177,12 @@ const MOVES: Move[] = [
     // a linked card answers `issued` at once; its number comes after the delay
     creates: {
       'POST /v1/cards/link': (b) =>
-        one(b?.data?.card, 'reference', 'card_number').map(filled('number')),
+        one(dig(b, 'data', 'card'), 'reference', 'card_number').map(filled('number')),
     },
     reads: {
       'GET /v1/cards/{reference}': (b) =>
-        one(b?.data?.card, 'reference', 'card_number').map(filled('number')),
-      'GET /v1/cards': (b) => each(b?.data, 'reference', 'last_four').map(filled('number')),
+        one(dig(b, 'data', 'card'), 'reference', 'card_number').map(filled('number')),
+      'GET /v1/cards': (b) => each(dig(b, 'data'), 'reference', 'last_four').map(filled('number')),
     },
     old: (state) => state === 'no number',
   },
@@ -176,22 +191,24 @@ const MOVES: Move[] = [
     creates: Object.fromEntries(
       TRANSACTION_CREATES.map((route) => [
         route,
-        (b: any) => one(b?.data?.transaction, 'slug', 'status'),
+        (b: unknown) => one(dig(b, 'data', 'transaction'), 'slug', 'status'),
       ]),
     ),
     reads: {
       'GET /v1/transactions/{reference}': (b) =>
-        one(b?.transaction ?? b?.data?.transaction, 'slug', 'status'),
-      'GET /v1/transactions': (b) => each(b?.data?.transaction, 'slug', 'status'),
+        one(dig(b, 'transaction') ?? dig(b, 'data', 'transaction'), 'slug', 'status'),
+      'GET /v1/transactions': (b) => each(dig(b, 'data', 'transaction'), 'slug', 'status'),
     },
     old: (state) => state === 'pending',
   },
   {
     delay: 'disburse_settlement',
-    creates: { 'POST /v1/disburses/create': (b) => one(b?.data?.disburse, 'reference', 'status') },
+    creates: {
+      'POST /v1/disburses/create': (b) => one(dig(b, 'data', 'disburse'), 'reference', 'status'),
+    },
     reads: {
-      'GET /v1/disburses/{reference}': (b) => one(b?.data, 'reference', 'status'),
-      'GET /v1/disburses': (b) => each(b?.data, 'reference', 'status'),
+      'GET /v1/disburses/{reference}': (b) => one(dig(b, 'data'), 'reference', 'status'),
+      'GET /v1/disburses': (b) => each(dig(b, 'data'), 'reference', 'status'),
     },
     old: (state) => state === 'processing',
   },
@@ -199,11 +216,11 @@ const MOVES: Move[] = [
     delay: 'payment_outcome',
     creates: {
       'POST /v1/payments/create': (b) =>
-        one(b?.data?.payment ?? b?.payment, 'reference', 'status'),
+        one(dig(b, 'data', 'payment') ?? dig(b, 'payment'), 'reference', 'status'),
     },
     reads: {
-      'GET /v1/payments/{reference}': (b) => one(b?.data, 'reference', 'status'),
-      'GET /v1/payments': (b) => each(b?.data, 'reference', 'status'),
+      'GET /v1/payments/{reference}': (b) => one(dig(b, 'data'), 'reference', 'status'),
+      'GET /v1/payments': (b) => each(dig(b, 'data'), 'reference', 'status'),
     },
     old: (state) => state === 'pending',
   },
@@ -216,7 +233,12 @@ function filled(label: string) {
   })
 }
 
-type Seen = { createdAt: number; lastOld: number | null; firstNew: number | null; newState?: string }
+type Seen = {
+  createdAt: number
+  lastOld: number | null
+  firstNew: number | null
+  newState?: string
+}
 
 function timingOf(lines: RecordLine[]): ReportDelay[] {
   const ordered = lines
