@@ -55,7 +55,7 @@ export type ReportDelay = {
   lastOldMs: number | null
   /** The earliest read in a new state, from its create (the delay is at most this). */
   firstNewMs: number | null
-  /** The new states read. */
+  /** Every state read after the old one. */
   newStates: string[]
 }
 
@@ -237,7 +237,7 @@ type Seen = {
   createdAt: number
   lastOld: number | null
   firstNew: number | null
-  newState?: string
+  newStates: Set<string>
 }
 
 function timingOf(lines: RecordLine[]): ReportDelay[] {
@@ -250,6 +250,9 @@ function timingOf(lines: RecordLine[]): ReportDelay[] {
     route: routeOf(line.method, line.path).route,
     body: line.response?.body,
   }))
+  // a read in the same millisecond as the create comes after it
+  const isCreate = (route: string) => MOVES.some((move) => route in move.creates)
+  routed.sort((a, b) => a.at - b.at || Number(isCreate(b.route)) - Number(isCreate(a.route)))
   return MOVES.map((move) => {
     const resources = new Map<string, Seen>()
     for (const { at, route, body } of routed) {
@@ -261,7 +264,7 @@ function timingOf(lines: RecordLine[]): ReportDelay[] {
             createdAt: at,
             lastOld: move.old(state) ? 0 : null,
             firstNew: move.old(state) ? null : 0,
-            ...(!move.old(state) && { newState: String(state) }),
+            newStates: new Set(move.old(state) ? [] : [String(state)]),
           })
         }
         continue
@@ -273,9 +276,9 @@ function timingOf(lines: RecordLine[]): ReportDelay[] {
         if (!seen) continue
         const after = at - seen.createdAt
         if (move.old(state)) seen.lastOld = Math.max(seen.lastOld ?? 0, after)
-        else if (seen.firstNew === null || after < seen.firstNew) {
-          seen.firstNew = after
-          seen.newState = String(state)
+        else {
+          seen.firstNew = Math.min(seen.firstNew ?? after, after)
+          seen.newStates.add(String(state))
         }
       }
     }
@@ -289,7 +292,7 @@ function timingOf(lines: RecordLine[]): ReportDelay[] {
       moved: news.length,
       lastOldMs: olds.length ? Math.max(...olds) : null,
       firstNewMs: news.length ? Math.min(...news) : null,
-      newStates: [...new Set(all.flatMap((s) => (s.newState ? [s.newState] : [])))].sort(),
+      newStates: [...new Set(all.flatMap((s) => [...s.newStates]))].sort(),
     }
   })
 }

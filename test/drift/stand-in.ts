@@ -152,7 +152,11 @@ export async function record(): Promise<Recorded> {
       },
       body: body === undefined ? undefined : JSON.stringify(body),
     })
-    return { status: res.status, headers: Object.fromEntries(res.headers), body: await res.json() }
+    return {
+      status: res.status,
+      headers: Object.fromEntries(res.headers),
+      body: (await res.json()) as any,
+    }
   }
   const control = async (method: string, path: string, body?: unknown) => {
     const answer = await send(method, `/__sandbox${path}`, body)

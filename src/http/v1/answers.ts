@@ -174,54 +174,69 @@ export const listTransactionsAnswer = envelope({
 
 // ---- payments and disburses (SPEC §4.5, §4.6) ----
 
-const moneyRequest = {
-  business: z.string(),
-  slug: z.uuid(),
-  reference: z.uuid(),
-  /** The create answer of a payment says "disburse" (PRODUCT §2). */
-  kind: z.enum(['payment', 'disburse']),
-  amount: z.number().int(),
-  expired_at: expiredAt,
-}
 /** `{wallet_url}` on create, `[]` in list and show (PRODUCT §2). */
 const createdMeta = z.strictObject({ wallet_url: z.string() })
 const readMeta = z.array(z.never())
+
+/**
+ * A payment or a disburse, read and created, its keys in the order the sandbox answers them
+ * (SPEC §2.6's): `partner_reference` after `network` on create.
+ */
+function moneyRequestAnswers<
+  Customer extends z.ZodType,
+  Network extends z.ZodType,
+  Status extends z.ZodType,
+>(customer: Customer, network: Network, status: Status) {
+  const head = {
+    business: z.string(),
+    customer,
+    slug: z.uuid(),
+    reference: z.uuid(),
+    /** The create answer of a payment says "disburse" (PRODUCT §2). */
+    kind: z.enum(['payment', 'disburse']),
+    network,
+  }
+  const tail = { amount: z.number().int(), status, expired_at: expiredAt }
+  return {
+    read: z.strictObject({ ...head, ...tail, meta: readMeta }),
+    created: z.strictObject({
+      ...head,
+      partner_reference: z.string(),
+      ...tail,
+      meta: createdMeta,
+    }),
+  }
+}
 
 const paymentCustomer = z.strictObject({
   full_name: z.string(),
   email: z.string(),
   phone: z.string(),
 })
-export const paymentAnswer = z.strictObject({
-  ...moneyRequest,
-  customer: paymentCustomer,
-  network: z.enum(WALLET_NETWORKS),
-  status: z.enum(PAYMENT_STATUSES),
-  meta: readMeta,
-})
+const payments = moneyRequestAnswers(
+  paymentCustomer,
+  z.enum(WALLET_NETWORKS),
+  z.enum(PAYMENT_STATUSES),
+)
+export const paymentAnswer = payments.read
 export const createPaymentAnswer = envelope({
-  data: z.strictObject({
-    payment: paymentAnswer.extend({ partner_reference: z.string(), meta: createdMeta }),
-  }),
+  data: z.strictObject({ payment: payments.created }),
 })
 export const listPaymentsAnswer = envelope({ data: z.array(paymentAnswer), meta: pageMetaAnswer })
 export const showPaymentAnswer = envelope({ data: paymentAnswer })
 
-export const disburseAnswer = z.strictObject({
-  ...moneyRequest,
-  customer: paymentCustomer.extend({
+const disburses = moneyRequestAnswers(
+  paymentCustomer.extend({
     bank_name: z.string(),
     bank_id: z.string(),
     bank_account_name: z.string(),
   }),
-  network: z.enum(DISBURSE_NETWORKS),
-  status: z.enum(DISBURSE_STATUSES),
-  meta: readMeta,
-})
+  z.enum(DISBURSE_NETWORKS),
+  z.enum(DISBURSE_STATUSES),
+)
+export const disburseAnswer = disburses.read
 export const createDisburseAnswer = envelope({
-  data: z.strictObject({
-    disburse: disburseAnswer.extend({ partner_reference: z.string(), meta: createdMeta }),
-  }),
+  data: z.strictObject({ disburse: disburses.created }),
 })
 export const listDisbursesAnswer = envelope({ data: z.array(disburseAnswer), meta: pageMetaAnswer })
 export const showDisburseAnswer = envelope({ data: disburseAnswer })
