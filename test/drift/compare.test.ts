@@ -3,7 +3,8 @@
  * clean, and a table of planted edits gives exactly its findings, nothing more.
  */
 import { beforeAll, describe, expect, it } from 'vitest'
-import { compareExchange } from '../../src/drift/compare.js'
+import { readFileSync } from 'node:fs'
+import { compareExchange, routeOf } from '../../src/drift/compare.js'
 import { record, type Recorded } from './stand-in.js'
 
 let recorded: Recorded
@@ -217,5 +218,51 @@ describe('compareExchange, kind by kind', () => {
       },
       { route, path: 'header:x-trace', kind: 'header', upstream: 'a1', sandbox: 'absent' },
     ])
+  })
+})
+
+type SpecExample = {
+  name: string
+  method: string
+  path: string
+  body: unknown
+  expected: { path: string; kind: string; upstream: unknown; sandbox: unknown; why: string }[]
+}
+const spec = JSON.parse(readFileSync(new URL('./spec-examples.json', import.meta.url), 'utf8')) as {
+  examples: SpecExample[]
+}
+
+/** The value at a `$.a.b` path of a body (the fixture's "(the value sent there)"). */
+const at = (body: unknown, path: string) =>
+  path
+    .split('.')
+    .slice(1)
+    .reduce((value, key) => (value as Record<string, unknown>)[key], body)
+
+describe('compareExchange on the SPEC’s documented answers', () => {
+  it.each(spec.examples.map((e) => [e.name, e] as const))('%s', (_name, example) => {
+    const findings = compareExchange({
+      method: example.method,
+      path: example.path,
+      status: 200,
+      // the SPEC documents no header: the sandbox's own, so that only the bodies differ
+      headers,
+      body: example.body,
+    })
+    const route = routeOf(example.method, example.path).route
+    expect(findings).toEqual(
+      example.expected.map(({ why: _why, ...f }) => ({
+        route,
+        ...f,
+        upstream: f.upstream === '(the value sent there)' ? at(example.body, f.path) : f.upstream,
+      })),
+    )
+  })
+
+  it('include the misspelt `pendin`, which the sandbox does not reproduce', () => {
+    const kinds = spec.examples.flatMap((e) =>
+      e.expected.map((f) => `${f.kind} ${String(f.upstream)}`),
+    )
+    expect(kinds).toContain('enum pendin')
   })
 })
