@@ -111,6 +111,9 @@ function problemOf(value: unknown): string | undefined {
 // ---------------------------------------------------------------------------------------------
 // The terminal report
 
+/** A terminal's width: a finding's example goes on its own line past it. */
+const WIDTH = 100
+
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
 
 /** A value in a line: JSON, cut to a width a terminal holds. */
@@ -118,6 +121,9 @@ function shown(value: unknown, width = 48): string {
   const text = JSON.stringify(value) ?? String(value)
   return text.length > width ? text.slice(0, width - 1) + '…' : text
 }
+
+/** The kinds whose upstream is the word "absent" when the upstream sent nothing there. */
+const ABSENT_KINDS = new Set(['missing-key', 'header'])
 
 function seconds(ms: number | null): string {
   return ms === null ? '-' : `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`
@@ -138,11 +144,16 @@ export function formatReport(report: Report): string {
     )
     const pathWidth = Math.min(40, Math.max(0, ...route.counts.map((c) => c.path.length)))
     for (const count of route.counts) {
-      const example = count.examples[0]
-      out.push(
-        `  ${count.kind.padEnd(13)} ${count.path.padEnd(pathWidth)} ${`${count.count}×`.padStart(4)}` +
-          `  upstream ${shown(example?.upstream)}  sandbox ${shown(example?.sandbox)}`,
-      )
+      const first = count.examples[0]
+      // "absent" and the sandbox's descriptions are words; what the upstream sent is JSON
+      const absent = first?.upstream === 'absent' && ABSENT_KINDS.has(count.kind)
+      const upstream = absent ? 'absent' : shown(first?.upstream)
+      const sandbox = typeof first?.sandbox === 'string' ? first.sandbox : shown(first?.sandbox)
+      const head = `  ${count.kind.padEnd(11)} ${count.path.padEnd(pathWidth)} ${`${count.count}×`.padStart(4)}`
+      const example = `upstream ${upstream}, sandbox ${sandbox}`
+      // past the terminal's width, the example goes under the path
+      if (head.length + 2 + example.length <= WIDTH) out.push(`${head}  ${example}`)
+      else out.push(head, `${' '.repeat(14)}${example}`)
     }
     out.push('')
   }
@@ -152,10 +163,9 @@ export function formatReport(report: Report): string {
   const nameWidth = Math.max(0, ...timed.map((t) => t.delay.length))
   for (const t of timed) {
     out.push(
-      `  ${t.delay.padEnd(nameWidth)}  ${plural(t.resources, 'resource')}, ${t.moved} moved` +
-        `  old until ${seconds(t.lastOldMs)}, new from ${seconds(t.firstNewMs)}` +
-        `${t.newStates.length ? ` (${t.newStates.join(', ')})` : ''}` +
-        `  sandbox default ${seconds(t.sandboxMs)}`,
+      `  ${t.delay.padEnd(nameWidth)}  old at ${seconds(t.lastOldMs)}, new at ` +
+        `${seconds(t.firstNewMs)}, sandbox ${seconds(t.sandboxMs)} (${t.moved} of ${t.resources} moved` +
+        `${t.newStates.length ? `: ${t.newStates.join(', ')}` : ''})`,
     )
   }
   return out.join('\n') + '\n'
