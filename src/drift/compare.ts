@@ -6,7 +6,7 @@
  * (references, names, amounts, instants) are never compared: only keys, types, formats, closed
  * lists, nulls, key order, the status, the envelope's message and the headers are.
  */
-import { openApiDocument, type JsonSchema, type OpenApiDocument } from '../http/openapi.js'
+import { openApiDocument, type OpenApiDocument } from '../http/openapi.js'
 import { PAYLOAD_TOO_LARGE } from '../http/errors.js'
 import { UNAUTHENTICATED } from '../http/middleware/tenant.js'
 import { createSandbox } from '../server/sandbox.js'
@@ -45,6 +45,9 @@ export type Exchange = {
   headers: Record<string, string>
   body: unknown
 }
+
+/** A JSON Schema of the OpenAPI document (openapi.ts's; named here, the declarations stay plain). */
+type JsonSchema = { [keyword: string]: unknown }
 
 // ---------------------------------------------------------------------------------------------
 // The contract, read once from a sandbox's own OpenAPI document
@@ -324,7 +327,7 @@ function jsonType(value: unknown): string {
 }
 
 /** What the sandbox sends where `schema` applies, in a word or a list (the finding's `sandbox`). */
-export function describeSchema(input: JsonSchema): unknown {
+function describeSchema(input: JsonSchema): unknown {
   const schema = resolve(input)
   const branches = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined
   if (branches) {
