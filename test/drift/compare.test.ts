@@ -200,6 +200,22 @@ describe('compareExchange, kind by kind', () => {
     ])
   })
 
+  it('says an answer that is not JSON is of another type, under the status it came with', () => {
+    const page = '<html><body>Bad Gateway</body></html>'
+    const html = { ...headers, 'content-type': 'text/html' }
+    expect(compareExchange({ ...base, status: 502, headers: html, body: page })).toEqual([
+      { route, path: '$', kind: 'status', upstream: 502, sandbox: [200, 401, 403, 404, 429] },
+      {
+        route,
+        path: 'header:content-type',
+        kind: 'header',
+        upstream: 'text/html',
+        sandbox: 'application/json',
+      },
+      { route, path: '$', kind: 'type', upstream: page, sandbox: 'object' },
+    ])
+  })
+
   it('compares the headers the sandbox sends, ignoring those that vary on the way', () => {
     const sent = {
       ...headers,
