@@ -10,6 +10,8 @@
  */
 import type { SandboxOptions } from './wiring/options.js'
 import * as sandbox from './server/sandbox.js'
+import * as drift from './drift/report.js'
+import type { RecordLine, Report } from './drift/report.js'
 
 export type { SandboxOptions, StageSwitches } from './wiring/options.js'
 
@@ -57,3 +59,24 @@ export const createSandbox: (options?: SandboxOptions) => Sandbox = sandbox.crea
  */
 export const startSandbox: (options?: SandboxOptions) => Promise<RunningSandbox> =
   sandbox.startSandbox
+
+export type { Exchange, Finding, FindingKind } from './drift/compare.js'
+export type {
+  RecordLine,
+  Report,
+  ReportCount,
+  ReportDelay,
+  ReportExample,
+  ReportRoute,
+} from './drift/report.js'
+
+/**
+ * The report of a record file's lines (`card-sandbox proxy --record <file>`, one JSON object a
+ * line): where the real service's answers differed from the sandbox's, grouped by route, and the
+ * delays the recording shows beside the sandbox's defaults.
+ * @example
+ * const lines = readFileSync('drift.jsonl', 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l))
+ * const report = compareRecording(lines)
+ * if (report.findings > 0) console.log(report.routes)
+ */
+export const compareRecording: (lines: RecordLine[]) => Report = drift.compareRecording

@@ -2,7 +2,8 @@
 /**
  * The `card-sandbox` command (PRODUCT §1): `card-sandbox [command] [flags]`, where the command
  * is `serve` (the default), `stop`, `help`, or one that drives a running sandbox (reset, clock,
- * transition, trigger, listen, fixtures, journal); each is one entry of COMMANDS. Serving: flags (or
+ * transition, trigger, listen, fixtures, journal), or `drift`, which reads a proxy's record
+ * file; each is one entry of COMMANDS. Serving: flags (or
  * CARD_SANDBOX_* env vars) → startSandbox(), a start-up banner, the pid file of --pid-file, and
  * a clean shutdown on SIGINT/SIGTERM or when npm, which started it, has gone.
  */
@@ -17,6 +18,7 @@ import {
   resetCommand,
   transitionCommand,
 } from '../commands/state.js'
+import { driftCommand } from '../commands/drift.js'
 import { stopCommand } from '../commands/stop.js'
 import { listenCommand, triggerCommand } from '../commands/webhooks.js'
 import { FlagError, flagHelp, parseFlags } from './flags.js'
@@ -58,6 +60,7 @@ export const COMMANDS: Command[] = [
   listenCommand,
   fixturesCommand,
   journalCommand,
+  driftCommand,
   helpCommand,
 ]
 

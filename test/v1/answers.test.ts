@@ -6,6 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { ZodType } from 'zod'
+import { compareExchange } from '../../src/drift/compare.js'
 import { documentedRoutes } from '../../src/http/openapi.js'
 import { fullIdentity, newSandbox } from '../helpers.js'
 
@@ -18,11 +19,11 @@ const V1_ROUTES = documentedRoutes(sandbox.app).filter(
 const answerOf = new Map(V1_ROUTES.map((r) => [`${r.method} ${r.path}`, r.meta?.answer]))
 
 /** Each live answer of the tour, under the route that gave it (`POST /v1/cards/create`). */
-const answers: { route: string; status: number; body: unknown }[] = []
+const answers: { route: string; path: string; status: number; body: unknown }[] = []
 
 async function send(route: string, path: string, body?: unknown) {
   const answer = await call(route.split(' ')[0], path, body)
-  answers.push({ route, status: answer.status, body: answer.body })
+  answers.push({ route, path, status: answer.status, body: answer.body })
   return answer.body
 }
 
@@ -169,6 +170,14 @@ describe('the /v1 answers', () => {
       return checked.success ? [] : [{ route, issues: checked.error.issues, body }]
     })
     expect(mismatches).toEqual([])
+  })
+
+  it('compare clean with what the drift report compares: keys, types, formats, order, message', () => {
+    const findings = answers.flatMap(({ route, path, status, body }) =>
+      compareExchange({ method: route.split(' ')[0], path, status, headers: {}, body }),
+    )
+    // the headers are not kept here: test/drift/compare.test.ts compares them
+    expect(findings.filter((f) => f.kind !== 'header')).toEqual([])
   })
 
   it('fail the schema when the answer gains a key, loses one or changes a type', () => {

@@ -48,7 +48,10 @@ export const pageMetaAnswer = z.strictObject({
 
 // ---- card users (SPEC §4.1) ----
 
-/** The identity a card user was created with; the docs' two flows order it differently. */
+/**
+ * The identity a card user was created with; the docs' two flows order it differently, and the
+ * keys here are in the order the sandbox answers them (drift/compare.ts checks key order).
+ */
 const identity = {
   reference: z.uuid(),
   first_name: nullableText,
@@ -58,17 +61,20 @@ const identity = {
   phone: z.string(),
   email: nullableText,
 }
+/** The widget flow's order, which the list's records follow too. */
+const { id_no, ...widgetFirst } = identity
+const widgetIdentity = { ...widgetFirst, id_no }
 export const userCardAnswer = z.strictObject(identity)
 export const cardUserAnswer = z.strictObject({
   ...identity,
   status: z.enum(CARD_USER_STATUSES),
   created_at: createdAt,
 })
-const cardUserListItem = z.strictObject({ ...identity, status: z.enum(CARD_USER_STATUSES) })
+const cardUserListItem = z.strictObject({ ...widgetIdentity, status: z.enum(CARD_USER_STATUSES) })
 
 /** Widget flow: `userCard` beside `message`; full data: under `data`, with `message` again. */
 export const createCardUserAnswer = z.union([
-  envelope({ userCard: userCardAnswer }),
+  envelope({ userCard: z.strictObject(widgetIdentity) }),
   envelope({ data: z.strictObject({ message: z.string(), userCard: userCardAnswer }) }),
 ])
 const paginatorLink = z.strictObject({
@@ -114,8 +120,11 @@ export const cardAnswer = z.strictObject({
   card_brand: brandName,
   card_type: z.enum(CARD_TYPES),
   cvv2: nullableText,
-  /** `YYYY-MM` */
-  expiry: nullableText,
+  /** `YYYY-MM` (PRODUCT §5) */
+  expiry: z
+    .string()
+    .regex(/^\d{4}-\d\d$/)
+    .nullable(),
   balance: z.number().int(),
   status: z.enum(CARD_STATUSES),
 })
@@ -165,54 +174,69 @@ export const listTransactionsAnswer = envelope({
 
 // ---- payments and disburses (SPEC §4.5, §4.6) ----
 
-const moneyRequest = {
-  business: z.string(),
-  slug: z.uuid(),
-  reference: z.uuid(),
-  /** The create answer of a payment says "disburse" (PRODUCT §2). */
-  kind: z.enum(['payment', 'disburse']),
-  amount: z.number().int(),
-  expired_at: expiredAt,
-}
 /** `{wallet_url}` on create, `[]` in list and show (PRODUCT §2). */
 const createdMeta = z.strictObject({ wallet_url: z.string() })
 const readMeta = z.array(z.never())
+
+/**
+ * A payment or a disburse, read and created, its keys in the order the sandbox answers them
+ * (SPEC §2.6's): `partner_reference` after `network` on create.
+ */
+function moneyRequestAnswers<
+  Customer extends z.ZodType,
+  Network extends z.ZodType,
+  Status extends z.ZodType,
+>(customer: Customer, network: Network, status: Status) {
+  const head = {
+    business: z.string(),
+    customer,
+    slug: z.uuid(),
+    reference: z.uuid(),
+    /** The create answer of a payment says "disburse" (PRODUCT §2). */
+    kind: z.enum(['payment', 'disburse']),
+    network,
+  }
+  const tail = { amount: z.number().int(), status, expired_at: expiredAt }
+  return {
+    read: z.strictObject({ ...head, ...tail, meta: readMeta }),
+    created: z.strictObject({
+      ...head,
+      partner_reference: z.string(),
+      ...tail,
+      meta: createdMeta,
+    }),
+  }
+}
 
 const paymentCustomer = z.strictObject({
   full_name: z.string(),
   email: z.string(),
   phone: z.string(),
 })
-export const paymentAnswer = z.strictObject({
-  ...moneyRequest,
-  customer: paymentCustomer,
-  network: z.enum(WALLET_NETWORKS),
-  status: z.enum(PAYMENT_STATUSES),
-  meta: readMeta,
-})
+const payments = moneyRequestAnswers(
+  paymentCustomer,
+  z.enum(WALLET_NETWORKS),
+  z.enum(PAYMENT_STATUSES),
+)
+export const paymentAnswer = payments.read
 export const createPaymentAnswer = envelope({
-  data: z.strictObject({
-    payment: paymentAnswer.extend({ partner_reference: z.string(), meta: createdMeta }),
-  }),
+  data: z.strictObject({ payment: payments.created }),
 })
 export const listPaymentsAnswer = envelope({ data: z.array(paymentAnswer), meta: pageMetaAnswer })
 export const showPaymentAnswer = envelope({ data: paymentAnswer })
 
-export const disburseAnswer = z.strictObject({
-  ...moneyRequest,
-  customer: paymentCustomer.extend({
+const disburses = moneyRequestAnswers(
+  paymentCustomer.extend({
     bank_name: z.string(),
     bank_id: z.string(),
     bank_account_name: z.string(),
   }),
-  network: z.enum(DISBURSE_NETWORKS),
-  status: z.enum(DISBURSE_STATUSES),
-  meta: readMeta,
-})
+  z.enum(DISBURSE_NETWORKS),
+  z.enum(DISBURSE_STATUSES),
+)
+export const disburseAnswer = disburses.read
 export const createDisburseAnswer = envelope({
-  data: z.strictObject({
-    disburse: disburseAnswer.extend({ partner_reference: z.string(), meta: createdMeta }),
-  }),
+  data: z.strictObject({ disburse: disburses.created }),
 })
 export const listDisbursesAnswer = envelope({ data: z.array(disburseAnswer), meta: pageMetaAnswer })
 export const showDisburseAnswer = envelope({ data: disburseAnswer })

@@ -1,0 +1,284 @@
+/**
+ * compareExchange against a stand-in upstream (stand-in.ts): the sandbox's own answers compare
+ * clean, and a table of planted edits gives exactly its findings, nothing more.
+ */
+import { beforeAll, describe, expect, it } from 'vitest'
+import { readFileSync } from 'node:fs'
+import { compareExchange, routeOf } from '../../src/drift/compare.js'
+import { record, type Recorded } from './stand-in.js'
+
+let recorded: Recorded
+beforeAll(async () => {
+  recorded = await record()
+})
+
+describe('compareExchange on a stand-in upstream', () => {
+  it('finds nothing in the sandbox’s own answers, on every route of the flow', () => {
+    expect(recorded.unedited.length).toBeGreaterThan(10)
+    expect(recorded.unedited.flat()).toEqual([])
+  })
+
+  it('finds exactly the planted edits, line by line', () => {
+    const found = recorded.lines.map((line) => line.findings)
+    expect(found).toEqual(recorded.expected)
+    // every edit of the table was applied and found
+    expect(recorded.expected.flat().map((f) => `${f.kind} ${f.path}`)).toEqual([
+      'header header:x-ratelimit-limit',
+      'header header:ratelimit-limit',
+      'header header:x-ratelimit-limit',
+      'header header:ratelimit-limit',
+      'extra-key $.data.card.nickname',
+      'type $.data[*].balance',
+      'missing-key $.data.card.cvv2',
+      'missing-key $.data.card.cvv2',
+      'type $.data[*].balance',
+      'enum $.data[*].status',
+      'missing-key $.message',
+      'missing-key $.statusCode',
+      'extra-key $.error',
+      'format $.data.transaction.created_at',
+    ])
+  })
+})
+
+const CARD = '8e5e90eb-f22e-4b1c-bceb-10003d88d149'
+const headers = {
+  'content-type': 'application/json',
+  'x-content-type-options': 'nosniff',
+  'x-ratelimit-limit': '60',
+  'x-ratelimit-remaining': '59',
+}
+const issued = {
+  reference: CARD,
+  card_number: '4508283875101017',
+  card_brand: 'Visa',
+  card_type: 'virtual',
+  cvv2: '275',
+  expiry: '2029-01',
+  balance: 0,
+  status: 'issued',
+}
+const show = (card: Record<string, unknown>, extra: Partial<typeof base> = {}) => ({
+  ...base,
+  body: { message: 'OK', statusCode: 200, data: { card } },
+  ...extra,
+})
+const base = { method: 'GET', path: `/v1/cards/${CARD}`, status: 200, headers, body: {} as unknown }
+const route = 'GET /v1/cards/{reference}'
+
+describe('compareExchange, kind by kind', () => {
+  it('routes a path as the sandbox does: a template, a literal path, an unknown one', () => {
+    expect(compareExchange(show(issued))).toEqual([])
+    expect(compareExchange({ ...show(issued), path: '/v1/cards/create' })).toEqual([
+      {
+        route: 'GET /v1/cards/create',
+        path: '$',
+        kind: 'unknown-route',
+        upstream: 200,
+        sandbox: 405,
+      },
+    ])
+    expect(compareExchange({ ...show(issued), path: '/v1/wallets/abc' })).toEqual([
+      {
+        route: 'GET /v1/wallets/abc',
+        path: '$',
+        kind: 'unknown-route',
+        upstream: 200,
+        sandbox: 404,
+      },
+    ])
+  })
+
+  it('says null where the sandbox never answers null, and accepts it where it does', () => {
+    expect(compareExchange(show({ ...issued, card_number: null, cvv2: null }))).toEqual([])
+    expect(compareExchange(show({ ...issued, balance: null }))).toEqual([
+      { route, path: '$.data.card.balance', kind: 'null', upstream: null, sandbox: 'integer' },
+    ])
+  })
+
+  it('checks expiry’s pattern and the brand’s closed list, not the values that naturally differ', () => {
+    expect(
+      compareExchange(
+        show({ ...issued, reference: '0b5e0d0e-1111-4222-8333-444455556666', balance: 99 }),
+      ),
+    ).toEqual([])
+    expect(compareExchange(show({ ...issued, expiry: '01/29', card_brand: 'VISA' }))).toEqual([
+      {
+        route,
+        path: '$.data.card.card_brand',
+        kind: 'enum',
+        upstream: 'VISA',
+        sandbox: ['Visa', 'Mastercard', 'Gim'],
+      },
+      {
+        route,
+        path: '$.data.card.expiry',
+        kind: 'format',
+        upstream: '01/29',
+        sandbox: 'string (YYYY-MM)',
+      },
+    ])
+  })
+
+  it('says when the keys come in another order than the sandbox’s', () => {
+    const { status, ...rest } = issued
+    expect(compareExchange(show({ status, ...rest }))).toEqual([
+      {
+        route,
+        path: '$.data.card',
+        kind: 'key-order',
+        upstream: [
+          'status',
+          'reference',
+          'card_number',
+          'card_brand',
+          'card_type',
+          'cvv2',
+          'expiry',
+          'balance',
+        ],
+        sandbox: [
+          'reference',
+          'card_number',
+          'card_brand',
+          'card_type',
+          'cvv2',
+          'expiry',
+          'balance',
+          'status',
+        ],
+      },
+    ])
+  })
+
+  it('compares the envelope message with the route’s', () => {
+    expect(
+      compareExchange({
+        ...show(issued),
+        body: { message: 'Card fetched', statusCode: 200, data: { card: issued } },
+      }),
+    ).toEqual([
+      { route, path: '$.message', kind: 'message', upstream: 'Card fetched', sandbox: 'OK' },
+    ])
+  })
+
+  it('says when the status is one the route does not give, and compares errors with PRODUCT’s shape', () => {
+    const error = { message: 'Server Error', statusCode: 500 }
+    expect(compareExchange({ ...base, status: 500, body: error })).toEqual([
+      { route, path: '$', kind: 'status', upstream: 500, sandbox: [200, 401, 403, 404, 429] },
+    ])
+    expect(
+      compareExchange({
+        ...base,
+        status: 201,
+        body: { message: 'OK', statusCode: 201, data: { card: issued } },
+      }),
+    ).toEqual([
+      { route, path: '$', kind: 'status', upstream: 201, sandbox: [200, 401, 403, 404, 429] },
+      { route, path: '$.statusCode', kind: 'enum', upstream: 201, sandbox: [200] },
+    ])
+    const unauthenticated = {
+      'content-type': 'application/json',
+      'x-content-type-options': 'nosniff',
+    }
+    expect(
+      compareExchange({
+        ...base,
+        status: 401,
+        headers: unauthenticated,
+        body: { message: 'Unauthorized', statusCode: '401' },
+      }),
+    ).toEqual([
+      { route, path: '$.statusCode', kind: 'type', upstream: '401', sandbox: 'integer' },
+      {
+        route,
+        path: '$.message',
+        kind: 'message',
+        upstream: 'Unauthorized',
+        sandbox: 'Unauthenticated.',
+      },
+    ])
+  })
+
+  it('says an answer that is not JSON is of another type, under the status it came with', () => {
+    const page = '<html><body>Bad Gateway</body></html>'
+    const html = { ...headers, 'content-type': 'text/html' }
+    expect(compareExchange({ ...base, status: 502, headers: html, body: page })).toEqual([
+      { route, path: '$', kind: 'status', upstream: 502, sandbox: [200, 401, 403, 404, 429] },
+      {
+        route,
+        path: 'header:content-type',
+        kind: 'header',
+        upstream: 'text/html',
+        sandbox: 'application/json',
+      },
+      { route, path: '$', kind: 'type', upstream: page, sandbox: 'object' },
+    ])
+  })
+
+  it('compares the headers the sandbox sends, ignoring those that vary on the way', () => {
+    const sent = {
+      ...headers,
+      'content-type': 'text/html; charset=UTF-8',
+      date: 'Sat, 28 Nov 2026 17:00:00 GMT',
+      etag: 'W/"1"',
+      'x-trace': 'a1',
+    }
+    expect(compareExchange({ ...show(issued), headers: sent })).toEqual([
+      {
+        route,
+        path: 'header:content-type',
+        kind: 'header',
+        upstream: 'text/html; charset=UTF-8',
+        sandbox: 'application/json',
+      },
+      { route, path: 'header:x-trace', kind: 'header', upstream: 'a1', sandbox: 'absent' },
+    ])
+  })
+})
+
+type SpecExample = {
+  name: string
+  method: string
+  path: string
+  body: unknown
+  expected: { path: string; kind: string; upstream: unknown; sandbox: unknown; why: string }[]
+}
+const spec = JSON.parse(readFileSync(new URL('./spec-examples.json', import.meta.url), 'utf8')) as {
+  examples: SpecExample[]
+}
+
+/** The value at a `$.a.b` path of a body (the fixture's "(the value sent there)"). */
+const at = (body: unknown, path: string) =>
+  path
+    .split('.')
+    .slice(1)
+    .reduce((value, key) => (value as Record<string, unknown>)[key], body)
+
+describe('compareExchange on the SPEC’s documented answers', () => {
+  it.each(spec.examples.map((e) => [e.name, e] as const))('%s', (_name, example) => {
+    const findings = compareExchange({
+      method: example.method,
+      path: example.path,
+      status: 200,
+      // the SPEC documents no header: the sandbox's own, so that only the bodies differ
+      headers,
+      body: example.body,
+    })
+    const route = routeOf(example.method, example.path).route
+    expect(findings).toEqual(
+      example.expected.map(({ why: _why, ...f }) => ({
+        route,
+        ...f,
+        upstream: f.upstream === '(the value sent there)' ? at(example.body, f.path) : f.upstream,
+      })),
+    )
+  })
+
+  it('include the misspelt `pendin`, which the sandbox does not reproduce', () => {
+    const kinds = spec.examples.flatMap((e) =>
+      e.expected.map((f) => `${f.kind} ${String(f.upstream)}`),
+    )
+    expect(kinds).toContain('enum pendin')
+  })
+})

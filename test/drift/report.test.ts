@@ -1,0 +1,106 @@
+/**
+ * compareRecording on the stand-in's recording (stand-in.ts): the report counts exactly the
+ * planted edits, grouped by route, and reads the stand-in's slower issuing from the reads' instants.
+ */
+import { beforeAll, describe, expect, it } from 'vitest'
+import { compareRecording, type Report } from '../../src/index.js'
+import { record, type Recorded } from './stand-in.js'
+
+let recorded: Recorded
+let report: Report
+beforeAll(async () => {
+  recorded = await record()
+  report = compareRecording(recorded.lines)
+})
+
+describe('compareRecording', () => {
+  it('counts every exchange and every finding, grouped by route', () => {
+    expect(report.exchanges).toBe(recorded.lines.length)
+    expect(report.findings).toBe(recorded.expected.flat().length)
+    const counted = report.routes.flatMap((r) =>
+      r.counts.map((c) => `${r.route} ${c.kind} ${c.path} ${c.count}`),
+    )
+    expect(counted).toEqual([
+      'GET /v1/card-users/{reference} header header:x-ratelimit-limit 2',
+      'GET /v1/card-users/{reference} header header:ratelimit-limit 2',
+      'GET /v1/cards type $.data[*].balance 2',
+      'GET /v1/cards enum $.data[*].status 1',
+      'GET /v1/cards/{reference} missing-key $.data.card.cvv2 2',
+      'GET /v1/cards/{reference} missing-key $.message 1',
+      'GET /v1/cards/{reference} missing-key $.statusCode 1',
+      'GET /v1/cards/{reference} extra-key $.error 1',
+      'POST /v1/cards/create extra-key $.data.card.nickname 1',
+      'POST /v1/transactions/create format $.data.transaction.created_at 1',
+    ])
+  })
+
+  it('lists the routes without a finding after the others, with their exchanges', () => {
+    expect(report.routes.map((r) => [r.route, r.exchanges, r.findings])).toEqual([
+      ['GET /v1/card-users/{reference}', 2, 4],
+      ['GET /v1/cards', 2, 3],
+      ['GET /v1/cards/{reference}', 3, 5],
+      ['POST /v1/cards/create', 2, 1],
+      ['POST /v1/transactions/create', 1, 1],
+      ['GET /v1/card-users', 1, 0],
+      ['GET /v1/transactions', 1, 0],
+      ['GET /v1/transactions/{reference}', 1, 0],
+      ['POST /v1/card-users/create', 1, 0],
+      ['POST /v1/cards/freeze', 2, 0],
+    ])
+  })
+
+  it('keeps an example of what each side sends, with its instant', () => {
+    const cards = report.routes.find((r) => r.route === 'GET /v1/cards')!
+    expect(cards.counts.find((c) => c.kind === 'enum')!.examples).toEqual([
+      {
+        at: '2026-11-28T17:00:13.000Z',
+        upstream: 'active',
+        sandbox: ['issuing', 'issued', 'frozen', 'failed'],
+      },
+    ])
+  })
+
+  it('reads the delays from the reads around each move, beside the sandbox’s defaults', () => {
+    const none = { resources: 0, moved: 0, lastOldMs: null, firstNewMs: null, newStates: [] }
+    expect(report.timing).toEqual([
+      // the create answers pending at 0; a read at 0 still pending, at 4 s passed
+      {
+        delay: 'card_user_verification',
+        sandboxMs: 3000,
+        resources: 1,
+        moved: 1,
+        lastOldMs: 0,
+        firstNewMs: 4000,
+        newStates: ['passed'],
+      },
+      // the stand-in's slower issuing: still issuing at 6 s, issued at 9 s (the sandbox: 5 s)
+      {
+        delay: 'card_issuing',
+        sandboxMs: 5000,
+        resources: 1,
+        moved: 1,
+        lastOldMs: 6000,
+        firstNewMs: 9000,
+        // the list's planted rename is a state read too
+        newStates: ['active', 'issued'],
+      },
+      { delay: 'card_link_details', sandboxMs: 3000, ...none },
+      {
+        delay: 'transaction_settlement',
+        sandboxMs: 5000,
+        resources: 1,
+        moved: 1,
+        lastOldMs: 0,
+        firstNewMs: 5000,
+        newStates: ['success'],
+      },
+      { delay: 'disburse_settlement', sandboxMs: 5000, ...none },
+      { delay: 'payment_outcome', sandboxMs: 5000, ...none },
+    ])
+  })
+
+  it('takes the delays from the reads’ instants, in whatever order the lines come', () => {
+    const shuffled = [...recorded.lines].reverse()
+    expect(compareRecording(shuffled).timing).toEqual(report.timing)
+  })
+})
