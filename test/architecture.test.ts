@@ -45,6 +45,7 @@ const LAYERS: { name: string; paths: string[]; mayImport: string[] }[] = [
       'server/',
       'cli/',
       'commands/',
+      'drift/',
       'kits/',
       'clients/',
       'index.ts',
