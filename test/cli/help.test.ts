@@ -15,6 +15,7 @@ import {
   resetCommand,
   transitionCommand,
 } from '../../src/commands/state.js'
+import { proxyCommand } from '../../src/commands/proxy.js'
 import { stopCommand } from '../../src/commands/stop.js'
 import { listenCommand, triggerCommand } from '../../src/commands/webhooks.js'
 
@@ -28,6 +29,7 @@ const REMOTE: Command[] = [
   listenCommand,
   fixturesCommand,
   journalCommand,
+  proxyCommand,
 ]
 
 function help(args: string[]): string {
