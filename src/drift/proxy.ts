@@ -210,6 +210,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const upstreamPath = upstream.pathname.replace(/\/$/, '') + rest + query
     const sentHeaders = forwardHeaders(req.rawHeaders)
     let settled = false
+    // the upstream's headers once they came: a relay cut short still records them
+    let relayedHeaders: Record<string, string> = {}
 
     const finish = (
       status: number,
@@ -278,7 +280,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       } else {
         // the status line is gone: all that is left is to cut the caller's answer short
         res.destroy()
-        finish(res.statusCode, {}, error, null)
+        finish(res.statusCode, relayedHeaders, error, null)
       }
     }
 
@@ -306,7 +308,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     upReq.on('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(timer)
       const code = error.code ?? ''
-      if (code === 'ECONNREFUSED')
+      if (code === 'ETIMEDOUT')
+        fail(504, 'timeout', `The upstream ${shownUpstream} stopped sending within its answer.`)
+      else if (code === 'ECONNREFUSED')
         fail(502, 'refused', `The upstream ${shownUpstream} refused the connection (${code}).`)
       else if (code === 'ECONNRESET' || code === 'EPIPE')
         fail(
@@ -330,12 +334,13 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       )
       upRes.on('error', () => {})
       upRes.on('aborted', () => fail(502, 'reset', 'reset'))
+      relayedHeaders = headerRecord(upRes.headers)
       const relayed = relayHeaders(upRes.rawHeaders)
       res.writeHead(upRes.statusCode ?? 502, upRes.statusMessage, [...relayed, ...corsHeaders])
       upRes.on('data', (chunk: Buffer) => answerBody.add(chunk))
       upRes.on('end', () => {
         if (!upRes.complete) return
-        finish(upRes.statusCode ?? 502, headerRecord(upRes.headers))
+        finish(upRes.statusCode ?? 502, relayedHeaders)
       })
       upRes.pipe(res)
     })

@@ -6,6 +6,7 @@
 import { spawn, spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { createServer } from 'node:http'
+import { createServer as createHttpsServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -53,6 +54,47 @@ describe('card-sandbox proxy', () => {
       const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
       child.kill('SIGINT')
       expect(await exited).toBe(0)
+    } finally {
+      child.kill()
+      upstream.close()
+    }
+  })
+
+  it('reaches an HTTPS upstream whose CA NODE_EXTRA_CA_CERTS names', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-proxy-tls-'))
+    const key = join(dir, 'key.pem')
+    const cert = join(dir, 'cert.pem')
+    // a CA of its own, for localhost: not among the system's, so only NODE_EXTRA_CA_CERTS makes it trusted
+    const made = spawnSync(
+      'openssl',
+      [
+        ...['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1'],
+        ...['-keyout', key, '-out', cert, '-subj', '/CN=localhost'],
+        ...['-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1'],
+      ],
+      { encoding: 'utf8' },
+    )
+    expect(made.status, made.stderr).toBe(0)
+    const upstream = createHttpsServer(
+      { key: readFileSync(key), cert: readFileSync(cert) },
+      (req, res) => {
+        res.writeHead(200, { 'Content-Type': 'application/json' })
+        res.end(JSON.stringify({ url: req.url }))
+      },
+    )
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve))
+    const port = (upstream.address() as AddressInfo).port
+    const child = spawn(
+      process.execPath,
+      [CLI, 'proxy', '--upstream', `https://localhost:${port}/v1`, '--port', '0'],
+      { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_EXTRA_CA_CERTS: cert } },
+    )
+    try {
+      const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]()
+      const base = /(http:\/\/127\.0\.0\.1:\d+\/v1)/.exec((await lines.next()).value as string)![1]
+      const res = await fetch(`${base}/cards?page=2`)
+      expect(res.status).toBe(200)
+      expect(await res.json()).toEqual({ url: '/v1/cards?page=2' })
     } finally {
       child.kill()
       upstream.close()

@@ -302,6 +302,24 @@ describe('an upstream that fails', () => {
   })
 })
 
+describe('an answer cut short', () => {
+  it('a body that stalls past the timeout: the relay is cut, the line says timeout', async () => {
+    const up = await upstream((_req, _body, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': '100' })
+      res.write('{"partial":')
+    })
+    const file = recordFile()
+    const p = await proxy({ upstream: `${up.url}/v1`, timeoutMs: 200, record: file })
+    const res = await fetch(`${p.url}/v1/slow`)
+    expect(res.status).toBe(200)
+    await expect(res.text()).rejects.toThrow()
+    const [line] = readRecord(file)
+    expect(line).toMatchObject({ path: '/v1/slow', status: 200, error: 'timeout' })
+    expect(line.response.headers['content-length']).toBe('100')
+    expect((await fetch(`${p.url}/__sandbox/requests`)).status).toBe(501)
+  })
+})
+
 describe('the record file', () => {
   it('holds one whole line per exchange under 50 concurrent requests', async () => {
     // answers big enough that a line split across writes would show
