@@ -207,7 +207,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const answerBody = new Capture()
     const url = new URL(upstream.href)
     const rest = path.slice('/v1'.length)
-    const upstreamPath = upstream.pathname.replace(/\/$/, '') + rest + query
+    const joined = upstream.pathname.replace(/\/$/, '') + rest
+    const upstreamPath = (joined.startsWith('/') ? joined : `/${joined}`) + query
     const sentHeaders = forwardHeaders(req.rawHeaders)
     let settled = false
     // the upstream's headers once they came: a relay cut short still records them
@@ -231,7 +232,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
             findings = options.compare({ method, path, status, headers: answerHeaders, body })
           } catch (failure) {
             process.stderr.write(
-              `card-sandbox proxy: the comparison of ${method} ${path} failed: ${(failure as Error).message}\n`,
+              `card-sandbox proxy: the comparison of ${method} ${maskRecordValue(undefined, path, mask) as string} failed: ${(failure as Error).message}\n`,
             )
           }
         }
