@@ -335,8 +335,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       )
       upRes.on('error', () => {})
       upRes.on('aborted', () => fail(502, 'reset', 'reset'))
-      relayedHeaders = headerRecord(upRes.headers)
       const relayed = relayHeaders(upRes.rawHeaders)
+      // what was relayed is what is recorded and compared: no hop-by-hop header
+      relayedHeaders = headerRecord(pairs(relayed))
       res.writeHead(upRes.statusCode ?? 502, upRes.statusMessage, [...relayed, ...corsHeaders])
       upRes.on('data', (chunk: Buffer) => answerBody.add(chunk))
       upRes.on('end', () => {
@@ -469,6 +470,13 @@ function relayHeaders(rawHeaders: string[]): string[] {
     if (drop.has(lower) || lower.startsWith('proxy-')) continue
     out.push(rawHeaders[i], rawHeaders[i + 1])
   }
+  return out
+}
+
+/** A flat name-value list as name → value(s). */
+function pairs(flat: string[]): Record<string, string[]> {
+  const out: Record<string, string[]> = {}
+  for (let i = 0; i < flat.length; i += 2) (out[flat[i].toLowerCase()] ??= []).push(flat[i + 1])
   return out
 }
 

@@ -208,6 +208,11 @@ describe('forwarding', () => {
     expect(line.status).toBe(201)
     expect(line.response.body).toEqual(JSON.parse(json))
     expect(line.response.headers['x-ratelimit-limit']).toBe('60')
+    // cookies are credentials: masked, their length kept ('a=1, b=2')
+    expect(line.response.headers['set-cookie']).toBe('********')
+    // hop-by-hop headers are neither relayed nor recorded
+    expect(line.response.headers).not.toHaveProperty('connection')
+    expect(line.response.headers).not.toHaveProperty('keep-alive')
   })
 
   it('answers 501 in the error shape for what the real service has no counterpart of', async () => {
