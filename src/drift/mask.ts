@@ -104,6 +104,9 @@ function walk(
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {}
     for (const [k, v] of Object.entries(value)) {
+      // a `__proto__` key of parsed JSON stays a key, not the copy's prototype
+      if (k === '__proto__')
+        Object.defineProperty(out, k, { enumerable: true, writable: true, configurable: true })
       out[k] = walk(v, kind ?? secretKind(k), personal || (opts.personal && isPersonalKey(k)), opts)
     }
     return out

@@ -93,6 +93,15 @@ describe('maskRecordValue by value, under any key', () => {
   })
 })
 
+describe('maskBody', () => {
+  it('keeps a __proto__ key of parsed JSON as a key, masked by value like any other', () => {
+    const body = JSON.parse('{"__proto__":{"card_number":"4111111111111111"},"a":1}') as unknown
+    expect(JSON.stringify(maskBody(body, plain))).toBe(
+      '{"__proto__":{"card_number":"0000000000001111"},"a":1}',
+    )
+  })
+})
+
 describe('personal fields', () => {
   const user = {
     first_name: 'Awa',
