@@ -12,6 +12,7 @@ import type { SandboxOptions } from './wiring/options.js'
 import * as sandbox from './server/sandbox.js'
 import * as drift from './drift/report.js'
 import type { RecordLine, Report } from './drift/report.js'
+import * as proxy from './drift/proxy.js'
 
 export type { SandboxOptions, StageSwitches } from './wiring/options.js'
 
@@ -80,3 +81,17 @@ export type {
  * if (report.findings > 0) console.log(report.routes)
  */
 export const compareRecording: (lines: RecordLine[]) => Report = drift.compareRecording
+
+export type { ProxyOptions, RunningProxy } from './drift/proxy.js'
+
+/**
+ * Starts a recording proxy in front of the real service (or any upstream whose base URL ends
+ * in `/v1`): `/v1/*` is relayed as is, each exchange appended to `record` with secrets masked,
+ * so that a suite run through it shows where the upstream and the sandbox differ.
+ * @example
+ * const proxy = await startProxy({ upstream: 'https://api.example.com/v1', port: 0, record: 'run.jsonl' })
+ * // run the suite against proxy.baseUrl, then: npx card-sandbox drift run.jsonl
+ * await proxy.close()
+ */
+export const startProxy: (options: proxy.ProxyOptions) => Promise<proxy.RunningProxy> =
+  proxy.startProxy

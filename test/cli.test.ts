@@ -606,7 +606,7 @@ describe('npx card-sandbox <command>', () => {
     const unknown = await runCli(['frobnicate', '--port', '0'])
     expect(unknown.code).toBe(2)
     expect(unknown.stderr.split('\n')[0]).toBe(
-      "card-sandbox: unknown command 'frobnicate' (commands: serve, stop, reset, clock, transition, trigger, listen, fixtures, journal, help)",
+      "card-sandbox: unknown command 'frobnicate' (commands: serve, stop, reset, clock, transition, trigger, listen, fixtures, journal, proxy, drift, help)",
     )
     const help = await runCli(['help'])
     expect(help.code).toBe(0)

@@ -11,6 +11,7 @@
 import { watchLauncher } from '../lib/processes.js'
 import type { Command } from '../commands/command.js'
 import { readPidFile, writePidFile } from '../commands/pid-file.js'
+import { proxyCommand } from '../commands/proxy.js'
 import {
   clockCommand,
   fixturesCommand,
@@ -60,6 +61,7 @@ export const COMMANDS: Command[] = [
   listenCommand,
   fixturesCommand,
   journalCommand,
+  proxyCommand,
   driftCommand,
   helpCommand,
 ]

@@ -20,6 +20,8 @@ export type RecordLine = {
   status: number
   response?: { headers?: Record<string, string>; body?: unknown }
   findings?: Finding[]
+  /** Set when the upstream gave no (whole) answer: the proxy answered 502 or 504 itself. */
+  error?: 'refused' | 'reset' | 'timeout' | 'unreachable'
 }
 
 /** Some of what the upstream sent at one (path, kind), and when. */
@@ -101,7 +103,8 @@ export function compareRecording(lines: RecordLine[]): Report {
     routes: [...routes.values()].sort(
       (a, b) => Number(b.findings > 0) - Number(a.findings > 0) || a.route.localeCompare(b.route),
     ),
-    timing: timingOf(lines),
+    // an exchange the upstream never answered whole tells nothing of its delays
+    timing: timingOf(lines.filter((line) => line.error === undefined)),
   }
 }
 

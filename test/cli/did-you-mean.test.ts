@@ -55,7 +55,7 @@ describe('did you mean', () => {
     const run = cli(['trigerr', 'card_creation.successful'])
     expect(run.code).toBe(2)
     expect(run.stderr.split('\n')[0]).toBe(
-      "card-sandbox: unknown command 'trigerr'; did you mean 'trigger'? (commands: serve, stop, reset, clock, transition, trigger, listen, fixtures, journal, help)",
+      "card-sandbox: unknown command 'trigerr'; did you mean 'trigger'? (commands: serve, stop, reset, clock, transition, trigger, listen, fixtures, journal, proxy, drift, help)",
     )
     expect(cli(['rest']).stderr).toMatch(
       /^card-sandbox: unknown command 'rest'; did you mean 'reset'\?/,

@@ -16,6 +16,7 @@ import {
   transitionCommand,
 } from '../../src/commands/state.js'
 import { driftCommand } from '../../src/commands/drift.js'
+import { proxyCommand } from '../../src/commands/proxy.js'
 import { stopCommand } from '../../src/commands/stop.js'
 import { listenCommand, triggerCommand } from '../../src/commands/webhooks.js'
 
@@ -29,6 +30,7 @@ const REMOTE: Command[] = [
   listenCommand,
   fixturesCommand,
   journalCommand,
+  proxyCommand,
   driftCommand,
 ]
 

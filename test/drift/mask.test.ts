@@ -1,0 +1,171 @@
+import { describe, expect, it } from 'vitest'
+import {
+  luhnValid,
+  maskBody,
+  maskFindingValue,
+  maskHeaders,
+  maskRecordValue,
+  maskValuesInText,
+} from '../../src/drift/mask.js'
+
+const plain = { personal: false }
+const personal = { personal: true }
+
+describe('maskRecordValue by key', () => {
+  it('keeps a card number a string of digits as long, its last 4 shown', () => {
+    expect(maskRecordValue('card_number', '4111111111111111', plain)).toBe('0000000000001111')
+    expect(maskRecordValue('cardNumber', '5555555555554444', plain)).toBe('0000000000004444')
+  })
+
+  it('hides a cvv2, a cvv and a pin wholly, a string as a string and a number as a number', () => {
+    expect(maskRecordValue('cvv2', '987', plain)).toBe('000')
+    expect(maskRecordValue('cvv2', 987, plain)).toBe(100)
+    expect(maskRecordValue('CVV', '0123', plain)).toBe('0000')
+    expect(maskRecordValue('pin', 4321, plain)).toBe(1000)
+  })
+
+  it('masks any token and secret as PRODUCT §11 does, keeping its length', () => {
+    const token = 'eyJhbGciOiJIUzI1NiJ9.payload.signature'
+    const masked = maskRecordValue('access_token', token, plain) as string
+    expect(masked).toHaveLength(token.length)
+    expect(masked).toBe('*'.repeat(token.length - 4) + 'ture')
+    expect(maskRecordValue('refresh_token', 'short', plain)).toBe('*****')
+    expect(maskRecordValue('webhook_secret', 'whsec_abcdefgh1234', plain)).toBe(
+      '**************1234',
+    )
+    expect(maskRecordValue('client_secret', 'abc', plain)).toBe('***')
+  })
+
+  it('keeps the scheme of an Authorization value readable', () => {
+    expect(maskRecordValue('Authorization', 'Bearer sk_live_0123456789abcdef', plain)).toBe(
+      `Bearer ${'*'.repeat(20)}cdef`,
+    )
+  })
+
+  it('masks the token of any embedded_ui URL, the origin and short segments kept', () => {
+    const token = 'A'.repeat(46) + 'wxyz'
+    expect(
+      maskRecordValue('embedded_ui', `http://127.0.0.1:4010/__sandbox/card-reveal/${token}`, plain),
+    ).toBe(`http://127.0.0.1:4010/__sandbox/card-reveal/${'*'.repeat(46)}wxyz`)
+    expect(
+      maskRecordValue('embedded_ui', 'https://cards.example.com/reveal?token=abcdefghijkl', plain),
+    ).toBe('https://cards.example.com/reveal?token=********ijkl')
+  })
+
+  it('masks everything under a secret key', () => {
+    expect(maskRecordValue('embedded_ui', { url: 'x/abcdefghijklmnop', ttl: 600 }, plain)).toEqual({
+      url: `${'*'.repeat(14)}mnop`,
+      ttl: 100,
+    })
+  })
+})
+
+describe('maskRecordValue by value, under any key', () => {
+  it('masks a Luhn-valid 13–19-digit number in a number or in a string', () => {
+    expect(luhnValid('4242424242424242')).toBe(true)
+    expect(luhnValid('4242424242424241')).toBe(false)
+    expect(maskRecordValue('identifier', 4242424242424242, plain)).toBe(1000000000004242)
+    expect(maskRecordValue('note', 'paid with 4242424242424242 today', plain)).toBe(
+      'paid with 0000000000004242 today',
+    )
+    // not Luhn-valid, or too short: an amount, a reference stays
+    expect(maskRecordValue('identifier', 4242424242424241, plain)).toBe(4242424242424241)
+    expect(maskRecordValue('amount', 424242424242, plain)).toBe(424242424242)
+  })
+
+  it('masks a bearer token and a card-reveal URL token anywhere in a string', () => {
+    expect(maskValuesInText('sent Authorization: Bearer abcdefghijklmnop, then')).toBe(
+      'sent Authorization: Bearer ************mnop, then',
+    )
+    expect(maskValuesInText('open /__sandbox/card-reveal/abcdefghijklmnopqrst now')).toBe(
+      'open /__sandbox/card-reveal/****************qrst now',
+    )
+  })
+
+  it('masks secret keys inside JSON or form text held in a string, each value its length', () => {
+    const text = '{"card_number":"4111111111111111","cvv2":"123","cvv":987,"status":"issued"}'
+    expect(maskValuesInText(text)).toBe(
+      '{"card_number":"0000000000001111","cvv2":"000","cvv":000,"status":"issued"}',
+    )
+    expect(maskValuesInText('/v1/cards?access_token=abcdefghijkl&page=2')).toBe(
+      '/v1/cards?access_token=********ijkl&page=2',
+    )
+  })
+})
+
+describe('maskBody', () => {
+  it('keeps a __proto__ key of parsed JSON as a key, masked by value like any other', () => {
+    const body = JSON.parse('{"__proto__":{"card_number":"4111111111111111"},"a":1}') as unknown
+    expect(JSON.stringify(maskBody(body, plain))).toBe(
+      '{"__proto__":{"card_number":"0000000000001111"},"a":1}',
+    )
+  })
+})
+
+describe('personal fields', () => {
+  const user = {
+    first_name: 'Awa',
+    last_name: 'Diop',
+    phone: '+221771234567',
+    email: 'awa@example.com',
+    id_no: '1234567890',
+    address: '12 Rue Carnot',
+    selfie_image: 'https://img.example.com/selfie.jpg',
+    customer: { full_name: 'Moussa Ba', bank_id: 'SN012-01001-000987654321-34' },
+    status: 'passed',
+  }
+
+  it('stay as they are by default', () => {
+    expect(maskBody(user, plain)).toEqual(user)
+  })
+
+  it('are masked, each keeping its type and length, with personal on', () => {
+    const masked = maskBody(user, personal) as typeof user
+    expect(masked.first_name).toBe('***')
+    expect(masked.phone).toBe('*'.repeat(user.phone.length))
+    expect(masked.id_no).toBe('0000000000')
+    expect(masked.selfie_image).toHaveLength(user.selfie_image.length)
+    expect(masked.selfie_image).not.toContain('selfie')
+    expect(masked.customer.full_name).toBe('*********')
+    expect(masked.customer.bank_id).toHaveLength(user.customer.bank_id.length)
+    expect(masked.status).toBe('passed')
+  })
+})
+
+describe('maskHeaders', () => {
+  it('lower-cases names and masks credentials, the rest as sent', () => {
+    expect(
+      maskHeaders(
+        {
+          Authorization: 'Bearer test-token-123456',
+          'X-Api-Key': 'key_0123456789',
+          Cookie: 'session=abcdefghijkl',
+          'Content-Type': 'application/json',
+          'Set-Cookie': ['a=1', 'b=2'],
+        },
+        plain,
+      ),
+    ).toEqual({
+      authorization: 'Bearer *************3456',
+      'x-api-key': '**********6789',
+      cookie: '****************ijkl',
+      'content-type': 'application/json',
+      'set-cookie': '********',
+    })
+  })
+})
+
+describe('maskFindingValue', () => {
+  it("masks a finding's upstream value by the key that ends its path, type kept", () => {
+    expect(maskFindingValue('$.data.card.cvv2', 123, plain)).toBe(100)
+    expect(maskFindingValue('$.data[0].card_number', '4111111111111111', plain)).toBe(
+      '0000000000001111',
+    )
+    expect(maskFindingValue('header:authorization', 'Bearer abcdefghijkl', plain)).toBe(
+      'Bearer ********ijkl',
+    )
+    expect(maskFindingValue('$.data.card.status', 'pendin', plain)).toBe('pendin')
+    expect(maskFindingValue('$.data.card.cvv2', 'absent', plain)).toBe('absent')
+    expect(maskFindingValue('$.data.items[2]', { cvv2: '555' }, plain)).toEqual({ cvv2: '000' })
+  })
+})
