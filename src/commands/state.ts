@@ -150,6 +150,6 @@ async function printNew(
 }
 
 function journalLine(entry: JournalEntry): string {
-  const query = entry.query ? `?${entry.query}` : ''
-  return `${entry.at}  ${entry.method.padEnd(6)} ${entry.path}${query} ${entry.status} ${entry.latency_ms}ms`
+  // the journal keeps the query with its `?` (`?per_page=5`), or ''
+  return `${entry.at}  ${entry.method.padEnd(6)} ${entry.path}${entry.query} ${entry.status} ${entry.latency_ms}ms`
 }
