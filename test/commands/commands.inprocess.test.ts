@@ -22,6 +22,7 @@ import {
   transitionCommand,
 } from '../../src/commands/state.js'
 import { stopCommand } from '../../src/commands/stop.js'
+import { main } from '../../src/cli/main.js'
 import { listenCommand, triggerCommand } from '../../src/commands/webhooks.js'
 import { verifySignature } from '../../src/kits/testing.js'
 import { isRunning } from '../../src/lib/processes.js'
@@ -618,5 +619,55 @@ describe('stop and the pid file', () => {
     const longAgo = new Date(Date.now() - 24 * 3600_000)
     utimesSync(file, longAgo, longAgo)
     expect(readPidFile(file)).toEqual({ state: 'stale', pid: process.pid })
+  })
+})
+
+describe('each command’s help', () => {
+  const helpOf = async (name: string) =>
+    (await run({ run: main } as unknown as Command, ['help', name])).stdout
+
+  it('lists every command with its usage and what it does', async () => {
+    const help = await helpOf('')
+    for (const line of [
+      /^ {2}stop \[--pid-file <file>\]\s*stop the sandbox started with --pid-file <file>, and wait until it is gone$/m,
+      /^ {2}reset\s*empty the tenant: every resource, job and event$/m,
+      /^ {2}clock \[advance <duration> \| set <ISO> \| run-due \[--until <ISO>\]\]\s*show the tenant's clock, move it, or run until idle$/m,
+      /^ {2}transition <resource> <reference> <state>\s*move a resource to a state \(resources: card-users, cards, transactions, payments, disburses, disputes\)$/m,
+      /^ {2}trigger <event>\s*create what an event needs and make it fire \(card_user_verification\.successful, card_user_verification\.failed, card_creation\.successful, card_creation\.failed\)$/m,
+      /^ {2}listen \[--forward-to <url>\]\s*receive the tenant's webhooks here, printing each \(and forwarding\), until Ctrl-C$/m,
+      /^ {2}fixtures list \| fixtures load <name>\s*list the fixtures, or load one into the tenant \(all or nothing\)$/m,
+      /^ {2}journal \[--tail\]\s*the tenant's last requests, oldest first; --tail follows new ones until Ctrl-C$/m,
+    ])
+      expect(help).toMatch(line)
+  })
+
+  it('gives each command that drives a sandbox its own flags and --url, --token with their variables', async () => {
+    const own: Record<string, RegExp[]> = {
+      clock: [/^ {2}--until <ISO> +run-due: stop before the jobs due after this instant$/m],
+      journal: [/^ {2}--tail +keep printing requests as they arrive$/m],
+      listen: [
+        /^ {2}--forward-to <url> +also post each delivery, bytes and headers as sent,\n +to your handler; the sandbox gets its answer$/m,
+      ],
+      reset: [],
+      transition: [],
+      trigger: [],
+      fixtures: [],
+    }
+    for (const [name, lines] of Object.entries(own)) {
+      const help = await helpOf(name)
+      expect(help, name).toMatch(new RegExp(`^Usage: npx card-sandbox ${name}`))
+      for (const line of lines) expect(help, name).toMatch(line)
+      expect(help, name).toMatch(
+        /^ {2}--url <url> +the running sandbox \(default http:\/\/127\.0\.0\.1:4010\)\n +env CARD_SANDBOX_URL$/m,
+      )
+      expect(help, name).toMatch(
+        /^ {2}--token <token> +the bearer token of the tenant to act on\n +env CARD_SANDBOX_TOKEN$/m,
+      )
+    }
+    const stop = await helpOf('stop')
+    expect(stop).toMatch(
+      /^ {2}--pid-file <file> +the file the sandbox was started with\n +env CARD_SANDBOX_PID_FILE$/m,
+    )
+    expect(stop).not.toContain('--url')
   })
 })
