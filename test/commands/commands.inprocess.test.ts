@@ -288,6 +288,21 @@ describe('reset, transition, fixtures, journal', () => {
   })
 })
 
+describe('journal --tail when the sandbox goes away', () => {
+  it('stops following and exits', async () => {
+    const other = await startSandbox({ port: 0, clock: 'manual' })
+    const before = signalListeners()
+    const tail = start(journalCommand, ['--tail'], { CARD_SANDBOX_URL: other.url })
+    try {
+      await until(() => signalListeners().length > before.length, 5_000, 'tail to start')
+      await other.close()
+      expect((await tail.done).code).toBe(0)
+    } finally {
+      interrupt(before)
+    }
+  })
+})
+
 describe('trigger and listen', () => {
   it('triggers each event it knows, and lists them for one it does not', async () => {
     const events = [
@@ -352,6 +367,11 @@ describe('trigger and listen', () => {
       })
       await until(() => listen.live.stdout.includes('forged'), 5_000, 'the forged line')
       expect(listen.live.stdout).toMatch(/\nforged \? attempt \?: BAD SIGNATURE, answered 401\n/)
+      await fetch(url!, { method: 'POST', body: 'not json' })
+      await until(() => listen.live.stdout.includes('(not JSON)'), 5_000, 'the non-JSON line')
+      expect(listen.live.stdout).toMatch(
+        /\n\(not JSON\) \? attempt \?: BAD SIGNATURE, answered 401\n/,
+      )
     } finally {
       interrupt(before)
     }
