@@ -74,11 +74,12 @@ const run = (command: Command, args: string[], env?: NodeJS.ProcessEnv) =>
   start(command, args, env).done
 
 /** Stops a command that runs until Ctrl-C, as Ctrl-C would: its own SIGINT listener only. */
-function interrupt(before: unknown[]) {
-  for (const listener of process.rawListeners('SIGINT'))
-    if (!before.includes(listener)) (listener as (signal: string) => void)('SIGINT')
-  for (const listener of process.rawListeners('SIGTERM'))
-    if (!before.includes(listener)) process.off('SIGTERM', listener as () => void)
+function interrupt(before: unknown[], signal: 'SIGINT' | 'SIGTERM' = 'SIGINT') {
+  const other = signal === 'SIGINT' ? 'SIGTERM' : 'SIGINT'
+  for (const listener of process.rawListeners(signal))
+    if (!before.includes(listener)) (listener as (signal: string) => void)(signal)
+  for (const listener of process.rawListeners(other))
+    if (!before.includes(listener)) process.off(other, listener as () => void)
 }
 const signalListeners = () => [
   ...process.rawListeners('SIGINT'),
@@ -212,6 +213,9 @@ describe('reset, transition, fixtures, journal', () => {
       /^card-sandbox transition: unknown resource wallets \(card-users, cards, transactions, payments, disburses, disputes\)\n/,
     )
     expect((await run(transitionCommand, ['cards'])).stderr).toMatch(/missing reference, state/)
+    expect((await run(transitionCommand, [])).stderr).toMatch(
+      /^card-sandbox transition: missing resource, reference, state\n/,
+    )
   })
 
   it('moves each kind of resource it lists', async () => {
@@ -285,6 +289,25 @@ describe('reset, transition, fixtures, journal', () => {
     expect(code).toBe(0)
     expect(stdout.split('\n').filter((line) => line.includes('/v1/cards '))).toHaveLength(1)
     expect(signalListeners()).toEqual(before)
+  })
+})
+
+describe('journal', () => {
+  it('prints the newest hundred requests, not a first page of them', async () => {
+    for (let i = 0; i < 30; i++) await client.v1('GET', `/cards?page=${i + 1}`)
+    const journal = await run(journalCommand, [])
+    const lines = journal.stdout.split('\n').filter((line) => line.includes('/v1/cards?page='))
+    expect(lines).toHaveLength(30)
+    expect(lines[0]).toContain('/v1/cards?page=1 ')
+    expect(lines[29]).toContain('/v1/cards?page=30 ')
+  })
+
+  it('stops following on SIGTERM as on Ctrl-C', async () => {
+    const before = signalListeners()
+    const tail = start(journalCommand, ['--tail'])
+    await until(() => signalListeners().length > before.length, 5_000, 'tail to start')
+    interrupt(before, 'SIGTERM')
+    expect((await tail.done).code).toBe(0)
   })
 })
 
@@ -482,6 +505,21 @@ describe('where the sandbox is and which tenant', () => {
     expect(flagged.stderr).toContain(`no sandbox answers at ${url} (ECONNREFUSED)`)
   })
 
+  it('does not call a server that answers, but is no sandbox, absent', async () => {
+    const stranger = createServer((_, res) => res.writeHead(200).end('<html>not a sandbox</html>'))
+    await new Promise<void>((resolve) => stranger.listen(0, '127.0.0.1', resolve))
+    const url = `http://127.0.0.1:${(stranger.address() as AddressInfo).port}`
+    try {
+      const answered = await run(clockCommand, [], { CARD_SANDBOX_URL: url }).catch(
+        (error: Error) => ({ code: -1, stdout: '', stderr: String(error) }),
+      )
+      expect(answered.code).not.toBe(0)
+      expect(answered.stderr).not.toContain('no sandbox answers')
+    } finally {
+      stranger.close()
+    }
+  })
+
   it('tries the default URL when none is given', async () => {
     const tried = await run(clockCommand, [], { CARD_SANDBOX_URL: '' })
     // a sandbox may or may not run there; either it answers or the line names the default
@@ -504,6 +542,9 @@ describe('where the sandbox is and which tenant', () => {
       /^card-sandbox clock: --url must be an http\(s\) URL \(got "ftp:\/\/127\.0\.0\.1:4010"\)\n/,
     )
     expect((await run(clockCommand, ['--url', 'not a url'])).code).toBe(2)
+    const lookalike = await run(clockCommand, ['--url', 'xhttp://127.0.0.1:4010'])
+    expect(lookalike.code).toBe(2)
+    expect(lookalike.stderr).toContain('--url must be an http(s) URL')
     const option = await run(resetCommand, ['--force'])
     expect(option.code).toBe(2)
     expect(option.stderr).toMatch(/^card-sandbox reset: .*--force/)
