@@ -5,7 +5,7 @@
  * test/cli.test.ts; these reach the code in src/, so a mutation of it is seen (vitest.mutation.config.ts).
  */
 import { spawn } from 'node:child_process'
-import { existsSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
@@ -382,6 +382,9 @@ describe('trigger and listen', () => {
       expect(listen.live.stdout).toMatch(
         /\ncard_user_verification\.successful evt_\w+ attempt 1: signature ok, answered 200\n/,
       )
+      // printed once: a verified delivery is not printed again as refused
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      expect(listen.live.stdout.match(/card_user_verification\.successful/g)).toHaveLength(1)
       // a delivery whose signature does not match is printed as refused
       await fetch(url!, {
         method: 'POST',
@@ -463,9 +466,9 @@ describe('trigger and listen', () => {
       const [event] = await attempted()
       expect(event.attempts[0].status_code).toBe(502)
     } finally {
-      interrupt(before)
+      interrupt(before, 'SIGTERM') // as Ctrl-C
     }
-    await listen.done
+    expect((await listen.done).stdout).toMatch(/listening: stopped; the webhook URL is unset\n$/)
   })
 
   it('refuses a --forward-to that is not an http(s) URL, before touching the webhook', async () => {
@@ -476,6 +479,11 @@ describe('trigger and listen', () => {
       /^card-sandbox listen: --forward-to must be an http\(s\) URL \(got "localhost:3000"\)\n/,
     )
     expect((await client.webhook()).url).toBe('http://127.0.0.1:9/mine')
+    for (const url of ['xhttp://127.0.0.1:3000/hooks', 'http://127.0.0.1:3000/hooks x']) {
+      const lookalike = await run(listenCommand, ['--forward-to', url])
+      expect(lookalike.code, url).toBe(2)
+      expect(lookalike.stderr, url).toContain('--forward-to must be an http(s) URL')
+    }
     expect((await run(listenCommand, ['now'])).code).toBe(2)
   })
 })
@@ -667,7 +675,12 @@ describe('stop and the pid file', () => {
     // what is not a missing file is said, not taken for one
     expect(() => readPidFile(dir)).toThrow(/EISDIR/)
     // a pid file that cannot be written leaves nothing behind
-    expect(() => writePidFile(join(dir, 'no-such-dir', 'x.pid'))).toThrow(/ENOENT/)
+    expect(() => writePidFile(join(dir, 'no-such-dir', 'x.pid'))).toThrow(/ENOENT.*open/)
+    // one that cannot take the place of what is there (a directory) leaves no file aside
+    const occupied = join(dir, 'occupied')
+    mkdirSync(join(occupied, 'inside'), { recursive: true })
+    expect(() => writePidFile(occupied)).toThrow()
+    expect(readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([])
   })
 
   it('counts a pid whose process began after the file was written as stale (reused)', async () => {
