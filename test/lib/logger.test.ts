@@ -3,7 +3,7 @@
  * masked in both, and `--log silent` printing only what must be seen. Not on a terminal here,
  * so pretty lines carry no colour codes.
  */
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createLogger, paint, type LogFormat, type LogLine } from '../../src/lib/logger.js'
 
 /** 2026-03-04T05:06:07.089Z: the wall clock every line below is printed at. */
@@ -121,5 +121,59 @@ describe('paint', () => {
   it('leaves text as it is off a terminal', () => {
     for (const kind of ['ok', 'warn', 'error', 'dim'] as const)
       expect(paint(kind, 'text')).toBe('text')
+  })
+})
+
+describe('on a terminal', () => {
+  /** logger.ts as loaded by a process whose stdout is a terminal (it reads that once, on load). */
+  async function onTerminal() {
+    const descriptor = Object.getOwnPropertyDescriptor(process.stdout, 'isTTY')
+    Object.defineProperty(process.stdout, 'isTTY', { value: true, configurable: true })
+    vi.resetModules()
+    try {
+      return await import('../../src/lib/logger.js')
+    } finally {
+      if (descriptor) Object.defineProperty(process.stdout, 'isTTY', descriptor)
+      else delete (process.stdout as { isTTY?: boolean }).isTTY
+      vi.resetModules()
+    }
+  }
+
+  it('paints statuses green, warnings yellow, errors red and the rest dim', async () => {
+    const { paint: painted } = await onTerminal()
+    expect(painted('ok', '200')).toBe('\x1b[32m200\x1b[0m')
+    expect(painted('warn', '404')).toBe('\x1b[33m404\x1b[0m')
+    expect(painted('error', '500')).toBe('\x1b[31m500\x1b[0m')
+    expect(painted('dim', 'time')).toBe('\x1b[2mtime\x1b[0m')
+  })
+
+  it('dims the time and the tenant of a pretty line, and colours its level', async () => {
+    const { createLogger: terminalLogger } = await onTerminal()
+    const written: string[] = []
+    const logger = terminalLogger(
+      'pretty',
+      (text) => written.push(text),
+      () => WALL,
+    )
+    logger.log({ event: 'warning', text: 'careful', level: 'warn' })
+    logger.log({ event: 'webhook', text: 'broke', level: 'error', tenant: 'short' })
+    expect(written).toEqual([
+      `\x1b[2m05:06:07.089\x1b[0m \x1b[2m${'-'.padEnd(16)}\x1b[0m \x1b[33mwarning: \x1b[0mcareful\n`,
+      `\x1b[2m05:06:07.089\x1b[0m \x1b[2m${'*****'.padEnd(16)}\x1b[0m \x1b[31merror: \x1b[0mbroke\n`,
+    ])
+  })
+})
+
+describe('the default output', () => {
+  it('is stdout', () => {
+    const write = vi.spyOn(process.stdout, 'write').mockImplementation(() => true)
+    try {
+      createLogger('json', undefined, () => WALL).log({ event: 'listening', text: 'x' })
+      expect(write).toHaveBeenCalledWith(
+        '{"time":"2026-03-04T05:06:07.089Z","level":"info","event":"listening"}\n',
+      )
+    } finally {
+      write.mockRestore()
+    }
   })
 })
