@@ -39,7 +39,7 @@ describe('CORS', () => {
     close()
     expect(res.status).toBe(204)
     expect(res.headers.get('Access-Control-Allow-Origin')).toBe(FRONT_END)
-    expect(res.headers.get('Access-Control-Allow-Methods')).toContain('POST')
+    expect(res.headers.get('Access-Control-Allow-Methods')).toBe('GET,HEAD,POST,PUT,PATCH,DELETE')
     expect(res.headers.get('Access-Control-Allow-Headers')).toBe('authorization,content-type')
     expect(res.headers.get('Access-Control-Max-Age')).toBe('600')
     expect(res.headers.get('Vary')).toContain('Origin')
@@ -89,6 +89,13 @@ describe('CORS', () => {
     close()
     expect(res.status).toBe(204)
     expect(res.headers.get('Access-Control-Allow-Origin')).toBe('*')
+  })
+
+  it('takes an origin given with spaces around it', async () => {
+    const { app, close } = createSandbox({ cors: [` ${FRONT_END} `] })
+    const res = await preflight(app, '/v1/cards/create', FRONT_END)
+    close()
+    expect(res.headers.get('Access-Control-Allow-Origin')).toBe(FRONT_END)
   })
 
   it('refuses an option that is not an origin', () => {
