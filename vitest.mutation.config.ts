@@ -22,6 +22,7 @@ const ALL = [
   'test/http/**/*.test.ts',
   'test/lib/**/*.test.ts',
   'test/commands/**/*.inprocess.test.ts',
+  'test/security/reset-race.test.ts',
   'test/ui/hosted-pages.test.ts',
   'test/auth.test.ts',
   'test/flags.test.ts',
