@@ -1,30 +1,43 @@
 /**
  * The tests that mutation testing runs (`npm run test:mutation`, stryker.config.mjs): those that
- * drive src/store, src/domain, src/engine, src/webhooks and the request journal in this process.
- * Left out: the browser, bench, crash and CLI tests and the wallet-backend example, which run the
- * built bundle or another process (a mutant in src/ never reaches them), and the fuzz and static
- * checks.
+ * drive src/ in this process (the store, domain, engine, webhooks, journal, HTTP middleware,
+ * src/lib and the commands, test/commands/*.inprocess.test.ts). Left out: the browser, bench,
+ * crash and CLI tests and the wallet-backend example, which run the built bundle or another
+ * process (a mutant in src/ never reaches them), and the fuzz and static checks.
+ *
+ * MUTATION_TESTS (comma-separated globs) narrows them for a run over one folder, e.g.
+ * `MUTATION_TESTS='test/lib/**,test/commands/**'`: Stryker's dry run then runs only those
+ * instead of every test that imports the folder (src/lib is imported by nearly all).
  */
 import { defineConfig } from 'vitest/config'
+
+const ALL = [
+  'test/store/**/*.test.ts',
+  'test/domain/**/*.test.ts',
+  'test/engine/**/*.test.ts',
+  'test/webhooks/**/*.test.ts',
+  'test/control/**/*.test.ts',
+  'test/journal/**/*.test.ts',
+  'test/v1/**/*.test.ts',
+  'test/http/**/*.test.ts',
+  'test/lib/**/*.test.ts',
+  'test/commands/**/*.inprocess.test.ts',
+  'test/security/reset-race.test.ts',
+  'test/ui/hosted-pages.test.ts',
+  'test/auth.test.ts',
+  'test/flags.test.ts',
+  'test/sandbox.test.ts',
+  'test/client.test.ts',
+  'test/guide.test.ts',
+]
+
+const narrowed = process.env.MUTATION_TESTS?.split(',')
+  .map((glob) => glob.trim())
+  .filter(Boolean)
 
 export default defineConfig({
   test: {
     testTimeout: 20_000,
-    include: [
-      'test/store/**/*.test.ts',
-      'test/domain/**/*.test.ts',
-      'test/engine/**/*.test.ts',
-      'test/webhooks/**/*.test.ts',
-      'test/control/**/*.test.ts',
-      'test/journal/**/*.test.ts',
-      'test/v1/**/*.test.ts',
-      'test/http/errors.test.ts',
-      'test/ui/hosted-pages.test.ts',
-      'test/auth.test.ts',
-      'test/lib/masking.test.ts',
-      'test/sandbox.test.ts',
-      'test/client.test.ts',
-      'test/guide.test.ts',
-    ],
+    include: narrowed?.length ? narrowed : ALL,
   },
 })

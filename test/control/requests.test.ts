@@ -26,6 +26,11 @@ describe('GET /__sandbox/requests (the request journal)', () => {
     ])
     const [list, create] = journal.body.data
     expect(list.query).toBe('?per_page=5')
+    expect(create.query).toBe('') // no query: not the path's last character
+    for (const entry of journal.body.data) {
+      expect(entry.latency_ms).toBeGreaterThanOrEqual(0)
+      expect(entry.latency_ms).toBeLessThan(1_000)
+    }
     expect(create.request.body).toEqual({
       card_user_reference: user,
       card_brand: 'visa',

@@ -4,7 +4,8 @@
  * errors included. The browser side is in test/ui/browser.test.ts.
  */
 import { describe, expect, it } from 'vitest'
-import { createSandbox } from '../../src/server/sandbox.js'
+import { parseFlags } from '../../src/cli/flags.js'
+import { createSandbox, startSandbox } from '../../src/server/sandbox.js'
 
 const FRONT_END = 'http://localhost:5173'
 
@@ -38,7 +39,7 @@ describe('CORS', () => {
     close()
     expect(res.status).toBe(204)
     expect(res.headers.get('Access-Control-Allow-Origin')).toBe(FRONT_END)
-    expect(res.headers.get('Access-Control-Allow-Methods')).toContain('POST')
+    expect(res.headers.get('Access-Control-Allow-Methods')).toBe('GET,HEAD,POST,PUT,PATCH,DELETE')
     expect(res.headers.get('Access-Control-Allow-Headers')).toBe('authorization,content-type')
     expect(res.headers.get('Access-Control-Max-Age')).toBe('600')
     expect(res.headers.get('Vary')).toContain('Origin')
@@ -90,8 +91,49 @@ describe('CORS', () => {
     expect(res.headers.get('Access-Control-Allow-Origin')).toBe('*')
   })
 
+  it('takes an origin given with spaces around it', async () => {
+    const { app, close } = createSandbox({ cors: [` ${FRONT_END} `] })
+    const res = await preflight(app, '/v1/cards/create', FRONT_END)
+    close()
+    expect(res.headers.get('Access-Control-Allow-Origin')).toBe(FRONT_END)
+  })
+
   it('refuses an option that is not an origin', () => {
     expect(() => createSandbox({ cors: ['localhost:5173'] })).toThrow(/is not an origin/)
     expect(() => createSandbox({ cors: ['http://localhost:5173/app'] })).toThrow(/is not an origin/)
+  })
+
+  it('with a list of origins, answers each listed origin with its own, not only the first', async () => {
+    const origins = ['https://a.example', 'https://b.example', 'https://c.example']
+    const command = parseFlags(['--cors', origins.join(','), '--port', '0'])
+    if (command.kind !== 'run') throw new Error(command.kind)
+    const sandbox = await startSandbox(command.options)
+    try {
+      const ask = (origin: string, method: 'OPTIONS' | 'GET') =>
+        fetch(`${sandbox.url}/v1/cards`, {
+          method,
+          headers:
+            method === 'OPTIONS'
+              ? { Origin: origin, 'Access-Control-Request-Method': 'GET' }
+              : { Origin: origin, Authorization: 'Bearer cors-list' },
+        })
+      for (const origin of origins.slice(1)) {
+        const preflight = await ask(origin, 'OPTIONS')
+        expect(preflight.status, origin).toBe(204)
+        expect(preflight.headers.get('Access-Control-Allow-Origin'), origin).toBe(origin)
+        expect(preflight.headers.get('Vary'), origin).toContain('Origin')
+        const get = await ask(origin, 'GET')
+        expect(get.status, origin).toBe(200)
+        expect(get.headers.get('Access-Control-Allow-Origin'), origin).toBe(origin)
+        await get.body?.cancel()
+      }
+      for (const method of ['OPTIONS', 'GET'] as const) {
+        const stranger = await ask('https://d.example', method)
+        expect(stranger.headers.get('Access-Control-Allow-Origin'), method).toBeNull()
+        await stranger.body?.cancel()
+      }
+    } finally {
+      await sandbox.close()
+    }
   })
 })

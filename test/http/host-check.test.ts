@@ -8,7 +8,12 @@ import { request } from 'node:http'
 import { connect } from 'node:net'
 import { hostname, networkInterfaces } from 'node:os'
 import { afterEach, describe, expect, it } from 'vitest'
-import { allowedHostnames, hostName, hostnameOfUrl } from '../../src/http/middleware/host-check.js'
+import {
+  allowedHostnames,
+  hostName,
+  hostnameOfUrl,
+  isLoopback,
+} from '../../src/http/middleware/host-check.js'
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/server/sandbox.js'
 import { newSandbox, TOKEN } from '../helpers.js'
 
@@ -84,7 +89,7 @@ function expectRefused(answer: Answer, host: string, what: string) {
   const body = JSON.parse(answer.body)
   expect(body).toEqual({ message: expect.any(String), statusCode: 403 })
   expect(body.message).toContain(`"${host}"`)
-  expect(body.message).toContain(`--allowed-host ${host}`)
+  expect(body.message).toContain(`--allowed-host ${host} (or CARD_SANDBOX_ALLOWED_HOST).`)
 }
 
 /** The first IPv4 address of this machine that is not loopback. */
@@ -239,5 +244,42 @@ describe('the set of names', () => {
     expect(hostnameOfUrl('http://Evil.Example:4010/v1?x=//y')).toBe('evil.example')
     expect(hostnameOfUrl('http://[::1]:4010/')).toBe('[::1]')
     expect(hostnameOfUrl('http://127.0.0.1')).toBe('127.0.0.1')
+  })
+})
+
+describe('isLoopback', () => {
+  it('is true for localhost, 127.0.0.0/8 and ::1 (bare or bracketed), in any case and spacing', () => {
+    for (const host of ['localhost', ' LocalHost ', '::1', '[::1]', '127.0.0.1', '127.1.22.255'])
+      expect(isLoopback(host), host).toBe(true)
+  })
+
+  it('is false for any other name or address, and for what only looks like one', () => {
+    for (const host of [
+      '0.0.0.0',
+      '::',
+      'example.test',
+      'localhost.example.test',
+      '::2',
+      '[::2]',
+      '128.0.0.1',
+      '10.127.0.0.1',
+      '127.0.0',
+      '127.0.0.1.5',
+      '127.0.0.1234',
+      '127.0.0.x',
+      '127.a.b.c',
+      '',
+    ])
+      expect(isLoopback(host), host).toBe(false)
+  })
+})
+
+describe('hostName', () => {
+  it('trims and lowercases, and drops a port only when it is one', () => {
+    expect(hostName(' Example.Test:4010 ')).toBe('example.test')
+    expect(hostName('[FD00::7]:8080')).toBe('[fd00::7]')
+    expect(() => hostName('example.test:80x')).toThrow(
+      /not a host name or address: "example.test:80x"/,
+    )
   })
 })

@@ -22,7 +22,8 @@ function send(method: string, path: string, headers: string[], body?: string) {
   const length = body === undefined ? [] : ['Content-Length', String(Buffer.byteLength(body))]
   const all = [...host, ...length, ...headers]
   return new Promise<{ status: number; body: { message?: string } }>((resolve, reject) => {
-    const req = request(`${sandbox.url}${path}`, { method, headers: all }, (res) => {
+    // a connection each: one refused before its body was read is not reused
+    const req = request(`${sandbox.url}${path}`, { method, headers: all, agent: false }, (res) => {
       let text = ''
       res.on('data', (chunk: Buffer) => (text += chunk.toString()))
       res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }))
@@ -63,5 +64,40 @@ describe('request headers over a socket', () => {
     expect((await createUser(['content-type', 'text/plain'], body)).status).toBe(415)
     const tooLarge = ['content-type', 'application/json', 'Content-Length', String(2 * 1024 * 1024)]
     expect((await createUser(tooLarge)).status).toBe(413)
+  })
+
+  it('reads a JSON media type with spaces before its parameters as JSON', async () => {
+    const res = await send(
+      'POST',
+      '/v1/card-users/create',
+      ['authorization', 'Bearer headers-test', 'content-type', 'application/json ; charset=utf-8'],
+      JSON.stringify({ phone: '+221770000002' }),
+    )
+    expect(res.status).toBe(200)
+  })
+
+  it('measures a chunked body as it arrives, without a Content-Length', async () => {
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(
+        `${sandbox.url}/v1/card-users/create`,
+        {
+          method: 'POST',
+          headers: {
+            Authorization: 'Bearer headers-test',
+            'Content-Type': 'application/json',
+            'Transfer-Encoding': 'chunked',
+          },
+        },
+        (res) => {
+          res.resume()
+          res.on('end', () => resolve(res.statusCode!))
+        },
+      )
+      req.on('error', reject)
+      req.write('{"address":"')
+      for (let i = 0; i < 20; i++) req.write('x'.repeat(64 * 1024))
+      req.end('"}')
+    })
+    expect(status).toBe(413)
   })
 })

@@ -78,6 +78,8 @@ describe('HTML pages', () => {
       expect(res.status, name).toBe(200)
       expect(res.headers.get('content-security-policy'), name).toContain("frame-ancestors 'none'")
       expect(res.headers.get('x-frame-options'), name).toBe('DENY')
+      // a form on the page may post only to the sandbox
+      expect(res.headers.get('content-security-policy'), name).toContain("form-action 'self'")
     }
   })
 

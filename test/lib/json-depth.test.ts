@@ -18,6 +18,15 @@ describe('nestsDeeperThan', () => {
   it('counts levels, not brackets: many side by side nest one deep', () => {
     expect(nestsDeeperThan(`[${'{},'.repeat(10)}{}]`, 3)).toBe(false)
     expect(nestsDeeperThan(`[[],[[[]]],${'[],'.repeat(5)}[]]`, 3)).toBe(true)
+    expect(nestsDeeperThan(`[${'[],'.repeat(10)}[]]`, 3)).toBe(false)
+    // more brackets than the limit, nested exactly to it: allowed
+    expect(nestsDeeperThan(`[${nested(2)},${nested(2)}]`, 3)).toBe(false)
+    expect(nestsDeeperThan(`{"a":${nested(2)},"b":{"c":{}}}`, 3)).toBe(false)
+  })
+
+  it('finds the brackets wherever the text starts', () => {
+    expect(nestsDeeperThan(' ' + '{"a":'.repeat(5) + '1' + '}'.repeat(5), 3)).toBe(true)
+    expect(nestsDeeperThan(' ' + nested(5), 3)).toBe(true)
   })
 
   it('skips brackets inside strings, escaped quotes included', () => {

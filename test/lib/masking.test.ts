@@ -8,6 +8,7 @@ import {
   maskJsonSecrets,
   maskSecretPath,
   maskToken,
+  maskUrlPassword,
 } from '../../src/lib/masking.js'
 
 describe('maskToken', () => {
@@ -85,5 +86,36 @@ describe('maskSecretPath', () => {
     )
     expect(maskSecretPath('/__sandbox/checkout/abc')).toBe('/__sandbox/checkout/abc')
     expect(maskSecretPath('/v1/cards')).toBe('/v1/cards')
+  })
+})
+
+describe('maskJsonSecrets, one key at a time', () => {
+  it('masks each secret key when it is the only one in the text', () => {
+    expect(maskJsonSecrets('{"cvv2":"1234"}')).toBe('{"cvv2":"***"}')
+    expect(maskJsonSecrets('{"secret":"whsec-0123456789"}')).toBe('{"secret":"************6789"}')
+    expect(maskJsonSecrets('{"tenant":"team-token-abcd"}')).toBe('{"tenant":"***********abcd"}')
+    expect(maskJsonSecrets('{"access_token":"cat_0123456789"}')).toBe(
+      '{"access_token":"**********6789"}',
+    )
+  })
+
+  it('shows the last 4 digits of a card number longer than 4, whatever its length', () => {
+    expect(maskJsonSecrets('{"card_number":"12345"}')).toBe('{"card_number":"*2345"}')
+    expect(maskJsonSecrets('{"card_number":"1234"}')).toBe('{"card_number":"****"}')
+    expect(maskJsonSecrets('{"card_number":"123"}')).toBe('{"card_number":"***"}')
+  })
+})
+
+describe('maskUrlPassword', () => {
+  it('masks the password of a URL by the one rule, and leaves the rest', () => {
+    expect(maskUrlPassword('http://user:hook-password-1234@127.0.0.1:9/hooks')).toBe(
+      `http://user:${'*'.repeat(14)}1234@127.0.0.1:9/hooks`,
+    )
+    expect(maskUrlPassword('https://:pw@example.test/')).toBe('https://:**@example.test/')
+  })
+
+  it('leaves a URL without a password, and what is not a URL, as it is', () => {
+    for (const text of ['http://user@127.0.0.1:9/hooks', 'http://127.0.0.1:9/x?y=1', 'not a url'])
+      expect(maskUrlPassword(text)).toBe(text)
   })
 })

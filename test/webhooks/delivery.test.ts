@@ -3,6 +3,8 @@
  * with backoff on the manual clock, replay, restarts, and receivers that fail or never answer.
  */
 import { createHmac } from 'node:crypto'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
@@ -713,6 +715,96 @@ describe('hostile receivers', () => {
     // served when the first slots came free, before the others' last round started
     expect(hung.requests.length).toBeLessThanOrEqual(MAX_IN_FLIGHT * (rounds - 1))
   }, 60_000)
+})
+
+describe('turns between tenants with a receiver that answers', () => {
+  /**
+   * A receiver that holds every request until `open()`, then answers each at once; `order` is
+   * the tenant (`?t=`) of each request, in the order they arrived.
+   */
+  async function startGatedReceiver() {
+    const order: string[] = []
+    const held: (() => void)[] = []
+    let open = false
+    const server = createServer((req, res) => {
+      req.resume()
+      req.on('end', () => {
+        order.push(new URL(req.url!, 'http://x').searchParams.get('t')!)
+        const answer = () => void res.writeHead(200).end('ok')
+        if (open) answer()
+        else held.push(answer)
+      })
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const { port } = server.address() as AddressInfo
+    return {
+      url: (tenant: string) => `http://127.0.0.1:${port}/hooks?t=${tenant}`,
+      order,
+      held,
+      open() {
+        open = true
+        for (const answer of held.splice(0)) answer()
+      },
+      async close() {
+        server.closeAllConnections()
+        await new Promise((resolve) => server.close(resolve))
+      },
+    }
+  }
+
+  it('alternates the free slots between two tenants’ backlogs, never serving one whole before the other', async () => {
+    const hung = await startReceiver(['hang'])
+    const gate = await startGatedReceiver()
+    const s = newSandbox({ webhookTimeoutMs: 60_000 })
+    cleanups.push(
+      () => s.close(),
+      () => hung.close(),
+      () => gate.close(),
+    )
+    // tenants whose receiver never answers hold every slot but the last tenant's share: the two
+    // backlogs below then compete for those MAX_IN_FLIGHT_PER_TENANT slots, one pass at a time
+    const blockers = Array.from(
+      { length: MAX_IN_FLIGHT / MAX_IN_FLIGHT_PER_TENANT - 1 },
+      (_, i) => ({ token: `blocker-${i}` }),
+    )
+    for (const as of blockers) {
+      await s.call('PUT', '/__sandbox/webhook', { url: hung.url }, as)
+      for (let i = 0; i < MAX_IN_FLIGHT_PER_TENANT; i++)
+        await s.call('POST', '/v1/card-users/create', fullIdentity(), as)
+    }
+    const backlog = 3 * MAX_IN_FLIGHT_PER_TENANT
+    const a = { token: 'backlog-a' }
+    const b = { token: 'backlog-b' }
+    for (const [as, name] of [
+      [a, 'a'],
+      [b, 'b'],
+    ] as const) {
+      await s.call('PUT', '/__sandbox/webhook', { url: gate.url(name) }, as)
+      for (let i = 0; i < backlog; i++)
+        await s.call('POST', '/v1/card-users/create', fullIdentity(), as)
+    }
+    for (const as of blockers) await s.call('POST', '/__sandbox/clock/advance', { by: '3s' }, as)
+    await until(() => hung.hanging.length === MAX_IN_FLIGHT - MAX_IN_FLIGHT_PER_TENANT, 10_000)
+    // a's backlog takes the last slots and is held there; b's falls due meanwhile and waits
+    await s.call('POST', '/__sandbox/clock/advance', { by: '3s' }, a)
+    await until(() => gate.held.length === MAX_IN_FLIGHT_PER_TENANT, 10_000)
+    await s.call('POST', '/__sandbox/clock/advance', { by: '3s' }, b)
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    expect(gate.order.filter((t) => t === 'b')).toHaveLength(0) // no slot is free for b yet
+
+    gate.open() // from here the receiver answers at once: slots come free one after another
+    await until(() => gate.order.length === 2 * backlog, 30_000, 'both backlogs delivered')
+
+    // after a's first held share, the next attempts alternate: each tenant gets about half of
+    // them. A pass that started at the tenant served last would give a every slot its own
+    // answers free until its backlog ran out, and b next to none of these.
+    const next = gate.order.slice(MAX_IN_FLIGHT_PER_TENANT, 3 * MAX_IN_FLIGHT_PER_TENANT)
+    const ofB = next.filter((t) => t === 'b').length
+    expect(ofB, next.join('')).toBeGreaterThanOrEqual(next.length / 4)
+    expect(next.length - ofB, next.join('')).toBeGreaterThanOrEqual(next.length / 4)
+    // and b's backlog is not served whole after a's: a's last attempt comes after b's first
+    expect(gate.order.lastIndexOf('a')).toBeGreaterThan(gate.order.indexOf('b'))
+  }, 90_000)
 })
 
 describe('PUT /__sandbox/webhook', () => {
