@@ -243,7 +243,7 @@ describe('reset, transition, fixtures, journal', () => {
       .split('\n')
       .filter((line) => !/ \/__sandbox\/(webhook|fixtures)/.test(line))
     expect(steps[0]).toMatch(
-      /^2026-01-01T00:00:00\.000Z {2}POST {3}\/v1\/card-users\/create 200 [\d.]+ms$/,
+      /^2026-01-01T00:00:00\.000Z {2}wall \S+ {2}POST {3}\/v1\/card-users\/create 200 [\d.]+ms$/,
     )
     expect(steps).toHaveLength(9)
     expect(await run(resetCommand, [])).toEqual({
@@ -375,7 +375,7 @@ describe('trigger and listen', () => {
       await until(() => listen.live.stdout.includes('listening:'), 5_000, 'listen to start')
       const { url } = await client.webhook()
       expect(listen.live.stdout).toBe(
-        `listening: the tenant's webhooks now go to ${url}. Ctrl-C stops (and takes the URL back off).\n`,
+        `listening: the tenant's webhooks now go to ${url}; signed with the bearer token (the default secret) ${'*'.repeat(TOKEN.length - 4)}${TOKEN.slice(-4)}, as before. Ctrl-C stops (and puts the webhook URL back).\n`,
       )
       await verifiedUser()
       await until(() => listen.live.stdout.includes('attempt 1'), 5_000, 'the printed line')
@@ -403,7 +403,7 @@ describe('trigger and listen', () => {
     }
     const { code, stdout } = await listen.done
     expect(code).toBe(0)
-    expect(stdout).toMatch(/listening: stopped; the webhook URL is unset\n$/)
+    expect(stdout).toMatch(/listening: stopped; the webhook URL is unset again\n$/)
     expect((await client.webhook()).url).toBeNull()
   })
 
@@ -427,7 +427,7 @@ describe('trigger and listen', () => {
     const listen = start(listenCommand, ['--forward-to', handlerUrl])
     try {
       await until(() => listen.live.stdout.includes('listening:'), 5_000, 'listen to start')
-      expect(listen.live.stdout).toContain(`, forwarded to ${handlerUrl}. Ctrl-C stops`)
+      expect(listen.live.stdout).toContain(`, forwarded to ${handlerUrl}; signed with`)
       await verifiedUser()
       await until(() => got.length === 1, 5_000, 'the forwarded delivery')
       expect(verifySignature(got[0].body, got[0].signature, TOKEN)).toBe(true)
@@ -438,7 +438,7 @@ describe('trigger and listen', () => {
         'the printed line',
       )
       expect(listen.live.stdout).toMatch(
-        /card_user_verification\.successful evt_\w+ attempt 1: signature ok, http:\S+ answered 500\n/,
+        /card_user_verification\.successful evt_\w+ attempt 1: signature ok, http:\S+ answered 500; the sandbox retries in 10 s of sandbox time, at \S+ \(attempt 2 of 7\)\n/,
       )
       // the handler's 500 reached the sandbox: the event waits for its retry, then gets the 204
       const [event] = await attempted()
@@ -462,13 +462,13 @@ describe('trigger and listen', () => {
       await until(() => listen.live.stdout.includes('listening:'), 5_000, 'listen to start')
       await verifiedUser()
       await until(() => listen.live.stdout.includes('ECONNREFUSED'), 5_000, 'the printed line')
-      expect(listen.live.stdout).toContain(`${dead}/hooks answered ECONNREFUSED\n`)
+      expect(listen.live.stdout).toContain(`${dead}/hooks refused the connection (ECONNREFUSED);`)
       const [event] = await attempted()
       expect(event.attempts[0].status_code).toBe(502)
     } finally {
       interrupt(before, 'SIGTERM') // as Ctrl-C
     }
-    expect((await listen.done).stdout).toMatch(/listening: stopped; the webhook URL is unset\n$/)
+    expect((await listen.done).stdout).toMatch(/listening: stopped; the webhook URL is unset again\n$/)
   })
 
   it('refuses a --forward-to that is not an http(s) URL, before touching the webhook', async () => {
@@ -697,8 +697,9 @@ describe('stop and the pid file', () => {
 })
 
 describe('each command’s help', () => {
+  // a table row wrapped onto lines of its own (deeper indented) read as one line
   const helpOf = async (name: string) =>
-    (await run({ run: main } as unknown as Command, ['help', name])).stdout
+    (await run({ run: main } as unknown as Command, ['help', name])).stdout.replace(/\n {3,}/g, ' ')
 
   it('lists every command with its usage and what it does', async () => {
     const help = await helpOf('')
@@ -720,7 +721,7 @@ describe('each command’s help', () => {
       clock: [/^ {2}--until <ISO> +run-due: stop before the jobs due after this instant$/m],
       journal: [/^ {2}--tail +keep printing requests as they arrive$/m],
       listen: [
-        /^ {2}--forward-to <url> +also post each delivery, bytes and headers as sent,\n +to your handler; the sandbox gets its answer$/m,
+        /^ {2}--forward-to <url> +also post each delivery, bytes and headers as sent, to your handler; the sandbox gets its answer$/m,
       ],
       reset: [],
       transition: [],
@@ -732,15 +733,15 @@ describe('each command’s help', () => {
       expect(help, name).toMatch(new RegExp(`^Usage: npx card-sandbox ${name}`))
       for (const line of lines) expect(help, name).toMatch(line)
       expect(help, name).toMatch(
-        /^ {2}--url <url> +the running sandbox \(default http:\/\/127\.0\.0\.1:4010\)\n +env CARD_SANDBOX_URL$/m,
+        /^ {2}--url <url> +the running sandbox \(default http:\/\/127\.0\.0\.1:4010\) env CARD_SANDBOX_URL$/m,
       )
       expect(help, name).toMatch(
-        /^ {2}--token <token> +the bearer token of the tenant to act on\n +env CARD_SANDBOX_TOKEN$/m,
+        /^ {2}--token <token> +the bearer token of the tenant to act on env CARD_SANDBOX_TOKEN$/m,
       )
     }
     const stop = await helpOf('stop')
     expect(stop).toMatch(
-      /^ {2}--pid-file <file> +the file the sandbox was started with\n +env CARD_SANDBOX_PID_FILE$/m,
+      /^ {2}--pid-file <file> +the file the sandbox was started with env CARD_SANDBOX_PID_FILE$/m,
     )
     expect(stop).not.toContain('--url')
   })
