@@ -234,20 +234,23 @@ export function formatWebhook(
   event: string,
   secret: string | undefined,
 ): string {
+  const signature = findings.find((f) => f.kind === 'signature')
   const unsigned = findings.some(
-    (f) => f.kind === 'header' && f.upstream === 'absent' && f.path === 'header:x-alal-signature',
+    (f) => f.path === 'header:x-alal-signature' && f.upstream === 'absent',
   )
   const verified = !secret
-    ? `signature not verified (no --secret nor ${SECRET_ENV})`
-    : findings.some((f) => f.kind === 'signature')
-      ? 'the signature does not verify with the secret given'
+    ? `not verified (no --secret nor ${SECRET_ENV})`
+    : signature
+      ? String(signature.upstream)
       : unsigned
-        ? 'no signature to verify'
-        : 'the signature verifies with the secret given'
+        ? 'none to verify'
+        : 'verifies with the secret given'
   const out = [
-    findings.length === 0
-      ? `webhook ${event}: no difference from the sandbox's event; ${verified}`
-      : `webhook ${event}: ${plural(findings.length, 'finding')}; ${verified}`,
+    `webhook ${event}: ` +
+      (findings.length === 0
+        ? "no difference from the sandbox's event"
+        : plural(findings.length, 'finding')),
+    `signature: ${verified}`,
   ]
   const pathWidth = Math.min(40, Math.max(0, ...findings.map((f) => f.path.length)))
   for (const f of findings) {
@@ -255,8 +258,12 @@ export function formatWebhook(
     const sandbox = typeof f.sandbox === 'string' ? f.sandbox : shown(f.sandbox)
     const head = `  ${f.kind.padEnd(11)} ${f.path.padEnd(pathWidth)}`
     const example = `delivery ${upstream}, sandbox ${sandbox}`
+    // past the terminal's width, each side goes on its own line under the path
     if (head.length + 2 + example.length <= WIDTH) out.push(`${head}  ${example}`)
-    else out.push(head, `${' '.repeat(14)}${example}`)
+    else {
+      const indent = ' '.repeat(14)
+      out.push(head.trimEnd(), `${indent}delivery ${upstream}`, `${indent}sandbox  ${sandbox}`)
+    }
   }
   return out.join('\n') + '\n'
 }

@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { RecordLine } from '../../src/drift/report.js'
 import { startSandbox } from '../../src/index.js'
+import { signPayload } from '../../src/kits/testing.js'
 import { fullIdentity, newSandbox, UUID } from '../helpers.js'
 import { tempDir } from '../temp-dir.js'
 import { startReceiver, until } from '../webhooks/receiver.js'
@@ -221,22 +222,25 @@ describe('card-sandbox drift', () => {
     const clean = drift('--webhook', file, '--secret', secret, '--check')
     expect(clean.code, clean.stderr).toBe(0)
     expect(clean.stdout).toBe(
-      "webhook card_user_verification.successful: no difference from the sandbox's event; " +
-        'the signature verifies with the secret given\n',
+      "webhook card_user_verification.successful: no difference from the sandbox's event\n" +
+        'signature: verifies with the secret given\n',
     )
     // the secret from the environment, as a CI job passes it
     expect(driftWith({ CARD_SANDBOX_WEBHOOK_SECRET: secret }, '--webhook', file).stdout).toContain(
-      'the signature verifies with the secret given',
+      '\nsignature: verifies with the secret given\n',
+    )
+    expect(drift('--webhook', file).stdout).toContain(
+      '\nsignature: not verified (no --secret nor CARD_SANDBOX_WEBHOOK_SECRET)\n',
     )
 
     const wrong = drift('--webhook', file, '--secret', 'not-the-secret', '--check')
     expect(wrong.code).toBe(1)
     expect(wrong.stdout.split('\n')).toEqual([
-      'webhook card_user_verification.successful: 1 finding; ' +
-        'the signature does not verify with the secret given',
+      'webhook card_user_verification.successful: 1 finding',
+      'signature: does not verify with the secret given',
       '  signature   header:x-alal-signature',
-      '              delivery does not verify with the secret given, ' +
-        'sandbox hex HMAC-SHA512 of the raw body (128 hex digits)',
+      '              delivery does not verify with the secret given',
+      '              sandbox  hex HMAC-SHA512 of the raw body (128 hex digits)',
       '',
     ])
     const json = driftWith(
@@ -254,6 +258,26 @@ describe('card-sandbox drift', () => {
         upstream: 'does not verify with the secret given',
         sandbox: 'hex HMAC-SHA512 of the raw body (128 hex digits)',
       },
+    ])
+
+    // a delivery that drifted: a renamed status and an extra key, signed again with the secret
+    const changed = JSON.parse(body)
+    changed.data.status = 'verified'
+    changed.data.kyc_level = 2
+    const signed = signPayload(changed, secret)
+    const driftedFile = join(tempDir(), 'drifted.json')
+    writeFileSync(
+      driftedFile,
+      JSON.stringify({ headers: { ...headers, ...signed.headers }, body: signed.body }),
+    )
+    const drifted = drift('--webhook', driftedFile, '--secret', secret, '--check')
+    expect(drifted.code).toBe(1)
+    expect(drifted.stdout.split('\n')).toEqual([
+      'webhook card_user_verification.successful: 2 findings',
+      'signature: verifies with the secret given',
+      '  extra-key   $.data.kyc_level  delivery number, sandbox absent',
+      '  enum        $.data.status     delivery verified, sandbox ["passed"]',
+      '',
     ])
   })
 
