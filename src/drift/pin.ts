@@ -11,52 +11,16 @@
 import { createRequire } from 'node:module'
 import { DELAY_NAMES } from '../domain/schedule.js'
 import type { Edit, EditType } from '../engine/scenarios/edit.js'
-
-/** A difference between the upstream's answer and the sandbox's contract (DRIFT.md). */
-export type Finding = {
-  /** `POST /v1/cards/create`, `GET /v1/cards/{reference}` */
-  route: string
-  /** `$.data.card.status`, `$` for the whole body, `header:<name>` for a header. */
-  path: string
-  kind:
-    | 'missing-key'
-    | 'extra-key'
-    | 'type'
-    | 'format'
-    | 'enum'
-    | 'null'
-    | 'status'
-    | 'message'
-    | 'key-order'
-    | 'header'
-    | 'unknown-route'
-  upstream?: unknown
-  sandbox?: unknown
-}
-
-/** The parts of a record line (DRIFT.md) a pin reads. */
-export type PinRecordLine = {
-  at: string
-  method: string
-  path: string
-  status: number
-  response?: { headers?: Record<string, string>; body?: unknown }
-  findings?: Finding[]
-}
-
-/** The parts of a drift report a pin reads: findings by route, and delay bounds by name. */
-export type PinReport = {
-  routes: { route: string; findings: Finding[] }[]
-  delays?: Record<string, { min?: number; max?: number }>
-}
+import type { Finding } from './compare.js'
+import type { RecordLine, Report } from './report.js'
 
 let yaml: typeof import('yaml') | undefined
 const loadYaml = () => (yaml ??= createRequire(import.meta.url)('yaml') as typeof import('yaml'))
 
 /** The YAML text of a scenario pinning the report's findings. */
 export function scenarioFromReport(
-  report: PinReport,
-  lines: PinRecordLine[],
+  report: Report,
+  lines: RecordLine[],
   options: { name?: string } = {},
 ): string {
   const out: string[] = [
@@ -67,7 +31,7 @@ export function scenarioFromReport(
     `name: ${options.name ?? 'pinned-drift'}`,
   ]
 
-  const delays = pinDelays(report.delays ?? {})
+  const delays = pinDelays(boundsOf(report))
   if (delays.lines.length) out.push(...delays.lines)
 
   const rules: string[] = []
@@ -75,12 +39,30 @@ export function scenarioFromReport(
   const params = (route: string) => (route.match(/\{/g) ?? []).length
   const routes = [...report.routes].sort((a, b) => params(a.route) - params(b.route))
   for (const { route, findings } of routes) {
-    if (findings.length === 0) continue
-    rules.push(...pinRoute(route, findings, lines))
+    if (findings === 0) continue
+    // every finding of the route, not only the report's examples of each (path, kind)
+    const all = lines.flatMap((line) => (line.findings ?? []).filter((f) => f.route === route))
+    rules.push(...pinRoute(route, all, lines))
   }
   if (rules.length) out.push('rules:', ...rules)
   else out.push('rules: []')
   return out.join('\n') + '\n'
+}
+
+/**
+ * The delay bounds the report shows, by name: the last read in the old state (the delay is at
+ * least this) and the first in the new one (at most this), from each create.
+ */
+function boundsOf(report: Report): Record<string, { min?: number; max?: number }> {
+  const bounds: Record<string, { min?: number; max?: number }> = {}
+  for (const t of report.timing) {
+    if (t.resources === 0) continue
+    bounds[t.delay] = {
+      ...(t.lastOldMs !== null && { min: t.lastOldMs }),
+      ...(t.firstNewMs !== null && { max: t.firstNewMs }),
+    }
+  }
+  return bounds
 }
 
 function pinDelays(delays: Record<string, { min?: number; max?: number }>) {
@@ -102,7 +84,7 @@ function pinDelays(delays: Record<string, { min?: number; max?: number }>) {
 }
 
 /** The rules (YAML list items, with their comments) for one route's findings. */
-function pinRoute(route: string, findings: Finding[], lines: PinRecordLine[]): string[] {
+function pinRoute(route: string, findings: Finding[], lines: RecordLine[]): string[] {
   const [method, template = ''] = route.split(' ')
   const path = template.replace(/\{([^}]+)\}/g, ':$1')
   const calls = lines.filter((line) => line.method === method && routeMatches(template, line.path))
@@ -259,7 +241,7 @@ function generalPath(path: string): string {
  * What the upstream sent where a finding is: read from the recorded (masked) answer, which keeps
  * each value's JSON type, else the finding's own `upstream`.
  */
-function upstreamValue(finding: Finding, where: PinRecordLine[]): unknown {
+function upstreamValue(finding: Finding, where: RecordLine[]): unknown {
   for (const line of where) {
     const own = (line.findings ?? []).find((g) => sameFinding(finding, g))
     const value = own && valueAt(line.response?.body, own.path)
@@ -288,7 +270,7 @@ function routeMatches(template: string, path: string): boolean {
   return new RegExp(`^${source}/?$`).test(path.split('?')[0])
 }
 
-function statusOf(upstream: unknown, where: PinRecordLine[]): number {
+function statusOf(upstream: unknown, where: RecordLine[]): number {
   if (typeof upstream === 'number') return upstream
   if (typeof upstream === 'string' && /^\d{3}$/.test(upstream)) return Number(upstream)
   return where[0]?.status ?? 0

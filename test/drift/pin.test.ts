@@ -6,12 +6,9 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { parseScenario } from '../../src/engine/scenarios/load.js'
-import {
-  scenarioFromReport,
-  type Finding,
-  type PinRecordLine,
-  type PinReport,
-} from '../../src/drift/pin.js'
+import type { Finding } from '../../src/drift/compare.js'
+import { scenarioFromReport } from '../../src/drift/pin.js'
+import { compareRecording, type RecordLine, type Report } from '../../src/drift/report.js'
 import { newSandbox, UUID } from '../helpers.js'
 import { tempDir } from '../temp-dir.js'
 
@@ -114,11 +111,11 @@ function line(
   status: number,
   findings: Finding[],
   body: unknown = {},
-): PinRecordLine {
+): RecordLine {
   return { at, method, path, status, response: { headers: {}, body }, findings }
 }
 
-const LINES: PinRecordLine[] = [
+const LINES: RecordLine[] = [
   line('2026-11-28T17:00:00.000Z', 'POST', '/v1/card-users/create', 200, []),
   line(
     '2026-11-28T17:00:01.000Z',
@@ -145,32 +142,33 @@ const LINES: PinRecordLine[] = [
   line('2026-11-28T17:00:06.000Z', 'POST', '/v1/transactions/create/card-to-bank', 200, []),
 ]
 
-const REPORT: PinReport = {
-  routes: [
-    { route: CREATE, findings: createFindings },
-    // the same finding twice (two calls) is one edit
-    { route: SHOW, findings: [...showFindings, showFindings[0]] },
-    { route: TRANSFER, findings: [transferFinding] },
-    { route: LIST, findings: [listFinding] },
-    { route: 'GET /v1/card-users', findings: [] },
-    {
-      route: 'GET /v1/cards/{reference}/statement',
-      findings: [
-        {
-          route: 'GET /v1/cards/{reference}/statement',
-          path: '$',
-          kind: 'unknown-route',
-          upstream: 200,
-          sandbox: 'absent',
-        },
-      ],
-    },
+const STATEMENT = 'GET /v1/cards/{reference}/statement'
+LINES.push(
+  line('2026-11-28T17:00:07.000Z', 'GET', '/v1/cards/c-1/statement', 200, [
+    { route: STATEMENT, path: '$', kind: 'unknown-route', upstream: 200, sandbox: 'absent' },
+  ]),
+)
+
+const delay = (name: string, lastOldMs: number | null, firstNewMs: number | null) => ({
+  delay: name,
+  sandboxMs: 5000,
+  resources: 1,
+  moved: firstNewMs === null ? 0 : 1,
+  lastOldMs,
+  firstNewMs,
+  newStates: [],
+})
+
+/** The report of LINES, with delay bounds of its own (LINES are too few to show any). */
+const REPORT: Report = {
+  ...compareRecording(LINES),
+  timing: [
+    delay('card_issuing', 2000, 3499.6),
+    delay('card_user_verification', 1000, null),
+    delay('card_freeze', null, 10),
+    // a delay no resource of the recording went through says nothing
+    { ...delay('transaction_settlement', 4000, null), resources: 0 },
   ],
-  delays: {
-    card_issuing: { min: 2000, max: 3499.6 },
-    card_user_verification: { min: 1000 },
-    card_freeze: { max: 10 },
-  },
 }
 
 const transfer = (card: string) => ({
@@ -191,6 +189,11 @@ describe('scenarioFromReport', () => {
     // literal paths first (a template's rule would take their calls), else the report's order
     expect(scenario.rules).toEqual([
       {
+        // one element's finding pins every element, with the recorded (masked) value
+        match: { method: 'GET', path: '/v1/cards' },
+        edit: { add: { '$.data[*].pan_suffix': '00' } },
+      },
+      {
         match: { method: 'POST', path: '/v1/cards/create' },
         edit: {
           add: { '$.data.card.last4': '0000' },
@@ -203,11 +206,6 @@ describe('scenarioFromReport', () => {
       {
         match: { method: 'POST', path: '/v1/transactions/create/card-to-bank', nth: [2] },
         respond: { status: 422, body: refusal },
-      },
-      {
-        // one element's finding pins every element, with the recorded (masked) value
-        match: { method: 'GET', path: '/v1/cards' },
-        edit: { add: { '$.data[*].pan_suffix': '00' } },
       },
       {
         match: { method: 'GET', path: '/v1/cards/:reference' },
@@ -249,7 +247,7 @@ describe('scenarioFromReport', () => {
       card_type: 'virtual',
     })
     expect(created.status).toBe(201)
-    expect(created.headers.get('x-card-sandbox-scenario')).toBe('pinned-drift/rule 1')
+    expect(created.headers.get('x-card-sandbox-scenario')).toBe('pinned-drift/rule 2')
     expect(created.body.message).toBe('Card created')
     const card = created.body.data.card
     expect(card.reference).toMatch(UUID)
@@ -296,9 +294,8 @@ describe('scenarioFromReport', () => {
   })
 
   it('a report without findings pins nothing but the delays', () => {
-    const text = scenarioFromReport({ routes: [{ route: CREATE, findings: [] }] }, [], {
-      name: 'clean',
-    })
+    const clean = [line('2026-11-28T17:00:00.000Z', 'POST', '/v1/cards/create', 200, [])]
+    const text = scenarioFromReport(compareRecording(clean), clean, { name: 'clean' })
     expect(parseScenario(text, 'clean.yaml')).toEqual({ name: 'clean', rules: [] })
   })
 })
