@@ -53,11 +53,14 @@ export function scenarioFromReport(
  * The delay bounds the report shows, by name: the last read in the old state (the delay is at
  * least this) and the first in the new one (at most this), from each create.
  */
-function boundsOf(report: Report): Record<string, { min?: number; max?: number }> {
-  const bounds: Record<string, { min?: number; max?: number }> = {}
+type Bounds = { min?: number; max?: number; sandboxMs?: number }
+
+function boundsOf(report: Report): Record<string, Bounds> {
+  const bounds: Record<string, Bounds> = {}
   for (const t of report.timing) {
     if (t.resources === 0) continue
     bounds[t.delay] = {
+      sandboxMs: t.sandboxMs,
       ...(t.lastOldMs !== null && { min: t.lastOldMs }),
       ...(t.firstNewMs !== null && { max: t.firstNewMs }),
     }
@@ -65,12 +68,24 @@ function boundsOf(report: Report): Record<string, { min?: number; max?: number }
   return bounds
 }
 
-function pinDelays(delays: Record<string, { min?: number; max?: number }>) {
+function pinDelays(delays: Record<string, Bounds>) {
   const lines: string[] = []
   const known = new Set<string>(DELAY_NAMES)
   const entries = Object.entries(delays)
-  for (const [name, { min, max }] of entries) {
+  for (const [name, { min, max, sandboxMs }] of entries) {
     const bounds = `observed between ${min ?? '?'} ms and ${max ?? '?'} ms`
+    // the move happened after the last old read and by the first new one: a default in between
+    // is what the recording shows, and stays
+    if (
+      sandboxMs !== undefined &&
+      min !== undefined &&
+      max !== undefined &&
+      min < sandboxMs &&
+      sandboxMs <= max
+    ) {
+      lines.push(`  # ${name}: ${bounds}; the sandbox's ${sandboxMs} ms lies within (not pinned)`)
+      continue
+    }
     // the first read in the new state is a bound the move had happened by
     const value = max ?? min
     if (!known.has(name) || value === undefined) {

@@ -293,6 +293,17 @@ describe('scenarioFromReport', () => {
     )
   })
 
+  it("leaves a delay alone when the sandbox's default lies within the bounds the recording shows", () => {
+    const clean = [line('2026-11-28T17:00:00.000Z', 'POST', '/v1/cards/create', 200, [])]
+    const report = {
+      ...compareRecording(clean),
+      // the sandbox's 5000 ms: after the last old read, by the first new one
+      timing: [delay('card_issuing', 4000, 6000), delay('card_user_verification', 6000, 7000)],
+    }
+    const scenario = parseScenario(scenarioFromReport(report, clean), 'x.yaml')
+    expect(scenario.delays).toEqual({ card_user_verification: 7000 })
+  })
+
   it('a report without findings pins nothing but the delays', () => {
     const clean = [line('2026-11-28T17:00:00.000Z', 'POST', '/v1/cards/create', 200, [])]
     const text = scenarioFromReport(compareRecording(clean), clean, { name: 'clean' })
