@@ -136,17 +136,11 @@ function eventOf(body: string): string {
 
 /** The saved delivery, or what is wrong with the file. */
 export function readDelivery(file: string): SavedDelivery | string {
-  let text: string
-  try {
-    text = readFileSync(file, 'utf8')
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    if (code === 'ENOENT') return `${file} does not exist`
-    return `cannot read ${file}: ${(error as Error).message}`
-  }
+  const text = readText(file, 'a saved delivery')
+  if ('error' in text) return text.error
   let value: unknown
   try {
-    value = JSON.parse(text)
+    value = JSON.parse(text.text)
   } catch (error) {
     return `${file} is not JSON (${(error as Error).message}); a saved delivery is {"headers": {...}, "body": "<the raw body>"}`
   }
@@ -160,6 +154,18 @@ export function readDelivery(file: string): SavedDelivery | string {
   return { headers: saved.headers, body: saved.body }
 }
 
+/** A file's text, or what keeps it from being read (naming the file). */
+function readText(file: string, what: string): { text: string } | { error: string } {
+  try {
+    return { text: readFileSync(file, 'utf8') }
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ENOENT') return { error: `${file} does not exist` }
+    if (code === 'EISDIR') return { error: `${file} is a directory, not ${what}` }
+    return { error: `cannot read ${file}: ${(error as Error).message}` }
+  }
+}
+
 function fail(message: string): number {
   process.stderr.write(`card-sandbox drift: ${message}\n`)
   return 2
@@ -167,15 +173,9 @@ function fail(message: string): number {
 
 /** The record file's lines, or what is wrong with it (naming the file and the line). */
 export function readRecording(file: string): RecordLine[] | string {
-  let text: string
-  try {
-    text = readFileSync(file, 'utf8')
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    if (code === 'ENOENT') return `${file} does not exist`
-    if (code === 'EISDIR') return `${file} is a directory, not a record file`
-    return `cannot read ${file}: ${(error as Error).message}`
-  }
+  const read = readText(file, 'a record file')
+  if ('error' in read) return read.error
+  const text = read.text
   const lines: RecordLine[] = []
   const rows = text.split('\n')
   for (let i = 0; i < rows.length; i++) {

@@ -28,7 +28,12 @@ import { Hono } from 'hono'
 import { wallClock } from '../domain/clock.js'
 import { onError } from '../http/errors.js'
 import { cors as corsStage, corsOrigin } from '../http/middleware/cors.js'
-import { allowedHostnames, hostCheck, isWildcard } from '../http/middleware/host-check.js'
+import {
+  allowedHostnames,
+  hostCheck,
+  isWildcard,
+  listeningOrigin,
+} from '../http/middleware/host-check.js'
 import { maskUrlPassword } from '../lib/masking.js'
 import type { AppEnv } from '../wiring/env.js'
 import { compareExchange, type Exchange, type Finding } from './compare.js'
@@ -357,12 +362,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     })
   })
   const address = server.address() as AddressInfo
-  const shown = isWildcard(address.address)
-    ? '127.0.0.1'
-    : address.family === 'IPv6'
-      ? `[${address.address}]`
-      : address.address
-  const url = `http://${shown}:${address.port}`
+  const url = listeningOrigin(address)
   let closing: Promise<void> | undefined
   return {
     url,

@@ -14,7 +14,7 @@ import { createTenantDirectory } from '../domain/tenants.js'
 import { applyFixture, loadFixture, type Call } from '../engine/fixtures.js'
 import { createScenarioRegistry, type ScenarioRegistry } from '../engine/scenarios/registry.js'
 import { corsOrigin } from '../http/middleware/cors.js'
-import { allowedHostnames, isWildcard } from '../http/middleware/host-check.js'
+import { allowedHostnames, isWildcard, listeningOrigin } from '../http/middleware/host-check.js'
 import { createJournal } from '../journal/journal.js'
 import { createLogger } from '../lib/logger.js'
 import { createDeliverer } from '../webhooks/delivery.js'
@@ -253,12 +253,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   // a request may take at most this long, body included (a latency scenario counts)
   ;(server as import('node:http').Server).requestTimeout = REQUEST_TIMEOUT_MS
   const address = server.address() as AddressInfo
-  const shown = isWildcard(address.address)
-    ? '127.0.0.1'
-    : address.family === 'IPv6'
-      ? `[${address.address}]`
-      : address.address
-  const url = `http://${shown}:${address.port}`
+  const url = listeningOrigin(address)
   sandbox.deps.publicUrl = publicUrl ?? url
   let closing: Promise<void> | undefined
   return {

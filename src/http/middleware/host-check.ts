@@ -9,6 +9,7 @@
  * over a socket @hono/node-server builds it from the Host header (from the bound address when
  * an HTTP/1.0 request sends none); in-process, `app.request('/path')` is `http://localhost/path`.
  */
+import type { AddressInfo } from 'node:net'
 import { hostname, networkInterfaces } from 'node:os'
 import type { MiddlewareHandler } from 'hono'
 import { SandboxError } from '../../domain/errors.js'
@@ -19,6 +20,16 @@ const WILDCARDS = new Set(['0.0.0.0', '::', '[::]'])
 
 export function isWildcard(host: string): boolean {
   return WILDCARDS.has(host)
+}
+
+/** `http://host:port` of a listening server, as a client on this machine reaches it. */
+export function listeningOrigin(address: AddressInfo): string {
+  const shown = isWildcard(address.address)
+    ? '127.0.0.1'
+    : address.family === 'IPv6'
+      ? `[${address.address}]`
+      : address.address
+  return `http://${shown}:${address.port}`
 }
 
 /** An address only this machine reaches: localhost, 127.0.0.0/8, ::1. */
