@@ -188,7 +188,9 @@ export function createDeliverer(db: Db, tenants: TenantDirectory, options: Deliv
       if (started === free) break
       if (inFlight.has(event.id)) continue
       started++
-      inFlightByTenant.set(tenantId, busy + started)
+      // read again, not `busy + started`: on PostgreSQL the tenant's attempts may have settled
+      // during the two awaits above, and a count taken before them would undo those settlements
+      inFlightByTenant.set(tenantId, (inFlightByTenant.get(tenantId) ?? 0) + 1)
       const attempt = send(event, tenant)
         .catch((error: Error) =>
           options.logger.log({
