@@ -468,7 +468,9 @@ describe('trigger and listen', () => {
     } finally {
       interrupt(before, 'SIGTERM') // as Ctrl-C
     }
-    expect((await listen.done).stdout).toMatch(/listening: stopped; the webhook URL is unset again\n$/)
+    expect((await listen.done).stdout).toMatch(
+      /listening: stopped; the webhook URL is unset again\n$/,
+    )
   })
 
   it('refuses a --forward-to that is not an http(s) URL, before touching the webhook', async () => {
