@@ -132,7 +132,7 @@ const { writeMigratedSchema } = await import('../dist/db/open.js')
 writeMigratedSchema()
 
 await build({
-  entryPoints: ['src/cli/main.ts'],
+  entryPoints: ['src/cli/entry.ts'],
   outfile: CLI,
   ...forNode,
   format: 'cjs',

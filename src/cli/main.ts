@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 /**
  * The `card-sandbox` command (PRODUCT §1): `card-sandbox [command] [flags]`, where the command
  * is `serve` (the default), `stop`, `help`, or one that drives a running sandbox (reset, clock,
@@ -301,8 +300,3 @@ function exposedWarning(host: string): LogLine {
     fields: { host, exposed: true },
   }
 }
-
-// a promise, not a top-level await: the command is bundled as CommonJS (src/cli/bin.ts)
-void main(process.argv.slice(2), process.env).then((code) => {
-  process.exitCode = code
-})

@@ -7,32 +7,11 @@ import { spawnSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
 import { FLAGS } from '../../src/cli/flags.js'
 import { helpRow, helpTable, HELP_WIDTH } from '../../src/cli/help.js'
-import type { Command } from '../../src/commands/command.js'
-import {
-  clockCommand,
-  fixturesCommand,
-  journalCommand,
-  resetCommand,
-  transitionCommand,
-} from '../../src/commands/state.js'
-import { driftCommand } from '../../src/commands/drift.js'
-import { proxyCommand } from '../../src/commands/proxy.js'
-import { stopCommand } from '../../src/commands/stop.js'
-import { listenCommand, triggerCommand } from '../../src/commands/webhooks.js'
+import { COMMANDS } from '../../src/cli/main.js'
 
 const CLI = new URL('../../dist/bin/card-sandbox.js', import.meta.url).pathname
-const REMOTE: Command[] = [
-  stopCommand,
-  resetCommand,
-  clockCommand,
-  transitionCommand,
-  triggerCommand,
-  listenCommand,
-  fixturesCommand,
-  journalCommand,
-  proxyCommand,
-  driftCommand,
-]
+/** The commands that drive a sandbox or read a file: all but serve and help. */
+const REMOTE = COMMANDS.filter((c) => c.name !== 'serve' && c.name !== 'help')
 
 function help(args: string[]): string {
   const run = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' })
