@@ -3,7 +3,6 @@
  * ports, forwarding to a real handler that verifies signatures with the secret its team set.
  * `npm test` builds dist/ first.
  */
-import { spawn } from 'node:child_process'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
@@ -12,25 +11,14 @@ import { verifySignature } from '../../src/kits/testing.js'
 import { startSandbox, type RunningSandbox } from '../../src/server/sandbox.js'
 import { fullIdentity } from '../helpers.js'
 import { until } from '../webhooks/receiver.js'
+import { startCli } from './cli-process.js'
 
-const CLI = new URL('../../dist/bin/card-sandbox.js', import.meta.url).pathname
 const TOKEN = 'cli-listen-token'
 const TEAM_SECRET = 'team-secret-0042'
 
 /** Starts `card-sandbox <args>` against `sandbox` as the tenant TOKEN. */
 function start(sandbox: RunningSandbox, args: string[]) {
-  const child = spawn(process.execPath, [CLI, ...args], {
-    env: { ...process.env, CARD_SANDBOX_URL: sandbox.url, CARD_SANDBOX_TOKEN: TOKEN },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let stdout = ''
-  let stderr = ''
-  child.stdout.on('data', (chunk) => (stdout += chunk))
-  child.stderr.on('data', (chunk) => (stderr += chunk))
-  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-    child.once('close', (code) => resolve({ code, stdout, stderr })),
-  )
-  return { child, done, stdout: () => stdout }
+  return startCli(sandbox.url, TOKEN, args)
 }
 
 /** A team's handler: answers 200 to a delivery signed with `secret`, 401 to any other. */

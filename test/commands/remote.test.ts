@@ -2,7 +2,6 @@
  * The commands that drive a running sandbox (src/commands/state.ts, webhooks.ts, remote.ts): the
  * built CLI as a person runs it, against a sandbox on a real port. `npm test` builds dist/ first.
  */
-import { spawn } from 'node:child_process'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
@@ -10,8 +9,8 @@ import { createSandboxClient, type SandboxClient } from '../../src/clients/clien
 import { startSandbox, type RunningSandbox } from '../../src/server/sandbox.js'
 import { verifySignature } from '../../src/kits/testing.js'
 import { until } from '../webhooks/receiver.js'
+import { startCli } from './cli-process.js'
 
-const CLI = new URL('../../dist/bin/card-sandbox.js', import.meta.url).pathname
 const TOKEN = 'cli-commands'
 
 let sandbox: RunningSandbox
@@ -29,18 +28,7 @@ beforeEach(async () => {
 
 /** Starts `card-sandbox <args>` against the sandbox (CARD_SANDBOX_URL, CARD_SANDBOX_TOKEN). */
 function start(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, [CLI, ...args], {
-    env: { ...process.env, CARD_SANDBOX_URL: sandbox.url, CARD_SANDBOX_TOKEN: TOKEN, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let stdout = ''
-  let stderr = ''
-  child.stdout.on('data', (chunk) => (stdout += chunk))
-  child.stderr.on('data', (chunk) => (stderr += chunk))
-  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-    child.once('close', (code) => resolve({ code, stdout, stderr })),
-  )
-  return { child, done, stdout: () => stdout }
+  return startCli(sandbox.url, TOKEN, args, env)
 }
 
 const run = (args: string[], env?: Record<string, string>) => start(args, env).done
