@@ -13,7 +13,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { compareExchange, routeOf, type Finding } from '../../src/drift/compare.js'
-import type { RecordLine } from '../../src/drift/report.js'
+import type { RecordLine, Report } from '../../src/drift/report.js'
 import { startSandbox, type RunningSandbox } from '../../src/index.js'
 import { fullIdentity } from '../helpers.js'
 
@@ -369,3 +369,21 @@ export async function startStandIn(edits: Edit[] = EDITS): Promise<StandIn> {
     },
   }
 }
+
+/** The report's counts, a line each: `<route> <kind> <path> <count>`. */
+export const countsOf = (report: Report) =>
+  report.routes.flatMap((r) => r.counts.map((c) => `${r.route} ${c.kind} ${c.path} ${c.count}`))
+
+/** The counts the planted edits give over the flow, nothing more. */
+export const PLANTED_COUNTS = [
+  'GET /v1/card-users/{reference} header header:x-ratelimit-limit 2',
+  'GET /v1/card-users/{reference} header header:ratelimit-limit 2',
+  'GET /v1/cards type $.data[*].balance 2',
+  'GET /v1/cards enum $.data[*].status 1',
+  'GET /v1/cards/{reference} missing-key $.data.card.cvv2 2',
+  'GET /v1/cards/{reference} missing-key $.message 1',
+  'GET /v1/cards/{reference} missing-key $.statusCode 1',
+  'GET /v1/cards/{reference} extra-key $.error 1',
+  'POST /v1/cards/create extra-key $.data.card.nickname 1',
+  'POST /v1/transactions/create format $.data.transaction.created_at 1',
+]
