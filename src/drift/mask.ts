@@ -10,6 +10,7 @@
  * length in `*`, a number stays a number with as many digits. Personal fields (names, phone,
  * email, id_no, address, bank_id, image URLs) stay as they are unless `personal` is set.
  */
+import { luhnCheckDigit } from '../domain/ids.js'
 import { maskToken } from '../lib/masking.js'
 
 export type MaskOptions = { personal: boolean }
@@ -216,18 +217,9 @@ function maskUrlSecrets(url: string): string {
   return origin + path + query + fragment
 }
 
-/** Luhn's check on a string of digits. */
+/** Luhn's check on a string of digits: its last digit is the check digit of the others. */
 export function luhnValid(digits: string): boolean {
-  let sum = 0
-  for (let i = 0; i < digits.length; i++) {
-    let d = digits.charCodeAt(digits.length - 1 - i) - 48
-    if (i % 2 === 1) {
-      d *= 2
-      if (d > 9) d -= 9
-    }
-    sum += d
-  }
-  return sum % 10 === 0
+  return luhnCheckDigit(digits.slice(0, -1)) === digits.slice(-1)
 }
 
 function isCardNumber(value: number): boolean {
