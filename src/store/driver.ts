@@ -42,6 +42,12 @@ export type Dialect = {
   startsWith(column: SQLiteColumn, prefix: unknown): SQL
   /** The database's own wall clock, in milliseconds since the epoch (leases across processes). */
   nowMs: SQL
+  /**
+   * Where other processes write (a shared store), the statement's snapshot as text: two
+   * statements that read equal text saw the same committed data, so nothing was written between
+   * them. Null where the driver's writeStamp needs no snapshot.
+   */
+  snapshot: SQL
 }
 
 /** A statement's methods as callers see them: run now or later, always awaited. */
@@ -205,6 +211,13 @@ export interface Driver {
    * still current; undefined when reads must not be cached now (in a transaction; a shared store).
    */
   writeStamp(db: Db): Promise<Stamp | undefined> | Stamp | undefined
+  /**
+   * The handle for one request's reads whose first statement saw the database at `snapshot`
+   * (Dialect.snapshot, read with the tenant): on a shared store its writeStamp is that snapshot
+   * while this process has written nothing since, so a read repeated with nothing written
+   * anywhere since is answered from the read cache. Where writeStamp needs none, `db` as it is.
+   */
+  readingAt(db: Db, snapshot: string | null | undefined): Db
   /**
    * Each tenant's earliest due job, with its clock: of the tenants `ids` (null where none), or,
    * without ids, of every tenant on a real clock that has one. Through the jobs' (tenant_id,

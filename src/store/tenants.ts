@@ -22,9 +22,10 @@ export async function tenantByToken(db: Db, token: string): Promise<Tenant | und
  * What a replica keeps from the tables is checked against, read with the tenant in one
  * statement (a shared store): the tenant's posted scenarios (their count, newest seq and sum of
  * seqs: a row is never changed in place, a post is a delete and an insert, so the seqs name the
- * rows) and its earliest due instant.
+ * rows), its earliest due instant, and the statement's snapshot (Dialect.snapshot: the request's
+ * reads are cached under it, Driver.readingAt).
  */
-export type TenantStamps = { scenarios: string; dueAt: number | null }
+export type TenantStamps = { scenarios: string; dueAt: number | null; snapshot: string | null }
 
 const stampsByTenant = new WeakMap<Tenant, TenantStamps>()
 
@@ -33,7 +34,7 @@ export function stampsOf(tenant: Tenant): TenantStamps | undefined {
   return stampsByTenant.get(tenant)
 }
 
-const byTokenWithStamps = statement((db, t) =>
+const byTokenWithStamps = statement((db, t, d) =>
   db
     .select({
       ...getTableColumns(t.tenants),
@@ -41,6 +42,7 @@ const byTokenWithStamps = statement((db, t) =>
       dueAtStamp: sql<
         number | null
       >`(SELECT min(${t.jobs.dueAt}) FROM ${t.jobs} WHERE ${t.jobs.tenantId} = ${t.tenants.id})`,
+      snapshotStamp: sql<string | null>`${d.snapshot}`,
     })
     .from(t.tenants)
     .where(eq(t.tenants.token, sql.placeholder('token')))
@@ -54,10 +56,11 @@ const byTokenWithStamps = statement((db, t) =>
 export async function tenantWithStamps(db: Db, token: string): Promise<Tenant | undefined> {
   const row = await byTokenWithStamps(db).get({ token })
   if (!row) return undefined
-  const { scenariosStamp, dueAtStamp, ...tenant } = row
+  const { scenariosStamp, dueAtStamp, snapshotStamp, ...tenant } = row
   stampsByTenant.set(tenant, {
     scenarios: scenariosStamp,
     dueAt: dueAtStamp === null ? null : Number(dueAtStamp),
+    snapshot: snapshotStamp,
   })
   return tenant
 }

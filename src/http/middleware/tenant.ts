@@ -12,6 +12,7 @@ import type { DomainContext } from '../../domain/context.js'
 import type { AppEnv } from '../../wiring/env.js'
 import type { SandboxDeps } from '../../wiring/deps.js'
 import { catchUp } from '../../engine/scheduler.js'
+import { stampsOf } from '../../store/tenants.js'
 import { requestHeader } from '../request-headers.js'
 
 const BEARER = /^Bearer[ \t]+([!-~]{1,512})[ \t]*$/i
@@ -63,7 +64,8 @@ function bodyArrived(c: Context<AppEnv>, incoming: IncomingMessage): boolean {
 /** The domain context of a request by `tenant`, at its "now". */
 export function contextAt(deps: SandboxDeps, tenant: Tenant): DomainContext {
   return {
-    db: deps.db,
+    // on a shared store, reads cached under the snapshot read with the tenant (readingAt)
+    db: deps.db.driver.readingAt(deps.db, stampsOf(tenant)?.snapshot),
     ids: deps.ids,
     tenant,
     now: deps.tenants.now(tenant),

@@ -27,8 +27,11 @@ import type { Builder, Db, Dialect, Driver, EitherStatement, MakeStatement } fro
 import { columnIn, rowsAsJson, tableIn } from '../tables.js'
 import { earliestDueOf, earliestDueOnRealClocks, earliestEventToAttempt } from './due-index.js'
 
-/** PostgreSQL's handle: the store, or one of its transactions, and the driver. */
-type PgDb = Db & { readonly pg: PgStore }
+/**
+ * PostgreSQL's handle: the store, or one of its transactions, and the driver; a request's
+ * handle also carries the snapshot its first statement saw (readingAt).
+ */
+type PgDb = Db & { readonly pg: PgStore; readonly snapshot?: string; readonly writesAt?: number }
 
 const own = (db: Db) => (db as PgDb).pg
 
@@ -47,7 +50,15 @@ const dialect: Dialect = {
     sql`${column} IN (SELECT json_array_elements_text(${jsonArray}::json))`,
   startsWith: (column, prefix) => sql`starts_with(${column}, ${prefix})`,
   nowMs: sql`(extract(epoch from clock_timestamp()) * 1000)::bigint`,
+  snapshot: sql`pg_current_snapshot()::text`,
 }
+
+/**
+ * The writes this process has finished (transactions ended, statements outside one that are not
+ * a select): a request's cached reads are good only while it stays where it was when the
+ * request's snapshot was read (writeStamp), so that a request reads back what it wrote itself.
+ */
+let writesHere = 0
 
 /** drizzle's PostgreSQL builder, where a statement needs what SQLite's cannot say (a CTE that writes). */
 type PgBuilder = NodePgDatabase<Record<string, never>>
@@ -169,10 +180,19 @@ function rowMapper(fields: { path: string[]; field: unknown }[]) {
  */
 function pgStatement(store: PgStore, build: () => unknown) {
   let prepared: PgPrepared | undefined
+  let writes = true
   const execute = async (values?: Record<string, unknown>) => {
     await store.ready
-    prepared ??= direct(named(build() as PgPrepared))
-    return await prepared.execute(values)
+    if (!prepared) {
+      const built = named(build() as PgPrepared)
+      writes = !/^select /.test(
+        (built as unknown as PgPreparedParts).queryConfig?.text ?? 'unknown',
+      )
+      prepared = direct(built)
+    }
+    const result = await prepared.execute(values)
+    if (writes && !store.inTransaction) writesHere++
+    return result
   }
   return {
     get: async (values?: Record<string, unknown>) => ((await execute(values)) as unknown[])[0],
@@ -185,13 +205,16 @@ function pgStatement(store: PgStore, build: () => unknown) {
 
 async function text(store: PgStore, statement: string, values: unknown[] = []) {
   await store.ready
-  return await store.queryable.query(statement, values)
+  const result = await store.queryable.query(statement, values)
+  if (!store.inTransaction) writesHere++
+  return result
 }
 
 async function run<R>(db: Db, method: 'get' | 'all' | 'run', build: (b: Builder) => unknown) {
   const store = own(db)
   await store.ready
   const result = await (build(store.drizzle as Builder) as PromiseLike<unknown>)
+  if (!store.inTransaction) writesHere++
   if (method === 'run') return { changes: changesOf(result) } as R
   return (method === 'get' ? (result as unknown[])[0] : result) as R
 }
@@ -235,6 +258,7 @@ async function transaction<T>(db: Db, body: (handle: Db) => Promise<T> | T): Pro
       // a ROLLBACK fails when the connection is lost, and the transaction is lost with it: the
       // body's own error says what happened (a 422 stays a 422), not the ROLLBACK's
       if (!committed) await open.end(false).catch(() => {})
+      writesHere++
     }
   }
 }
@@ -442,8 +466,22 @@ export const postgresDriver: Driver = {
   stageSnapshot: async () => {},
   unstageSnapshot: async () => {},
 
-  // another replica may write at any time: nothing read is kept by the read cache
-  writeStamp: () => undefined,
+  /**
+   * Another replica may write at any time, so a read is kept only under the snapshot a request
+   * read with its tenant (readingAt): a later request that reads an equal snapshot is sure no
+   * transaction committed in between, anywhere; with this process's own writes since counted
+   * in, a request that wrote reads again. Without a snapshot, or in a transaction, nothing is kept.
+   */
+  writeStamp(db) {
+    const { snapshot, writesAt, pg } = db as PgDb
+    if (snapshot === undefined || pg.inTransaction || writesAt !== writesHere) return undefined
+    return snapshot
+  },
+
+  readingAt: (db, snapshot) =>
+    snapshot == null
+      ? db
+      : ({ driver: postgresDriver, pg: own(db), snapshot, writesAt: writesHere } as PgDb),
 
   earliestDue: (db, ids) => (ids ? earliestDueOf(own(db), ids) : earliestDueOnRealClocks(own(db))),
   earliestEventToAttempt: (db) => earliestEventToAttempt(own(db)),

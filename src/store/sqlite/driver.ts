@@ -40,6 +40,8 @@ const dialect: Dialect = {
   // GLOB, where LIKE would ignore case (ids are mixed case); a prefix has no wildcard
   startsWith: (column, prefix) => sql`${column} GLOB (${prefix} || '*')`,
   nowMs: sql`CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)`,
+  // one process writes: the write counters stamp every read (writeStamp)
+  snapshot: sql`NULL`,
 }
 
 const own = (db: Db) => db as SqliteDb
@@ -192,6 +194,8 @@ export const sqliteDriver: Driver = {
     const waiting = untilNoTransaction(handle)
     return waiting ? waiting.then(stamp) : stamp()
   },
+
+  readingAt: (db) => db,
 
   async commitsOfOthers(db) {
     await untilNoTransaction(own(db))
