@@ -5,8 +5,9 @@
  * (RETRY_DELAYS_MS), then the event is failed. Every attempt is logged. Attempts run
  * concurrently, so a slow or dead receiver holds up nobody else: a tenant has at most
  * MAX_IN_FLIGHT_PER_TENANT of the MAX_IN_FLIGHT slots, due events are picked tenant by tenant
- * (never "the oldest N", which one tenant's backlog could fill) in turns, and at most
- * RESPONSE_READ_BYTES of an answer are read before its connection is dropped. Due events are
+ * (never "the oldest N", which one tenant's backlog could fill) in turns, each pass sharing the
+ * slots free at its start evenly between the tenants, and at most RESPONSE_READ_BYTES of an
+ * answer are read before its connection is dropped. Due events are
  * started by the sandbox's one ticker (deliverDue) and right after a request that wrote to the
  * outbox (kick); every instant logged is on the tenant's sandbox clock. Each attempt is also a
  * line on the console (`webhook`: event, URL, status or error, next retry). With replicas on
@@ -99,8 +100,13 @@ export function createDeliverer(db: Db, tenants: TenantDirectory, options: Deliv
   /** Whether the last kick left due events waiting for a slot. */
   let backlog = false
   let kickScheduled = false
-  /** The tenant served last: the next kick starts after it, so a full house rotates. */
+  /**
+   * The last tenant given a pass's odd slot (its share one above the others'): the next pass
+   * starts after it, so a full house rotates.
+   */
   let lastServed = ''
+  /** Attempts settled so far: slots freed during a pass are the next pass's to give. */
+  let settlements = 0
   /** Tokens whose events wait (a fixture being applied, which may yet be undone). */
   const held = new Set<string>()
 
@@ -122,7 +128,10 @@ export function createDeliverer(db: Db, tenants: TenantDirectory, options: Deliv
     kicking = (async () => {
       do {
         kickAgain = false
+        const settledBefore = settlements
         await startWhatIsDue()
+        // a slot freed while backlog was still unknown (false) scheduled no kick of its own
+        if (backlog && settlements !== settledBefore) kickAgain = true
       } while (kickAgain && !closed)
     })().finally(() => (kicking = undefined))
     return kicking
@@ -157,19 +166,33 @@ export function createDeliverer(db: Db, tenants: TenantDirectory, options: Deliv
     }
     const first = pending.findIndex((id) => id > lastServed)
     const order = first <= 0 ? pending : [...pending.slice(first), ...pending.slice(0, first)]
-    for (const tenantId of order) {
-      if (inFlight.size >= MAX_IN_FLIGHT) {
+    const contenders = order.filter(
+      (id) => (inFlightByTenant.get(id) ?? 0) < MAX_IN_FLIGHT_PER_TENANT,
+    )
+    if (contenders.length < order.length) backlog = true // a tenant at its share waits
+    // The slots free now are this pass's, shared out evenly in turn order (a share its tenant
+    // leaves unused goes on to the next ones). Slots freed during the pass are the next pass's:
+    // on PostgreSQL a claim takes round trips, and if they went to the tenant claiming next, the
+    // one whose turn comes second in every pass would take most of them.
+    let budget = MAX_IN_FLIGHT - inFlight.size
+    for (const [i, tenantId] of contenders.entries()) {
+      if (budget <= 0) {
         backlog = true
         return
       }
-      if ((await startDue(tenantId)) > 0) lastServed = tenantId
+      const left = contenders.length - i
+      if (budget % left !== 0) lastServed = tenantId
+      budget -= await startDue(tenantId, Math.ceil(budget / left))
     }
   }
 
-  /** Starts the tenant's due events, as many as its free slots allow; returns how many. */
-  async function startDue(tenantId: string): Promise<number> {
+  /**
+   * Starts the tenant's due events, as many as its free slots and `share` (its part of the
+   * pass's) allow; returns how many.
+   */
+  async function startDue(tenantId: string, share: number): Promise<number> {
     const busy = inFlightByTenant.get(tenantId) ?? 0
-    const free = Math.min(MAX_IN_FLIGHT_PER_TENANT - busy, MAX_IN_FLIGHT - inFlight.size)
+    const free = Math.min(MAX_IN_FLIGHT_PER_TENANT - busy, share)
     if (free <= 0) {
       backlog = true
       return 0
@@ -209,6 +232,7 @@ export function createDeliverer(db: Db, tenants: TenantDirectory, options: Deliv
 
   /** With a backlog, slots are refilled as attempts finish, not on the next tick. */
   function settled(event: WebhookEvent): void {
+    settlements++
     inFlight.delete(event.id)
     const left = inFlightByTenant.get(event.tenantId)! - 1
     if (left === 0) inFlightByTenant.delete(event.tenantId)

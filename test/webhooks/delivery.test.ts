@@ -752,66 +752,59 @@ describe('turns between tenants with a receiver that answers', () => {
     }
   }
 
-  // On PostgreSQL the same turn-taking still serves b's backlog mostly whole after a's held share
-  // (bbbbbbbbbbbbbbbbbaabbbb…): the slots a claim's round trips free go to the tenant whose turn
-  // comes second. Not yet fixed, so the test holds the SQLite store to it.
-  it.skipIf(ON_POSTGRES)(
-    'alternates the free slots between two tenants’ backlogs, never serving one whole before the other',
-    async () => {
-      const hung = await startReceiver(['hang'])
-      const gate = await startGatedReceiver()
-      const s = newSandbox({ webhookTimeoutMs: 60_000 })
-      cleanups.push(
-        () => s.close(),
-        () => hung.close(),
-        () => gate.close(),
-      )
-      // tenants whose receiver never answers hold every slot but the last tenant's share: the two
-      // backlogs below then compete for those MAX_IN_FLIGHT_PER_TENANT slots, one pass at a time
-      const blockers = Array.from(
-        { length: MAX_IN_FLIGHT / MAX_IN_FLIGHT_PER_TENANT - 1 },
-        (_, i) => ({ token: `blocker-${i}` }),
-      )
-      for (const as of blockers) {
-        await s.call('PUT', '/__sandbox/webhook', { url: hung.url }, as)
-        for (let i = 0; i < MAX_IN_FLIGHT_PER_TENANT; i++)
-          await s.call('POST', '/v1/card-users/create', fullIdentity(), as)
-      }
-      const backlog = 3 * MAX_IN_FLIGHT_PER_TENANT
-      const a = { token: 'backlog-a' }
-      const b = { token: 'backlog-b' }
-      for (const [as, name] of [
-        [a, 'a'],
-        [b, 'b'],
-      ] as const) {
-        await s.call('PUT', '/__sandbox/webhook', { url: gate.url(name) }, as)
-        for (let i = 0; i < backlog; i++)
-          await s.call('POST', '/v1/card-users/create', fullIdentity(), as)
-      }
-      for (const as of blockers) await s.call('POST', '/__sandbox/clock/advance', { by: '3s' }, as)
-      await until(() => hung.hanging.length === MAX_IN_FLIGHT - MAX_IN_FLIGHT_PER_TENANT, 10_000)
-      // a's backlog takes the last slots and is held there; b's falls due meanwhile and waits
-      await s.call('POST', '/__sandbox/clock/advance', { by: '3s' }, a)
-      await until(() => gate.held.length === MAX_IN_FLIGHT_PER_TENANT, 10_000)
-      await s.call('POST', '/__sandbox/clock/advance', { by: '3s' }, b)
-      await new Promise((resolve) => setTimeout(resolve, 200))
-      expect(gate.order.filter((t) => t === 'b')).toHaveLength(0) // no slot is free for b yet
+  it('alternates the free slots between two tenants’ backlogs, never serving one whole before the other', async () => {
+    const hung = await startReceiver(['hang'])
+    const gate = await startGatedReceiver()
+    const s = newSandbox({ webhookTimeoutMs: 60_000 })
+    cleanups.push(
+      () => s.close(),
+      () => hung.close(),
+      () => gate.close(),
+    )
+    // tenants whose receiver never answers hold every slot but the last tenant's share: the two
+    // backlogs below then compete for those MAX_IN_FLIGHT_PER_TENANT slots, one pass at a time
+    const blockers = Array.from(
+      { length: MAX_IN_FLIGHT / MAX_IN_FLIGHT_PER_TENANT - 1 },
+      (_, i) => ({ token: `blocker-${i}` }),
+    )
+    for (const as of blockers) {
+      await s.call('PUT', '/__sandbox/webhook', { url: hung.url }, as)
+      for (let i = 0; i < MAX_IN_FLIGHT_PER_TENANT; i++)
+        await s.call('POST', '/v1/card-users/create', fullIdentity(), as)
+    }
+    const backlog = 3 * MAX_IN_FLIGHT_PER_TENANT
+    const a = { token: 'backlog-a' }
+    const b = { token: 'backlog-b' }
+    for (const [as, name] of [
+      [a, 'a'],
+      [b, 'b'],
+    ] as const) {
+      await s.call('PUT', '/__sandbox/webhook', { url: gate.url(name) }, as)
+      for (let i = 0; i < backlog; i++)
+        await s.call('POST', '/v1/card-users/create', fullIdentity(), as)
+    }
+    for (const as of blockers) await s.call('POST', '/__sandbox/clock/advance', { by: '3s' }, as)
+    await until(() => hung.hanging.length === MAX_IN_FLIGHT - MAX_IN_FLIGHT_PER_TENANT, 10_000)
+    // a's backlog takes the last slots and is held there; b's falls due meanwhile and waits
+    await s.call('POST', '/__sandbox/clock/advance', { by: '3s' }, a)
+    await until(() => gate.held.length === MAX_IN_FLIGHT_PER_TENANT, 10_000)
+    await s.call('POST', '/__sandbox/clock/advance', { by: '3s' }, b)
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    expect(gate.order.filter((t) => t === 'b')).toHaveLength(0) // no slot is free for b yet
 
-      gate.open() // from here the receiver answers at once: slots come free one after another
-      await until(() => gate.order.length === 2 * backlog, 30_000, 'both backlogs delivered')
+    gate.open() // from here the receiver answers at once: slots come free one after another
+    await until(() => gate.order.length === 2 * backlog, 30_000, 'both backlogs delivered')
 
-      // after a's first held share, the next attempts alternate: each tenant gets about half of
-      // them. A pass that started at the tenant served last would give a every slot its own
-      // answers free until its backlog ran out, and b next to none of these.
-      const next = gate.order.slice(MAX_IN_FLIGHT_PER_TENANT, 3 * MAX_IN_FLIGHT_PER_TENANT)
-      const ofB = next.filter((t) => t === 'b').length
-      expect(ofB, next.join('')).toBeGreaterThanOrEqual(next.length / 4)
-      expect(next.length - ofB, next.join('')).toBeGreaterThanOrEqual(next.length / 4)
-      // and b's backlog is not served whole after a's: a's last attempt comes after b's first
-      expect(gate.order.lastIndexOf('a')).toBeGreaterThan(gate.order.indexOf('b'))
-    },
-    90_000,
-  )
+    // after a's first held share, the next attempts alternate: each tenant gets about half of
+    // them. A pass that started at the tenant served last would give a every slot its own
+    // answers free until its backlog ran out, and b next to none of these.
+    const next = gate.order.slice(MAX_IN_FLIGHT_PER_TENANT, 3 * MAX_IN_FLIGHT_PER_TENANT)
+    const ofB = next.filter((t) => t === 'b').length
+    expect(ofB, next.join('')).toBeGreaterThanOrEqual(next.length / 4)
+    expect(next.length - ofB, next.join('')).toBeGreaterThanOrEqual(next.length / 4)
+    // and b's backlog is not served whole after a's: a's last attempt comes after b's first
+    expect(gate.order.lastIndexOf('a')).toBeGreaterThan(gate.order.indexOf('b'))
+  }, 90_000)
 })
 
 describe('PUT /__sandbox/webhook', () => {
