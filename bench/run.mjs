@@ -1130,6 +1130,13 @@ async function team() {
   const teamLoads = async (server, body) => ({
     get_cards: await load(server, 'GET', '/v1/cards', undefined, TEAM_CONNECTIONS),
     create_card: await load(server, 'POST', '/v1/cards/create', body, TEAM_CONNECTIONS),
+    // replicas: the same GETs while something else commits on the cluster all the time, so
+    // that no read is answered from the replica's cache (store/postgres/driver.ts writeStamp)
+    ...(server.servers && {
+      get_cards_busy: await whileCommitting(() =>
+        load(server, 'GET', '/v1/cards', undefined, TEAM_CONNECTIONS),
+      ),
+    }),
   })
   const rounds = []
   for (let r = 0; r < C.rounds; r++) {
@@ -1146,12 +1153,14 @@ async function team() {
   }
   const figures = { connections: TEAM_CONNECTIONS }
   const medianOf = (name, request, field) => median(rounds.map((m) => m[name][request][field]))
-  for (const request of ['get_cards', 'create_card']) {
+  for (const request of ['get_cards', 'create_card', 'get_cards_busy']) {
+    // SQLite has no cluster: its GETs are the ratio's for the GETs on a busy one too
+    const sqliteRequest = request === 'get_cards_busy' ? 'get_cards' : request
     for (const count of REPLICA_COUNTS) {
       const name = `pg_${count}`
       const { ratio, round: median } = medianRound(
         rounds,
-        (m) => m[name][request].rps / m.sqlite[request].rps,
+        (m) => m[name][request].rps / m.sqlite[sqliteRequest].rps,
       )
       figures[`${name}_${request}`] = {
         ...median[name][request],
@@ -1159,9 +1168,10 @@ async function team() {
         cpu_us: medianOf(name, request, 'cpu_us'),
         pg_cpu_us: medianOf(name, request, 'pg_cpu_us'),
       }
-      figures[`sqlite_${request}_${count}`] = median.sqlite[request]
+      if (request === sqliteRequest) figures[`sqlite_${request}_${count}`] = median.sqlite[request]
     }
-    figures[`sqlite_${request}_cpu_us`] = medianOf('sqlite', request, 'cpu_us')
+    if (request === sqliteRequest)
+      figures[`sqlite_${request}_cpu_us`] = medianOf('sqlite', request, 'cpu_us')
   }
   // requests a second one core serves, by the CPU time a request of one replica (none where
   // no CPU time was seen: /proc counts it in ticks of 10 ms, a smoke run may see none)
@@ -1203,6 +1213,24 @@ async function team() {
   return figures
 }
 
+/**
+ * `work` while the bench's own connection commits a transaction that writes (takes a
+ * transaction id) one after another: the cluster's snapshot moves between any two requests.
+ */
+async function whileCommitting(work) {
+  const client = await adminClient()
+  let running = true
+  const committing = (async () => {
+    while (running) await client.query('SELECT pg_current_xact_id()')
+  })()
+  try {
+    return await work()
+  } finally {
+    running = false
+    await committing
+  }
+}
+
 function printTeam(team) {
   console.log(`\nteam sandbox on PostgreSQL ${team.postgres}, ${team.connections} connections:`)
   console.log('| replicas | GET rps (÷ SQLite) | GET p99 | POST rps (÷ SQLite) | POST p99 |')
@@ -1219,7 +1247,7 @@ function printTeam(team) {
   )
   console.log('|---|---|---|---|---|---|---|')
   const cpu = (name) =>
-    ['get_cards', 'create_card'].map((r) => {
+    ['get_cards', 'create_card', 'get_cards_busy'].map((r) => {
       const f = team[`${name}_${r}`]
       return `${f.cpu_us} / ${f.pg_cpu_us}`
     })
@@ -1229,11 +1257,14 @@ function printTeam(team) {
   for (const count of REPLICA_COUNTS) {
     const w = wire[`pg_${count}`]
     console.log(
-      `| PostgreSQL, ${count} replica${count > 1 ? 's' : ''} | ${w.get_cards.statements} / ${w.get_cards.round_trips} | ${w.create_card.statements} / ${w.create_card.round_trips} | ${w.idle_statements_per_s} | ${due[`pg_${count}`].ms_per_job} | ${cpu(`pg_${count}`).join(' | ')} |`,
+      `| PostgreSQL, ${count} replica${count > 1 ? 's' : ''} | ${w.get_cards.statements} / ${w.get_cards.round_trips} | ${w.create_card.statements} / ${w.create_card.round_trips} | ${w.idle_statements_per_s} | ${due[`pg_${count}`].ms_per_job} | ${cpu(`pg_${count}`).slice(0, 2).join(' | ')} |`,
     )
   }
   console.log(
-    `\nanother tenant's slowest GET during an advance: SQLite ${due.sqlite_other_tenant.other_tenant_worst_get_ms} ms (${due.sqlite_other_tenant.jobs} jobs), PostgreSQL 1 replica ${due.pg_1_other_tenant.other_tenant_worst_get_ms} ms (${due.pg_1_other_tenant.jobs} jobs)`,
+    `\nCPU µs a GET while the cluster commits all the time (no read kept by a replica), server / PostgreSQL: ${REPLICA_COUNTS.map((count) => `${count} replica${count > 1 ? 's' : ''} ${cpu(`pg_${count}`)[2]}`).join(', ')}`,
+  )
+  console.log(
+    `another tenant's slowest GET during an advance: SQLite ${due.sqlite_other_tenant.other_tenant_worst_get_ms} ms (${due.sqlite_other_tenant.jobs} jobs), PostgreSQL 1 replica ${due.pg_1_other_tenant.other_tenant_worst_get_ms} ms (${due.pg_1_other_tenant.jobs} jobs)`,
   )
   console.log(
     `one core serves, GET / create: a replica ${sizing.get_cards.replica_core_rps} / ${sizing.create_card.replica_core_rps} rps, PostgreSQL's backends ${sizing.get_cards.pg_core_rps} / ${sizing.create_card.pg_core_rps} rps (one SQLite process ${sizing.get_cards.sqlite_core_rps} / ${sizing.create_card.sqlite_core_rps})`,

@@ -99,7 +99,7 @@ it('produces every figure of npm run bench', () => {
   if (TEST_PG) {
     const team = f.team
     for (const count of [1, 2, 3]) {
-      for (const request of ['get_cards', 'create_card']) {
+      for (const request of ['get_cards', 'create_card', 'get_cards_busy'])
         expect(team[`pg_${count}_${request}`]).toEqual(
           expect.objectContaining({
             rps: expect.any(Number),
@@ -108,6 +108,7 @@ it('produces every figure of npm run bench', () => {
             pg_cpu_us: expect.any(Number),
           }),
         )
+      for (const request of ['get_cards', 'create_card']) {
         // at the wire: a request sends at least one statement, in at least one round trip
         expect(team.wire[`pg_${count}`][request].statements).toBeGreaterThan(0)
         expect(team.wire[`pg_${count}`][request].round_trips).toBeGreaterThan(0)
@@ -131,6 +132,9 @@ it('produces every figure of npm run bench', () => {
         'sqlite_core_rps',
       ])
     expect(run.stdout).toMatch(/another tenant's slowest GET during an advance: SQLite [\d.]+ ms/)
+    expect(run.stdout).toMatch(
+      /a GET while the cluster commits all the time .*: 1 replica [\d.]+ \/ [\d.]+/,
+    )
   } else expect(f.team).toBeUndefined()
   expect(report.targets).toHaveLength(17)
   for (const row of report.targets) expect(row.value).not.toContain('undefined')
