@@ -61,6 +61,25 @@ describe.skipIf(!TEST_PG)('two replicas and the tenant stamps (PostgreSQL)', () 
     expect((await call(b, 'GET', '/v1/cards')).status).toBe(418)
   })
 
+  it("answers the other replica's next list with a card one has created, after it had kept that list", async () => {
+    const [a, b] = await replicas('manual')
+    const user = (await call(a, 'POST', '/v1/card-users/create', fullIdentity())).body.data.userCard
+      .reference
+    await call(a, 'POST', `/__sandbox/card-users/${user}/transition`, { to: 'passed' })
+    // b lists twice: the second may come from its read cache
+    expect((await call(b, 'GET', '/v1/cards')).body.meta.total).toBe(0)
+    expect((await call(b, 'GET', '/v1/cards')).body.meta.total).toBe(0)
+    const created = await call(a, 'POST', '/v1/cards/create', {
+      card_user_reference: user,
+      card_brand: 'visa',
+      card_type: 'virtual',
+    })
+    expect(created.status).toBe(200)
+    const listed = await call(b, 'GET', '/v1/cards')
+    expect(listed.body.meta.total).toBe(1)
+    expect(listed.body.data[0].reference).toBe(created.body.data.card.reference)
+  })
+
   it("runs on the other replica's next request what a job written on one has brought due (real clock)", async () => {
     // no tick on either: only the request's catch-up can run the job
     const [a, b] = await replicas('real', false)
