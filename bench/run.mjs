@@ -72,6 +72,7 @@ const C = SMOKE
       teamDue: 20,
       teamSqliteAdvance: 50,
       teamPgAdvance: 20,
+      dueLoadSeconds: 0.5,
       wireTries: 2,
       idleMs: 300,
     }
@@ -93,6 +94,9 @@ const C = SMOKE
       teamDue: 2_000,
       teamSqliteAdvance: 20_000,
       teamPgAdvance: 2_000,
+      // creates on the default delays, long enough for the first cards' issuings (5 s) to fall
+      // due under the load (dueUnderLoad)
+      dueLoadSeconds: 10,
       // requests sent per wire count (the least is the request's own), and the idle window
       wireTries: 9,
       idleMs: 3_000,
@@ -203,6 +207,8 @@ async function load(server, method, path, body, connections = CONNECTIONS, secon
     ...(backendsBefore && { pg_cpu_us: round(pgCpu / Math.max(1, result.requests.total), 1) }),
     p50: result.latency.p50,
     p99: result.latency.p99,
+    p999: result.latency.p99_9,
+    max: result.latency.max,
     // one connection sends one request at a time: its mean latency is the window over the count
     // (autocannon's own latency figures are whole milliseconds)
     mean: round(
@@ -1192,6 +1198,7 @@ async function team() {
 
   figures.wire = {}
   for (const count of REPLICA_COUNTS) figures.wire[`pg_${count}`] = await wireCosts(count)
+  figures.due_under_load = await dueUnderLoad()
 
   figures.due = {}
   {
@@ -1211,6 +1218,47 @@ async function team() {
   }
   figures.postgres = await dropSchemas()
   return figures
+}
+
+/**
+ * POST /v1/cards/create at 50 connections for C.dueLoadSeconds on one SQLite process with the
+ * defaults (real clock; a card is issued 5 s after its creation, so the first cards' issuings
+ * fall due under the load, and a request first runs what fell due before it), beside bare
+ * Hono's creates in the same rounds: each one's p99 and p99.9, and the sandbox's p99 ÷ Hono's.
+ */
+async function dueUnderLoad() {
+  const rounds = []
+  for (let r = 0; r < C.rounds; r++) {
+    const measured = {}
+    for (const [name, start, body] of [
+      ['hono', () => baseline('hono'), () => BASELINE_BODY],
+      ['sandbox', () => sandbox(), (server) => createCardBody(server.url)],
+    ]) {
+      const server = await start()
+      const sent = await body(server)
+      measured[name] = await load(
+        server,
+        'POST',
+        '/v1/cards/create',
+        sent,
+        CONNECTIONS,
+        C.dueLoadSeconds,
+      )
+      server.stop()
+    }
+    rounds.push(measured)
+  }
+  const { ratio, round: median } = medianRound(
+    rounds,
+    (m) => m.sandbox.p99 / Math.max(1, m.hono.p99),
+  )
+  const latency = ({ rps, p50, p99, p999, max, non2xx }) => ({ rps, p50, p99, p999, max, non2xx })
+  return {
+    seconds: C.dueLoadSeconds,
+    sandbox: latency(median.sandbox),
+    hono: latency(median.hono),
+    p99_to_hono: ratio,
+  }
 }
 
 /**
@@ -1265,6 +1313,10 @@ function printTeam(team) {
   )
   console.log(
     `another tenant's slowest GET during an advance: SQLite ${due.sqlite_other_tenant.other_tenant_worst_get_ms} ms (${due.sqlite_other_tenant.jobs} jobs), PostgreSQL 1 replica ${due.pg_1_other_tenant.other_tenant_worst_get_ms} ms (${due.pg_1_other_tenant.jobs} jobs)`,
+  )
+  const { sandbox: s, hono: h, seconds, p99_to_hono } = team.due_under_load
+  console.log(
+    `creates at ${CONNECTIONS} connections for ${seconds} s on the real clock, cards falling due under the load (p50 / p99 / p99.9 / max): SQLite ${s.p50} / ${s.p99} / ${s.p999} / ${s.max} ms at ${s.rps} rps, bare Hono ${h.p50} / ${h.p99} / ${h.p999} / ${h.max} ms at ${h.rps} rps; p99 ${p99_to_hono}× Hono's`,
   )
   console.log(
     `one core serves, GET / create: a replica ${sizing.get_cards.replica_core_rps} / ${sizing.create_card.replica_core_rps} rps, PostgreSQL's backends ${sizing.get_cards.pg_core_rps} / ${sizing.create_card.pg_core_rps} rps (one SQLite process ${sizing.get_cards.sqlite_core_rps} / ${sizing.create_card.sqlite_core_rps})`,

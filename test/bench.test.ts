@@ -135,6 +135,13 @@ it('produces every figure of npm run bench', () => {
     expect(run.stdout).toMatch(
       /a GET while the cluster commits all the time .*: 1 replica [\d.]+ \/ [\d.]+/,
     )
+    expect(team.due_under_load).toMatchObject({
+      seconds: 0.5,
+      sandbox: { p99: expect.any(Number), p999: expect.any(Number), non2xx: 0 },
+      hono: { p99: expect.any(Number), p999: expect.any(Number) },
+      p99_to_hono: expect.any(Number),
+    })
+    expect(run.stdout).toMatch(/cards falling due under the load .*; p99 [\d.]+× Hono's/)
   } else expect(f.team).toBeUndefined()
   expect(report.targets).toHaveLength(17)
   for (const row of report.targets) expect(row.value).not.toContain('undefined')
