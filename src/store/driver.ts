@@ -38,6 +38,12 @@ export type Dialect = {
   forUpdate<Q>(select: Q, options?: { skipLocked: boolean }): Q
   /** `column` is one of the strings of a JSON array given as text. */
   inJsonArray(column: SQLiteColumn, jsonArray: unknown): SQL
+  /**
+   * `column` in a condition that only narrows the rows another condition finds, never the index
+   * they are found through (SQLite's unary `+`: without statistics, its planner would walk an
+   * index that starts with the column, every row of it, rather than look a list of keys up).
+   */
+  filterOnly(column: SQLiteColumn): SQL
   /** `column` starts with `prefix` (case-sensitive; no wildcard in the prefix). */
   startsWith(column: SQLiteColumn, prefix: unknown): SQL
   /** The database's own wall clock, in milliseconds since the epoch (leases across processes). */

@@ -79,7 +79,10 @@ export async function lockJobsOf(
 
 /**
  * The tenant's rows of `table` whose `column` is one of `values`, locked until the transaction
- * ends (PostgreSQL), in seq order.
+ * ends (PostgreSQL), in seq order. They are looked up by `column`, which must have an index of
+ * its own (each set's key has a unique one): the tenant is only checked, so that a set reads
+ * its rows, not every row the tenant has (SQLite's planner would otherwise walk the tenant's
+ * index, in seq order, to spare itself the sort of a set's rows).
  */
 export async function rowsForMove<T extends TenantTable & SeqTable>(
   db: Db,
@@ -95,7 +98,7 @@ export async function rowsForMove<T extends TenantTable & SeqTable>(
         .from(tableIn(t, table as SQLiteTable))
         .where(
           and(
-            eq(columnIn(t, table, table.tenantId), tenantId),
+            eq(d.filterOnly(columnIn(t, table, table.tenantId)), tenantId),
             d.inJsonArray(columnIn(t, table, column), JSON.stringify(values)),
           ),
         )

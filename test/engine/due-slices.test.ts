@@ -8,7 +8,8 @@
 import { describe, expect, it } from 'vitest'
 import type { Job } from '../../src/db/schema.js'
 import { DUE_SET_JOBS, runDue, runsOf } from '../../src/engine/scheduler.js'
-import { newSandbox, sqlRows } from '../helpers.js'
+import type { SqliteDb } from '../../src/store/sqlite/driver.js'
+import { newSandbox, ON_POSTGRES, sqlRows } from '../helpers.js'
 
 const OTHER = 'other-tenant'
 
@@ -66,6 +67,61 @@ describe('a run of due jobs', () => {
       await sqlRows(s.deps.db, 'SELECT status, count(*) AS n FROM cards GROUP BY status'),
     ).toEqual([{ status: 'issued', n }])
   })
+})
+
+/** The tables whose rows due jobs move in sets (domain/moves-in-sets.ts, settlements-in-sets.ts). */
+const SET_TABLES = ['cards', 'card_users', 'transactions', 'payments', 'disburses']
+
+/**
+ * The lines of SQLite's plan of `sql` that walk every row a tenant has in one of SET_TABLES: a
+ * scan of the table, or a search of an index by the tenant alone.
+ */
+function tenantWalks(db: SqliteDb, sql: string): string[] {
+  const unbound = Array.from({ length: sql.match(/\?/g)?.length ?? 0 }, () => null)
+  const plan = db.$client.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...unbound) as {
+    detail: string
+  }[]
+  const table = `(?:${SET_TABLES.join('|')})`
+  const walk = new RegExp(`^(?:SCAN ${table}(?: |$)|SEARCH ${table} USING .*\\(tenant_id=\\?\\)$)`)
+  return plan.map((line) => line.detail).filter((detail) => walk.test(detail))
+}
+
+describe("a slice's reads", () => {
+  // the plans are SQLite's; PostgreSQL plans by its statistics
+  it.skipIf(ON_POSTGRES)(
+    'find the rows a set moves by their keys, not by walking every row of the tenant',
+    async () => {
+      // a tenant with 3 slices of cards: a slice that walked them would read all 3 slices' worth
+      const { s, n, slice } = await withIssuingCards((slice) => 3 * slice)
+      const db = s.deps.db as SqliteDb
+      // every statement the advance runs, as SQLite got it (better-sqlite3's Statement.source)
+      const statement = Object.getPrototypeOf(db.$client.prepare('SELECT 1')) as Record<
+        string,
+        (this: { source: string }, ...args: unknown[]) => unknown
+      >
+      const methods = ['run', 'get', 'all', 'iterate']
+      const originals = methods.map((method) => statement[method])
+      const ran = new Set<string>()
+      methods.forEach((method, i) => {
+        statement[method] = function (...args) {
+          ran.add(this.source)
+          return originals[i].apply(this, args)
+        }
+      })
+      let advanced
+      try {
+        advanced = await s.call('POST', '/__sandbox/clock/advance', { by: '1m' })
+      } finally {
+        methods.forEach((method, i) => (statement[method] = originals[i]))
+      }
+      expect(advanced.body.data.transitions_run).toBe(n)
+      expect(n).toBeGreaterThan(2 * slice)
+      // the set's read ran, and was seen
+      expect([...ran].filter((sql) => /^select .* from "cards" where/.test(sql))).not.toEqual([])
+      const walks = [...ran].flatMap((sql) => tenantWalks(db, sql).map((line) => `${line}: ${sql}`))
+      expect(walks).toEqual([])
+    },
+  )
 })
 
 describe('runsOf', () => {

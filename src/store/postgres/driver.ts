@@ -48,6 +48,8 @@ const dialect: Dialect = {
     ),
   inJsonArray: (column, jsonArray) =>
     sql`${column} IN (SELECT json_array_elements_text(${jsonArray}::json))`,
+  // the planner has the table's statistics: the column as it is
+  filterOnly: (column) => sql`${column}`,
   startsWith: (column, prefix) => sql`starts_with(${column}, ${prefix})`,
   nowMs: sql`(extract(epoch from clock_timestamp()) * 1000)::bigint`,
   snapshot: sql`pg_current_snapshot()::text`,

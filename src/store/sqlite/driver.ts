@@ -37,6 +37,7 @@ export type { SqliteDb }
 const dialect: Dialect = {
   forUpdate: (select) => select,
   inJsonArray: (column, jsonArray) => sql`${column} IN (SELECT value FROM json_each(${jsonArray}))`,
+  filterOnly: (column) => sql`+${column}`,
   // GLOB, where LIKE would ignore case (ids are mixed case); a prefix has no wildcard
   startsWith: (column, prefix) => sql`${column} GLOB (${prefix} || '*')`,
   nowMs: sql`CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)`,
@@ -95,8 +96,9 @@ export const sqliteDriver: Driver = {
   name: 'SQLite',
   shared: false,
   rowLocks: false,
-  // about 15 ms of work at 0.3 ms a job: another tenant's GET waited at most 48 ms in a
-  // 20,000-job advance (bench --advance-probe; 59 ms with 100, 230-320 ms with 500)
+  // about 5 ms of work at 0.1 ms a job, and as many jobs whatever the tenant holds (a set reads
+  // its rows by key: store/due-sets.ts rowsForMove); another tenant's GET waits behind the one
+  // slice under way when it arrives, a median 4-9 ms in a 20,000-job advance (docs/performance.md)
   dueSliceJobs: 50,
   dialect,
 
