@@ -6,12 +6,12 @@
  * inserts and updates: on PostgreSQL each is one round trip for the run, where job by job made
  * a dozen per job.
  */
-import { and, asc, eq, inArray, lte, ne } from 'drizzle-orm'
+import { and, asc, eq, getTableName, inArray, lte, ne, sql } from 'drizzle-orm'
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core'
 import type { Db } from './driver.js'
 import { webhookEvents, type Job } from '../db/schema.js'
 import type { SeqTable, TenantTable } from './rows.js'
-import { columnIn, query, tableIn } from './statements.js'
+import { columnIn, query, statement, tableIn } from './statements.js'
 
 /**
  * Claims the tenant's first `limit` jobs due at or before `until` and deletes them, in one
@@ -26,7 +26,14 @@ export async function claimDueJobs(
   limit: number,
   unclaimed: boolean,
 ): Promise<Job[]> {
-  const claimed = await query<Job[]>(db, 'all', (db, t, d) =>
+  const claim = unclaimed ? claimUnclaimed : claimWaiting
+  const claimed = (await claim(db).all({ tenant: tenantId, until, limit })) as Job[]
+  return claimed.sort((a, b) => a.dueAt - b.dueAt || a.seq - b.seq)
+}
+
+/** The claim of claimDueJobs, built once per connection: waiting for held rows, or leaving them. */
+const claimStatement = (unclaimed: boolean) =>
+  statement((db, t, d) =>
     db
       .delete(t.jobs)
       .where(
@@ -36,17 +43,23 @@ export async function claimDueJobs(
             db
               .select({ seq: t.jobs.seq })
               .from(t.jobs)
-              .where(and(eq(t.jobs.tenantId, tenantId), lte(t.jobs.dueAt, until)))
+              .where(
+                and(
+                  eq(t.jobs.tenantId, sql.placeholder('tenant')),
+                  lte(t.jobs.dueAt, sql.placeholder('until')),
+                ),
+              )
               .orderBy(asc(t.jobs.dueAt), asc(t.jobs.seq))
-              .limit(limit),
+              .limit(sql.placeholder('limit')),
             unclaimed ? { skipLocked: true } : undefined,
           ),
         ),
       )
-      .returning(),
+      .returning()
+      .prepare(),
   )
-  return claimed.sort((a, b) => a.dueAt - b.dueAt || a.seq - b.seq)
-}
+const claimWaiting = claimStatement(false)
+const claimUnclaimed = claimStatement(true)
 
 /**
  * Locks, until the transaction ends, the pending jobs of the resource's rows `seqs`, as a move
@@ -91,21 +104,39 @@ export async function rowsForMove<T extends TenantTable & SeqTable>(
   tenantId: string,
   values: string[],
 ): Promise<T['$inferSelect'][]> {
-  return await query<T['$inferSelect'][]>(db, 'all', (db, t, d) =>
-    d.forUpdate(
-      db
-        .select()
-        .from(tableIn(t, table as SQLiteTable))
-        .where(
-          and(
-            eq(d.filterOnly(columnIn(t, table, table.tenantId)), tenantId),
-            d.inJsonArray(columnIn(t, table, column), JSON.stringify(values)),
-          ),
-        )
-        .orderBy(asc(columnIn(t, table, table.seq))),
-    ),
-  )
+  const key = `${getTableName(table)}.${column.name}`
+  let read = rowsForMoveStatements.get(key)
+  if (!read)
+    rowsForMoveStatements.set(
+      key,
+      (read = statement((db, t, d) =>
+        d
+          .forUpdate(
+            db
+              .select()
+              .from(tableIn(t, table as SQLiteTable))
+              .where(
+                and(
+                  eq(d.filterOnly(columnIn(t, table, table.tenantId)), sql.placeholder('tenant')),
+                  d.inJsonArray(columnIn(t, table, column), sql.placeholder('values')),
+                ),
+              )
+              .orderBy(asc(columnIn(t, table, table.seq))),
+          )
+          .prepare(),
+      )),
+    )
+  return (await read(db).all({
+    tenant: tenantId,
+    values: JSON.stringify(values),
+  })) as T['$inferSelect'][]
 }
+
+/** rowsForMove's statements by table and column, each built once per connection. */
+const rowsForMoveStatements = new Map<
+  string,
+  ReturnType<typeof statement<{ all(values: Record<string, unknown>): unknown }>>
+>()
 
 /** What one row of a set update writes: its seq and its changes (the same columns for every row). */
 export type RowChanges<T extends SeqTable> = { seq: number; changes: Partial<T['$inferSelect']> }
