@@ -99,7 +99,7 @@ it('produces every figure of npm run bench', () => {
   if (TEST_PG) {
     const team = f.team
     for (const count of [1, 2, 3]) {
-      for (const request of ['get_cards', 'create_card', 'get_cards_busy'])
+      for (const request of ['get_cards', 'create_card', 'get_cards_read'])
         expect(team[`pg_${count}_${request}`]).toEqual(
           expect.objectContaining({
             rps: expect.any(Number),
@@ -133,7 +133,7 @@ it('produces every figure of npm run bench', () => {
       ])
     expect(run.stdout).toMatch(/another tenant's slowest GET during an advance: SQLite [\d.]+ ms/)
     expect(run.stdout).toMatch(
-      /a GET while the cluster commits all the time .*: 1 replica [\d.]+ \/ [\d.]+/,
+      /a GET with the replicas' read cache off .*: 1 replica [\d.]+ \/ [\d.]+/,
     )
     expect(team.due_under_load).toMatchObject({
       seconds: 0.5,

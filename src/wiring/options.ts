@@ -94,7 +94,11 @@ export type SandboxOptions = {
   slowPollMs?: number
 }
 
-/** The stages of the request path (app.ts) that the bench's profile switches off, one at a time. */
+/**
+ * The stages of the request path (app.ts) that the bench's profile switches off, one at a time;
+ * `readCache`: a replica's reads kept under the tenant's snapshot (the bench's team part, for
+ * what a read costs when something commits between any two requests).
+ */
 export type StageSwitches = Partial<
-  Record<'hostCheck' | 'webhookKick' | 'dueWork' | 'scenarios', false>
+  Record<'hostCheck' | 'webhookKick' | 'dueWork' | 'scenarios' | 'readCache', false>
 >

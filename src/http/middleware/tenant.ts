@@ -65,9 +65,10 @@ function bodyArrived(c: Context<AppEnv>, incoming: IncomingMessage): boolean {
 export function contextAt(deps: SandboxDeps, tenant: Tenant): DomainContext {
   return {
     // on a shared store, reads cached under the snapshot read with the tenant (readingAt)
-    db: deps.db.driver.shared
-      ? deps.db.driver.readingAt(deps.db, stampsOf(tenant)?.snapshot)
-      : deps.db,
+    db:
+      deps.db.driver.shared && deps.options.stages?.readCache !== false
+        ? deps.db.driver.readingAt(deps.db, stampsOf(tenant)?.snapshot)
+        : deps.db,
     ids: deps.ids,
     tenant,
     now: deps.tenants.now(tenant),
