@@ -5,6 +5,9 @@
  * Each test works in a schema of its own, dropped afterwards.
  */
 import pg from 'pg'
+import { openPgStore } from '../src/db/open-pg.js'
+import type { Db } from '../src/store/driver.js'
+import { pgDb } from '../src/store/postgres/driver.js'
 
 export const TEST_PG = process.env.CARD_SANDBOX_TEST_PG
 
@@ -70,3 +73,16 @@ export function pgSchemaUrl(): string {
 }
 
 export const SANDBOX_SCHEMA_PREFIX = 'card_sandbox_s_'
+
+/**
+ * A PostgreSQL store on a fresh schema, as the store's handle, and the schema's URL; what closes
+ * and drops them is pushed on `cleanups` (run in reverse: the store closes, then the schema goes).
+ */
+export async function pgStoreOnFreshSchema(
+  cleanups: (() => Promise<void>)[],
+): Promise<{ db: Db; url: string }> {
+  const schema = await freshSchema()
+  const store = openPgStore(schema.url)
+  cleanups.push(schema.drop, () => store.close())
+  return { db: pgDb(store), url: schema.url }
+}

@@ -7,11 +7,9 @@
 import { randomUUID } from 'node:crypto'
 import pg from 'pg'
 import { afterEach, describe, expect, it } from 'vitest'
-import { openPgStore } from '../../src/db/open-pg.js'
 import { cardByReference, cardPages, insertCard, updateCard } from '../../src/store/cards.js'
 import { accountBalance, accountBalances, writeMovement } from '../../src/store/ledger.js'
 import { lockName, tryLockName } from '../../src/store/locks.js'
-import { pgDb } from '../../src/store/postgres/driver.js'
 import type { Db } from '../../src/store/driver.js'
 import type { PgStore } from '../../src/db/open-pg.js'
 
@@ -20,7 +18,7 @@ import { joinReplicas } from '../../src/store/postgres/replicas.js'
 import { retireTenantId, sweepRetiredTenants } from '../../src/store/retired-tenants.js'
 import { atomically } from '../../src/store/statements.js'
 import { insertTenant, tenantByToken, updateTenant } from '../../src/store/tenants.js'
-import { freshSchema, TEST_PG } from '../pg.js'
+import { pgStoreOnFreshSchema, TEST_PG } from '../pg.js'
 import { until } from '../webhooks/receiver.js'
 
 const cleanups: (() => Promise<void>)[] = []
@@ -29,10 +27,7 @@ afterEach(async () => {
 })
 
 async function database() {
-  const schema = await freshSchema()
-  const store = openPgStore(schema.url)
-  cleanups.push(schema.drop, () => store.close())
-  return pgDb(store)
+  return (await pgStoreOnFreshSchema(cleanups)).db
 }
 
 const card = (reference: string) => ({

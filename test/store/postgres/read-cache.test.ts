@@ -7,38 +7,22 @@
  */
 import pg from 'pg'
 import { afterEach, describe, expect, it } from 'vitest'
-import { openPgStore } from '../../../src/db/open-pg.js'
 import { cardPages, insertCard } from '../../../src/store/cards.js'
 import type { Db } from '../../../src/store/driver.js'
-import { pgDb } from '../../../src/store/postgres/driver.js'
 import { readThrough } from '../../../src/store/read-cache.js'
 import { atomically } from '../../../src/store/statements.js'
 import { insertTenant, stampsOf, tenantWithStamps } from '../../../src/store/tenants.js'
-import { freshSchema, TEST_PG } from '../../pg.js'
+import { pgStoreOnFreshSchema, TEST_PG } from '../../pg.js'
+import { CARD_COLUMNS } from '../card-columns.js'
 
 const cleanups: (() => Promise<void>)[] = []
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
 })
 
-async function database() {
-  const schema = await freshSchema()
-  const store = openPgStore(schema.url)
-  cleanups.push(schema.drop, () => store.close())
-  return { db: pgDb(store), url: schema.url }
-}
+const database = () => pgStoreOnFreshSchema(cleanups)
 
-const card = (reference: string) => ({
-  reference,
-  tenantId: 'ten_1',
-  cardUserReference: 'user-1',
-  identifier: null,
-  brand: 'visa' as const,
-  type: 'virtual' as const,
-  status: 'issuing' as const,
-  createdAt: 5,
-  updatedAt: 6,
-})
+const card = (reference: string) => ({ reference, identifier: null, ...CARD_COLUMNS })
 
 /** readThrough of `key` under `db`, and whether it went to the database. */
 async function read(db: Db, key = 'k') {
