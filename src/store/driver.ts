@@ -214,7 +214,8 @@ export interface Driver {
 
   /**
    * A stamp of every write so far (this connection's and others'), to tell a cached read is
-   * still current; undefined when reads must not be cached now (in a transaction; a shared store).
+   * still current; undefined when reads must not be cached now (in a transaction; on a shared
+   * store, a handle that was not given a snapshot by readingAt).
    */
   writeStamp(db: Db): Promise<Stamp | undefined> | Stamp | undefined
   /**
