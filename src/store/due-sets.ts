@@ -104,39 +104,41 @@ export async function rowsForMove<T extends TenantTable & SeqTable>(
   tenantId: string,
   values: string[],
 ): Promise<T['$inferSelect'][]> {
-  const key = `${getTableName(table)}.${column.name}`
-  let read = rowsForMoveStatements.get(key)
-  if (!read)
-    rowsForMoveStatements.set(
-      key,
-      (read = statement((db, t, d) =>
-        d
-          .forUpdate(
-            db
-              .select()
-              .from(tableIn(t, table as SQLiteTable))
-              .where(
-                and(
-                  eq(d.filterOnly(columnIn(t, table, table.tenantId)), sql.placeholder('tenant')),
-                  d.inJsonArray(columnIn(t, table, column), sql.placeholder('values')),
-                ),
-              )
-              .orderBy(asc(columnIn(t, table, table.seq))),
-          )
-          .prepare(),
-      )),
-    )
-  return (await read(db).all({
+  const read = readByKey(table, column)(db)
+  return (await read.all({
     tenant: tenantId,
     values: JSON.stringify(values),
   })) as T['$inferSelect'][]
 }
 
+type ReadByKey = ReturnType<typeof statement<{ all(values: Record<string, unknown>): unknown }>>
+
 /** rowsForMove's statements by table and column, each built once per connection. */
-const rowsForMoveStatements = new Map<
-  string,
-  ReturnType<typeof statement<{ all(values: Record<string, unknown>): unknown }>>
->()
+const readsByKey = new Map<string, ReadByKey>()
+
+function readByKey(table: TenantTable & SeqTable, column: SQLiteColumn): ReadByKey {
+  const key = `${getTableName(table)}.${column.name}`
+  let read = readsByKey.get(key)
+  if (read) return read
+  read = statement((db, t, d) =>
+    d
+      .forUpdate(
+        db
+          .select()
+          .from(tableIn(t, table as SQLiteTable))
+          .where(
+            and(
+              eq(d.filterOnly(columnIn(t, table, table.tenantId)), sql.placeholder('tenant')),
+              d.inJsonArray(columnIn(t, table, column), sql.placeholder('values')),
+            ),
+          )
+          .orderBy(asc(columnIn(t, table, table.seq))),
+      )
+      .prepare(),
+  )
+  readsByKey.set(key, read)
+  return read
+}
 
 /** What one row of a set update writes: its seq and its changes (the same columns for every row). */
 export type RowChanges<T extends SeqTable> = { seq: number; changes: Partial<T['$inferSelect']> }
