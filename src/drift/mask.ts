@@ -178,8 +178,7 @@ function maskSecretString(kind: SecretKind, text: string): string {
     case 'token': {
       // `Bearer abc…`: the scheme stays readable (lib/masking.ts maskAuthorization)
       const scheme = /^([A-Za-z][\w-]*) +(?=\S)/.exec(text)
-      if (scheme && text.length > scheme[0].length + 8)
-        return scheme[0] + maskToken(text.slice(scheme[0].length))
+      if (scheme) return scheme[0] + maskToken(text.slice(scheme[0].length))
       return /^\d+$/.test(text) ? maskChars(text, visibleOf(kind, text.length)) : maskToken(text)
     }
   }

@@ -40,6 +40,9 @@ describe('maskRecordValue by key', () => {
     expect(maskRecordValue('Authorization', 'Bearer sk_live_0123456789abcdef', plain)).toBe(
       `Bearer ${'*'.repeat(20)}cdef`,
     )
+    // a short token shows nothing of itself, as lib/masking.ts masks one
+    expect(maskRecordValue('Authorization', 'Bearer abc', plain)).toBe('Bearer ***')
+    expect(maskRecordValue('Authorization', 'Bearer 12345678', plain)).toBe('Bearer ********')
   })
 
   it('masks the token of any embedded_ui URL, the origin and short segments kept', () => {
