@@ -18,6 +18,7 @@
  * appendFileSync: what was sent and answered, masked (mask.ts), and the findings `compare`
  * made of the raw answer before masking.
  */
+import { parsedBody } from '../journal/entry.js'
 import { appendFileSync } from 'node:fs'
 import { Agent as HttpAgent, createServer, request as httpRequest } from 'node:http'
 import type { IncomingMessage, OutgoingHttpHeaders, Server, ServerResponse } from 'node:http'
@@ -519,13 +520,8 @@ class Capture {
     }
     const text = bytes.toString('utf8')
     const type = (headers['content-type'] ?? '').toLowerCase()
-    if (!this.truncated && (type.includes('json') || /^\s*[[{]/.test(text))) {
-      try {
-        return JSON.parse(text) as unknown
-      } catch {
-        return text
-      }
-    }
+    // deeper than the journal keeps parsed stays text: the masking walks what is parsed
+    if (!this.truncated && (type.includes('json') || /^\s*[[{]/.test(text))) return parsedBody(text)
     return text
   }
 }

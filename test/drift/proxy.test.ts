@@ -382,6 +382,21 @@ describe('the record file', () => {
     expect(line.response.truncated).toBe(true)
     expect((line.response.body as string).length).toBe(1024 * 1024)
   })
+
+  it("records a JSON answer nested past the journal's depth as its text, and serves on", async () => {
+    const deep = '['.repeat(100_000) + ']'.repeat(100_000)
+    const up = await upstream((_req, _body, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' })
+      res.end(deep)
+    })
+    const file = recordFile()
+    const p = await proxy({ upstream: `${up.url}/v1`, record: file })
+    expect(await (await fetch(`${p.url}/v1/deep`)).text()).toBe(deep)
+    expect((await fetch(`${p.url}/v1/deep`)).status).toBe(200)
+    const lines = readRecord(file)
+    expect(lines).toHaveLength(2)
+    expect(lines[0].response.body).toBe(deep)
+  })
 })
 
 describe('secrets', () => {
