@@ -13,6 +13,7 @@ import { flagErrorMessage } from '../cli/suggest.js'
 import { scenarioFromReport } from '../drift/pin.js'
 import { compareRecording, type RecordLine, type Report } from '../drift/report.js'
 import { compareWebhook, type SavedDelivery, type WebhookFinding } from '../drift/webhook.js'
+import { SIGNATURE_HEADER } from '../webhooks/sign.js'
 import type { Command } from './command.js'
 
 /** Every flag of `drift`, parsed in one place (parseDriftArgs). */
@@ -236,7 +237,7 @@ export function formatWebhook(
 ): string {
   const signature = findings.find((f) => f.kind === 'signature')
   const unsigned = findings.some(
-    (f) => f.path === 'header:x-alal-signature' && f.upstream === 'absent',
+    (f) => f.path === `header:${SIGNATURE_HEADER}` && f.upstream === 'absent',
   )
   const verified = !secret
     ? `not verified (no --secret nor ${SECRET_ENV})`

@@ -238,7 +238,7 @@ export function compareExchange(exchange: Exchange): Finding[] {
   compareHeaders(exchange, out)
   if (success) {
     if (found.answer) compareValue(exchange.body, found.answer, '$', out)
-    const message = SUCCESS_MESSAGES[route.replace('/v1/v1/', '/v1/')]
+    const message = SUCCESS_MESSAGES[route]
     const sent = messageOf(exchange.body)
     if (message !== undefined && typeof sent === 'string' && sent !== message)
       out.add('$.message', 'message', sent, message)

@@ -10,7 +10,12 @@
 import { createHmac } from 'node:crypto'
 import type { Card, CardUser, Disburse, Payment, Transaction } from '../db/schema.js'
 import { CARD_BRANDS, CARD_TYPES } from '../db/values.js'
-import { cardCreationEvent, extensionEvent, verificationEvent } from '../domain/webhook-events.js'
+import {
+  brandName,
+  cardCreationEvent,
+  extensionEvent,
+  verificationEvent,
+} from '../domain/webhook-events.js'
 import type { WebhookEventName } from '../domain/webhook-payloads.js'
 import { moneyRequestExtension, transactionExtension } from '../domain/transitions.js'
 import { verifySignature } from '../kits/testing.js'
@@ -129,7 +134,7 @@ function compareValue(
 const ENUMS: Record<string, (sandbox: string) => readonly string[]> = {
   status: (sandbox) => [sandbox],
   card_type: () => CARD_TYPES,
-  card_brand: () => [...CARD_BRANDS.map((b) => b[0].toUpperCase() + b.slice(1)), ...CARD_BRANDS],
+  card_brand: () => [...CARD_BRANDS.map(brandName), ...CARD_BRANDS],
 }
 
 function compareHeaders(headers: Record<string, string>, extension: boolean, add: Add) {
