@@ -81,9 +81,9 @@ describe('client.v1, typed', () => {
       amount: 1_000,
       card_reference: card,
       bank_id: 'SN01',
-      bank_name: 'CBAO',
+      bank_name: 'BICICI',
     })
-    expect(payout.data.transaction.merchant).toBe('CBAO')
+    expect(payout.data.transaction.merchant).toBe('BICICI')
     await v1.transactions.cardToWallet({
       amount: 1_000,
       card_reference: card,

@@ -200,7 +200,7 @@ const SAMPLES: Record<string, Record<string, unknown>> = {
     amount: 100,
     card_reference: UUID,
     bank_id: 'B',
-    bank_name: 'CBAO',
+    bank_name: 'BICICI',
   },
   '/v1/transactions/create/card-to-wallet': {
     amount: 100,

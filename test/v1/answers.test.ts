@@ -92,7 +92,7 @@ beforeAll(async () => {
     amount: 1_000,
     card_reference: card,
     bank_id: 'SN01',
-    bank_name: 'CBAO',
+    bank_name: 'BICICI',
   })
   await send(`POST ${transfers}/card-to-wallet`, `${transfers}/card-to-wallet`, {
     amount: 1_000,
@@ -122,7 +122,7 @@ beforeAll(async () => {
     network: 'bank',
     customer: {
       full_name: 'Moussa Ba',
-      bank_name: 'CBAO',
+      bank_name: 'BICICI',
       bank_id: 'SN01',
       bank_account_name: 'M Ba',
     },

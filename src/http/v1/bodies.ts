@@ -6,6 +6,7 @@
  */
 import { z } from 'zod'
 import {
+  BANK_NAMES,
   CARD_BRANDS,
   CARD_TYPES,
   CODE_NETWORKS,
@@ -161,7 +162,7 @@ export const cardToBankBody = withExample(
     card_reference: uuid(),
     reference: text().optional(),
     bank_id: text(),
-    bank_name: text(),
+    bank_name: z.enum(BANK_NAMES),
     bank_account_name: text().optional(),
     description: text(1000).optional(),
   }),
@@ -169,8 +170,8 @@ export const cardToBankBody = withExample(
     amount: 25000,
     card_reference: '6a1b7c52-0c7e-4d36-9f0a-4b8e2f1d7c90',
     reference: 'payout-0042',
-    bank_id: 'SN012',
-    bank_name: 'CBAO',
+    bank_id: 'CI008-01001-000123456789-12',
+    bank_name: 'ECOBANK_CI',
     bank_account_name: 'Awa Diop',
     description: 'Rent, March',
   },
