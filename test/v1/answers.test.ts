@@ -151,6 +151,10 @@ beforeAll(async () => {
   await send('GET /v1/disputes/:reference', `/v1/disputes/${dispute}`)
   await send('GET /v1/business/balances', '/v1/business/balances')
   await send('GET /v1/business/operations', '/v1/business/operations')
+  await send('POST /v1/phone/verify', '/v1/phone/verify', {
+    phone: '770000001',
+    country_code: 'sn',
+  })
 })
 
 describe('the /v1 answers', () => {

@@ -13,6 +13,7 @@ import {
   DISBURSE_NETWORKS,
   DISPUTE_REASONS,
   IDENTITY_FIELDS,
+  PHONE_COUNTRY_CODES,
   WALLET_NETWORKS,
   WALLET_TO_CARD_NETWORKS,
 } from '../../db/values.js'
@@ -357,4 +358,12 @@ export const updateDisputeBody = withExample(
     transaction_slug: 'b7e6c1d2-5a4f-4e3b-8c9d-0a1b2c3d4e5f',
     explanation: 'The second charge is order-42 again.',
   },
+)
+
+// ---- miscellaneous ----
+
+/** alal-php's phoneVerification: the phone as its owner writes it, and its country. */
+export const verifyPhoneBody = withExample(
+  z.object({ phone: phone(), country_code: z.enum(PHONE_COUNTRY_CODES) }),
+  { phone: '770000001', country_code: 'sn' },
 )
