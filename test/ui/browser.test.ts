@@ -214,7 +214,7 @@ describe.skipIf(!HAS_CHROMIUM)('in chromium', () => {
         amount: 1_500,
         card_reference: card,
         bank_id: 'B',
-        bank_name: 'CBAO',
+        bank_name: 'BICICI',
       })
       const customer = { full_name: 'Moussa Ba', phone: '+221770000042' }
       await api('POST', '/v1/payments/create', { amount: 12_500, network: 'wave-sn', customer })
