@@ -322,7 +322,7 @@ describe.skipIf(!HAS_CHROMIUM)('in chromium', () => {
       await eventually(() => page.locator('#panel button', { hasText: '→ issued' }).count()).toBe(1)
       expect(await page.locator('#panel button').count()).toBeGreaterThan(10)
       const problems: string[] = []
-      for (const width of [1400, 1024, 390]) {
+      for (const width of [1920, 1400, 1024, 390]) {
         await page.setViewportSize({ width, height: 900 })
         problems.push(...(await layoutProblems(width)))
         if (width >= 1024) problems.push(...(await wrappedActions(width)))
