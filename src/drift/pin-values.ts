@@ -67,6 +67,9 @@ function personalPlaceholder(value: unknown): unknown {
   return 'placeholder'
 }
 
+/** The key of an error's messages by field (`errors: {email: ["…"]}`): its keys name no value. */
+const ERRORS = 'errors'
+
 /** What replaces a recorded personal value found inside a text or under another key. */
 export const PERSONAL = '[personal]'
 
@@ -76,10 +79,11 @@ export const PERSONAL = '[personal]'
  */
 export function personalValues(lines: RecordLine[]): string[] {
   const found = new Set<string>()
-  const walk = (value: unknown, personal: boolean): void => {
-    if (Array.isArray(value)) for (const item of value) walk(item, personal)
+  const walk = (value: unknown, personal: boolean, messages = false): void => {
+    if (Array.isArray(value)) for (const item of value) walk(item, personal, messages)
     else if (value !== null && typeof value === 'object')
-      for (const [key, inner] of Object.entries(value)) walk(inner, personal || isPersonalKey(key))
+      for (const [key, inner] of Object.entries(value))
+        walk(inner, personal || (!messages && isPersonalKey(key)), key === ERRORS)
     else if (personal && (typeof value === 'string' || typeof value === 'number')) {
       const text = String(value)
       if (text.length >= 3 && !/^[*0]+$/.test(text)) found.add(text)
@@ -108,8 +112,14 @@ export function withoutPersonal(
     )
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {}
-    for (const [key, inner] of Object.entries(value))
-      out[key] = withoutPersonal(inner, personal, { ...at, key, path: childPath(at.path, key) })
+    for (const [key, inner] of Object.entries(value)) {
+      const named = at.key === ERRORS ? '' : key
+      out[key] = withoutPersonal(inner, personal, {
+        ...at,
+        key: named,
+        path: childPath(at.path, key),
+      })
+    }
     return out
   }
   const placeholder = at.placeholders

@@ -3,10 +3,10 @@
  * edit's `rename` (each answer's own value moves under the new name). A rename shows as a key of
  * the sandbox's missing and one it lacks added, in the same object of the same answers; it is a
  * rename when the answer with the new name turned back is the sandbox's there: the value passes
- * the old key's schema in the old key's place (no key order the answer did not already break),
- * and at most half of an object's keys differ inside. A scalar counts only when the old key's
- * schema says more than a type (a format, a closed list): a plain string missing beside another
- * one added is a drop and an add.
+ * the old key's schema, and at most half of an object's keys differ inside. Of two keys that
+ * could be the old one, the one in its place (where the rename edit puts it) wins. A scalar
+ * counts only when the old key's schema says more than a type (a format, a closed list): a
+ * plain string missing beside another one added is a drop and an add.
  */
 import { applyEdits, parseEditPath } from '../engine/scenarios/edit.js'
 import { compareExchange, type Finding } from './compare.js'
@@ -45,17 +45,19 @@ const BARE_TYPE =
 
 /** The renames of a route's recorded answers, in the order their findings come. */
 export function findRenames(route: string, calls: RecordLine[]): Rename[] {
+  const found: { rename: Rename; inPlace: boolean }[] = []
+  for (const rename of candidates(calls)) {
+    const lines = calls.filter((line) => success(line) && renamedIn(line, rename))
+    const fits = lines.map((line) => explains(rename, line, route))
+    if (fits.includes(false)) continue
+    found.push({ rename, inPlace: fits.every((fit) => fit === 'in place') })
+  }
+  // of two keys that could be the old one renamed, the one in its place
+  found.sort((a, b) => Number(b.inPlace) - Number(a.inPlace))
   const renames: Rename[] = []
   const taken = new Set<string>()
-  for (const rename of candidates(calls)) {
+  for (const { rename } of found) {
     if (taken.has(rename.path) || taken.has(rename.renamed)) continue
-    const lines = calls.filter(
-      (line) =>
-        success(line) &&
-        has(line, 'missing-key', rename.path) &&
-        has(line, 'extra-key', rename.renamed),
-    )
-    if (!lines.every((line) => explains(rename, line, route))) continue
     renames.push(rename)
     taken.add(rename.path).add(rename.renamed)
   }
@@ -99,16 +101,21 @@ function compared(line: RecordLine, body: unknown, route: string): Finding[] {
   }).filter((f) => f.route === route)
 }
 
-/** Whether turning the new name back makes the answer the sandbox's at the old key. */
-function explains(rename: Rename, line: RecordLine, route: string): boolean {
+/**
+ * Whether turning the new name back makes the answer the sandbox's at the old key, and whether
+ * the key is where the old one is (no key order the answer did not already break).
+ */
+function explains(rename: Rename, line: RecordLine, route: string): false | 'in place' | 'moved' {
   const after = compared(line, undone(line, [rename]), route)
-  const parent = split(rename.path)!.parent
-  const ordered = !has(line, 'key-order', parent)
   // a key order inside the key differs inside, as its other findings do
   if (after.some((f) => at(f) === rename.path && f.kind !== 'key-order')) return false
-  if (ordered && after.some((f) => f.kind === 'key-order' && at(f) === parent)) return false
   const inside = after.filter((f) => at(f) === rename.path || under(at(f), rename.path)).length
-  return inside === 0 || inside * 2 <= keysOf(firstValueAt(line.response?.body, rename.renamed))
+  const size = keysOf(firstValueAt(line.response?.body, rename.renamed))
+  if (inside * 2 > size) return false
+  const parent = split(rename.path)!.parent
+  const reordered = (findings: Finding[]) =>
+    findings.some((f) => f.kind === 'key-order' && at(f) === parent)
+  return reordered(after) && !reordered(line.findings ?? []) ? 'moved' : 'in place'
 }
 
 /** How many keys a value has: an object's, an array's first item's. */
@@ -123,9 +130,7 @@ function keysOf(value: unknown): number {
  * turned back, at the new name (a missing key at the old: a drop runs before the rename).
  */
 export function withRenames(line: RecordLine, renames: Rename[], route: string): RecordLine {
-  const applying = renames.filter(
-    (r) => has(line, 'missing-key', r.path) && has(line, 'extra-key', r.renamed),
-  )
+  const applying = renames.filter((rename) => renamedIn(line, rename))
   if (!success(line) || applying.length === 0) return line
   const explained = (f: Finding) =>
     applying.some(
@@ -149,5 +154,6 @@ function renamedPath(path: string, renames: Rename[]): string {
 }
 
 /** Whether a line's answer had the key renamed. */
-export const renamedIn = (line: RecordLine, rename: Rename) =>
-  has(line, 'missing-key', rename.path) && has(line, 'extra-key', rename.renamed)
+export function renamedIn(line: RecordLine, rename: Rename): boolean {
+  return has(line, 'missing-key', rename.path) && has(line, 'extra-key', rename.renamed)
+}
