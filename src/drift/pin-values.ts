@@ -27,7 +27,7 @@ const ID_KEY = /(^|[_-])(id|slug|reference|ref|identifier)$|[a-z](Id|Slug|Refere
 /**
  * The placeholder for a recorded scalar under `key`, or undefined when the value may be written
  * as recorded: an instant stays an instant of the same precision (the epoch), a UUID a UUID, a
- * number zero, an id's characters `x` and `0` in the same places.
+ * number zero, an id's letters `x` and digits `0` in the same places.
  */
 function placeholderOf(key: string, value: unknown): Omit<Placeholder, 'path'> | undefined {
   if (typeof value !== 'string' && typeof value !== 'number') return undefined
@@ -73,11 +73,19 @@ const ERRORS = 'errors'
 /** What replaces a recorded personal value found inside a text or under another key. */
 export const PERSONAL = '[personal]'
 
+/** The personal values of a recording, to take out of what a scenario writes. */
+export type PersonalValues = {
+  /** Whether a whole value is one (a number is compared as its digits). */
+  is(value: string): boolean
+  /** A text with each one it holds replaced by `[personal]`. */
+  scrub(text: string): string
+}
+
 /**
- * The personal values of a recording (under a personal key of a request or an answer), longest
- * first, to take out of what a scenario writes; masked values (`***`, `000`) are none.
+ * The personal values of a recording: under a personal key of a request or an answer (masked
+ * values, `***` or `000`, are none; the keys of an `errors` object name fields, not values).
  */
-export function personalValues(lines: RecordLine[]): string[] {
+export function personalValues(lines: RecordLine[]): PersonalValues {
   const found = new Set<string>()
   const walk = (value: unknown, personal: boolean, messages = false): void => {
     if (Array.isArray(value)) for (const item of value) walk(item, personal, messages)
@@ -93,17 +101,26 @@ export function personalValues(lines: RecordLine[]): string[] {
     walk(line.request?.body, false)
     walk(line.response?.body, false)
   }
-  return [...found].sort((a, b) => b.length - a.length)
+  // one pattern, longest first; inside words too (a handle such as "AwaDiop" is no less theirs)
+  const alternatives = [...found]
+    .sort((a, b) => b.length - a.length)
+    .map((value) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+  const pattern = alternatives.length ? new RegExp(alternatives.join('|'), 'g') : undefined
+  return {
+    is: (value) => found.has(value),
+    scrub: (text) => (pattern ? text.replace(pattern, PERSONAL) : text),
+  }
 }
 
 /**
- * Writes a recorded value without the recording's personal data: each personal value inside a
- * string replaced by `[personal]`, a number equal to one by 0, and, when `placeholders` is
- * given, each scalar a placeholder stands for (placeholderOf) replaced by it and listed there.
+ * Writes a recorded value without the recording's personal data: a value under a personal key
+ * replaced by a placeholder of its kind, each personal value inside a string by `[personal]`, a
+ * number equal to one by 0; and, when `placeholders` is given (an added key), each scalar a
+ * placeholder stands for (placeholderOf) replaced by it and listed there.
  */
 export function withoutPersonal(
   value: unknown,
-  personal: string[],
+  personal: PersonalValues,
   at: { path: string; key: string; placeholders?: Placeholder[] },
 ): unknown {
   if (Array.isArray(value))
@@ -124,23 +141,27 @@ export function withoutPersonal(
   }
   const placeholder = at.placeholders
     ? placeholderOf(at.key, value)
-    : isPersonalKey(at.key) && value !== null
+    : isPersonalKey(at.key) && (typeof value === 'string' || typeof value === 'number')
       ? { value: personalPlaceholder(value), what: 'a personal field' }
       : undefined
   if (placeholder) {
     at.placeholders?.push({ path: at.path, ...placeholder })
     return placeholder.value
   }
-  if (typeof value === 'number') return personal.includes(String(value)) ? 0 : value
-  if (typeof value !== 'string') return value
-  let text = value
-  for (const found of personal) if (text.includes(found)) text = text.replaceAll(found, PERSONAL)
-  return text
+  if (typeof value === 'number') return personal.is(String(value)) ? 0 : value
+  return typeof value === 'string' ? personal.scrub(value) : value
 }
 
 /** `$.data[3].x`, `$.data[].x` and `$.data.3.x` stand for every element: `$.data[*].x`. */
 export function generalPath(path: string): string {
   return path.replace(/\[\d*\]/g, '[*]').replace(/\.\d+(?=$|[.[])/g, '[*]')
+}
+
+/** The key a path ends with (`$.data.card.status` → `status`), `''` for none. */
+export function lastKey(path: string): string {
+  const steps = parseEditPath(path)
+  const last = typeof steps === 'string' ? undefined : steps.at(-1)
+  return typeof last === 'string' && last !== '*' ? last : ''
 }
 
 const childPath = (path: string, key: string) =>
@@ -194,7 +215,11 @@ function scalarsByValue(body: unknown): Map<string | number, PathStep[][]> {
     if (Array.isArray(value)) value.forEach((item, n) => walk(item, [...at, n]))
     else if (value !== null && typeof value === 'object')
       for (const [key, inner] of Object.entries(value)) walk(inner, [...at, key])
-    else if (copiable(value)) out.set(value, [...(out.get(value) ?? []), at])
+    else if (copiable(value)) {
+      const paths = out.get(value)
+      if (paths) paths.push(at)
+      else out.set(value, [at])
+    }
   }
   walk(body, [])
   return out

@@ -18,8 +18,10 @@ import {
   copySource,
   firstValueAt,
   generalPath,
+  lastKey,
   personalValues,
   withoutPersonal,
+  type PersonalValues,
   type Placeholder,
 } from './pin-values.js'
 import { findRenames, newName, renamedIn, withRenames } from './renames.js'
@@ -112,7 +114,7 @@ function pinDelays(delays: Record<string, Bounds>) {
  * The rules (YAML list items, with their comments) for one route's findings; `personal`: the
  * recording's personal values, never written.
  */
-function pinRoute(route: string, lines: RecordLine[], personal: string[]): string[] {
+function pinRoute(route: string, lines: RecordLine[], personal: PersonalValues): string[] {
   const [method, template = ''] = route.split(' ')
   const path = template.replace(/\{([^}]+)\}/g, ':$1')
   const recorded = lines.filter(
@@ -187,29 +189,9 @@ function pinRoute(route: string, lines: RecordLine[], personal: string[]): strin
     }
     const path = generalPath(finding.path)
     switch (finding.kind) {
-      case 'extra-key': {
-        const source = copySource(
-          path,
-          where.map((line) => line.response?.body),
-        )
-        if (source !== undefined) {
-          ;(edit.copy ??= {})[path] = source
-          notes.push(`${path}: a copy of ${source}, as in every answer recorded`)
-          break
-        }
-        const placeholders: Placeholder[] = []
-        ;(edit.add ??= {})[path] = withoutPersonal(
-          upstreamValue(finding, where) ?? null,
-          personal,
-          {
-            path,
-            key: lastKey(path),
-            placeholders,
-          },
-        )
-        notes.push(...placeholders.map(placeholderNote))
+      case 'extra-key':
+        notes.push(...pinAdded(edit, path, upstreamValue(finding, where), where, personal))
         break
-      }
       case 'missing-key':
         ;(edit.drop ??= []).push(path)
         break
@@ -319,9 +301,29 @@ function upstreamValue(finding: Finding, where: RecordLine[]): unknown {
   return finding.upstream
 }
 
-/** The key a path ends with (`$.data.card.status` → `status`; `''` for none). */
-function lastKey(path: string): string {
-  return /([^.[\]"]+)"?\]?$/.exec(path)?.[1] ?? ''
+/**
+ * An added key, pinned as a copy of the key it equals in every answer recorded, else added with
+ * the recorded value less what belongs to one resource or one person; the notes that say so.
+ */
+function pinAdded(
+  edit: Edit,
+  path: string,
+  recorded: unknown,
+  where: RecordLine[],
+  personal: PersonalValues,
+): string[] {
+  const source = copySource(
+    path,
+    where.map((line) => line.response?.body),
+  )
+  if (source !== undefined) {
+    ;(edit.copy ??= {})[path] = source
+    return [`${path}: a copy of ${source}, as in every answer recorded`]
+  }
+  const placeholders: Placeholder[] = []
+  const at = { path, key: lastKey(path), placeholders }
+  ;(edit.add ??= {})[path] = withoutPersonal(recorded ?? null, personal, at)
+  return placeholders.map(placeholderNote)
 }
 
 function placeholderNote({ path, value, what }: Placeholder): string {

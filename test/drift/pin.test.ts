@@ -555,7 +555,7 @@ describe('scenarioFromReport: renames, copies and placeholders', () => {
               route: CREATE_USER,
               path: '$.message',
               kind: 'message',
-              upstream: `Welcome ${person.first_name}`,
+              upstream: `Welcome ${person.first_name}${person.last_name}`,
               sandbox: 'User verification in progress',
             },
             {
@@ -567,7 +567,7 @@ describe('scenarioFromReport: renames, copies and placeholders', () => {
             },
           ],
           {
-            message: `Welcome ${person.first_name}`,
+            message: `Welcome ${person.first_name}${person.last_name}`,
             data: { holder: `${person.first_name} ${person.last_name}, ${person.address}` },
           },
         ),
@@ -608,7 +608,8 @@ describe('scenarioFromReport: renames, copies and placeholders', () => {
         match: { method: 'POST', path: '/v1/card-users/create' },
         edit: {
           add: { '$.data.holder': '[personal] [personal], [personal]' },
-          message: 'Welcome [personal]',
+          // inside a word too
+          message: 'Welcome [personal][personal]',
         },
       },
     ])
