@@ -5,6 +5,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { readFileSync } from 'node:fs'
 import { compareExchange, routeOf } from '../../src/drift/compare.js'
+import { fullIdentity } from '../helpers.js'
 import { record, type Recorded } from './stand-in.js'
 
 let recorded: Recorded
@@ -239,15 +240,8 @@ describe('compareExchange, kind by kind', () => {
 
 describe('compareExchange on a create with two answer shapes', () => {
   const USER = '0b5e0d0e-1111-4222-8333-444455556666'
-  const person = {
-    reference: USER,
-    first_name: 'Awa',
-    last_name: 'Diop',
-    address: '12 Rue Carnot, Dakar',
-    id_no: '1234567890123',
-    phone: '+221770000001',
-    email: 'awa.diop@example.com',
-  }
+  const { first_name, last_name, address, id_no, phone, email } = fullIdentity()
+  const person = { reference: USER, first_name, last_name, address, id_no, phone, email }
   const create = (body: unknown) =>
     compareExchange({ method: 'POST', path: '/v1/card-users/create', status: 200, headers, body })
   const message = 'User verification in progress'

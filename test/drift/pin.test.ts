@@ -356,13 +356,6 @@ function upstream(): Sandbox {
   return s
 }
 
-const newCard = (s: Sandbox, user: string) =>
-  s.call('POST', '/v1/cards/create', {
-    card_user_reference: user,
-    card_brand: 'visa',
-    card_type: 'virtual',
-  })
-
 describe('scenarioFromReport: renames, copies and placeholders', () => {
   it('pins a renamed key as rename in the shape the route gave, what differs inside it at its new name', async () => {
     const real = upstream()
@@ -373,8 +366,7 @@ describe('scenarioFromReport: renames, copies and placeholders', () => {
       const { email: _email, phone, ...user } = b.data.userCard
       b.data = { message: b.data.message, wallet, cardUser: { ...user, phone: Number(phone) } }
     })
-    const user = await real.verifiedUser()
-    const card = (await newCard(real, user)).body.data.card.reference
+    const { reference: card } = await real.issuedCard()
     // a card's status called state, in place, and sent again first; cvv2 gone, last4 added
     const show = await recorded(real, 'GET', `/v1/cards/${card}`, undefined, (b) => {
       const { status, cvv2: _cvv2, ...rest } = b.data.card
@@ -413,7 +405,13 @@ describe('scenarioFromReport: renames, copies and placeholders', () => {
     const read = await s.call('GET', `/v1/card-users/${cardUser.reference}`)
     expect(read.body.data.cardUser.reference).toBe(cardUser.reference)
     await s.call('POST', `/__sandbox/card-users/${cardUser.reference}/transition`, { to: 'passed' })
-    const mine = (await newCard(s, cardUser.reference)).body.data.card.reference
+    const mine = (
+      await s.call('POST', '/v1/cards/create', {
+        card_user_reference: cardUser.reference,
+        card_brand: 'visa',
+        card_type: 'virtual',
+      })
+    ).body.data.card.reference
     const shown = await s.call('GET', `/v1/cards/${mine}`)
     expect(shown.body.data.card).toMatchObject({
       reference: mine,
@@ -460,7 +458,7 @@ describe('scenarioFromReport: renames, copies and placeholders', () => {
 
   it('pins an added key equal to another key of each answer as a copy, each element its own', async () => {
     const real = upstream()
-    for (let i = 0; i < 2; i++) await newCard(real, await real.verifiedUser())
+    for (let i = 0; i < 2; i++) await real.issuedCard()
     const list = await recorded(real, 'GET', '/v1/cards', undefined, (b) => {
       for (const card of b.data) card.id = card.reference
       // the first card's reference, and another value on the second: not a copy
@@ -478,7 +476,7 @@ describe('scenarioFromReport: renames, copies and placeholders', () => {
       '#   $.data[*].id: a copy of $.data[*].reference, as in every answer recorded',
     )
 
-    for (let i = 0; i < 2; i++) await newCard(s, await s.verifiedUser())
+    for (let i = 0; i < 2; i++) await s.issuedCard()
     const listed = await s.call('GET', '/v1/cards')
     expect(listed.body.data).toHaveLength(2)
     for (const card of listed.body.data) expect(card.id).toBe(card.reference)
