@@ -34,6 +34,15 @@ function unescaped(text: string): string {
     .replace(/&amp;/g, '&')
 }
 
+/** Every list route of the document: a GET whose query takes `page`. */
+function listRoutes(document: { paths: Record<string, any> }): string[] {
+  return Object.entries(document.paths)
+    .filter(([, item]) =>
+      item.get?.parameters?.some((p: any) => p.name === 'page' && p.in === 'query'),
+    )
+    .map(([path]) => path)
+}
+
 async function documentOf(sandbox: ReturnType<typeof newSandbox>) {
   const res = await sandbox.call('GET', '/__sandbox/openapi.json', undefined, { token: null })
   expect(res.status).toBe(200)
@@ -97,11 +106,101 @@ describe('GET /__sandbox/openapi.json', () => {
     }
   })
 
-  it('documents query strings as sent (before their number transform) and typed path parameters', async () => {
+  it('types page and per_page as integers on every list route, other query parameters as sent', async () => {
     const document = await documentOf(sandbox)
-    const [page] = document.paths['/v1/cards'].get.parameters
-    expect(page).toMatchObject({ name: 'page', in: 'query', required: false })
-    expect(page.schema).toMatchObject({ type: 'string', pattern: '^\\d{1,9}$' })
+    const lists = listRoutes(document)
+    expect(lists).toEqual(
+      expect.arrayContaining(['/v1/cards', '/__sandbox/requests', '/__sandbox/webhooks']),
+    )
+    for (const path of lists) {
+      const parameters = document.paths[path].get.parameters
+      expect(parameters.slice(0, 2), path).toEqual([
+        {
+          name: 'page',
+          in: 'query',
+          required: false,
+          schema: { type: 'integer', minimum: 1, maximum: 1_000_000 },
+        },
+        {
+          name: 'per_page',
+          in: 'query',
+          required: false,
+          schema: { type: 'integer', minimum: 1, maximum: 100 },
+        },
+      ])
+    }
+    const status = document.paths['/__sandbox/requests'].get.parameters.find(
+      (p: { name: string }) => p.name === 'status',
+    )
+    expect(status.schema).toEqual({ type: 'string', pattern: '^([1-5]\\d\\d|[1-5]xx)$' })
+  })
+
+  it.each([
+    ['abc', 'format is invalid.'],
+    ['1.5', 'format is invalid.'],
+    ['', 'format is invalid.'],
+    ['0', 'must be at least 1.'],
+  ])(
+    'refuses %j as page or per_page on every list route: "the field %s" (422)',
+    async (value, says) => {
+      const document = await documentOf(sandbox)
+      for (const path of listRoutes(document)) {
+        for (const [field, name] of [
+          ['page', 'page'],
+          ['per_page', 'per page'],
+        ]) {
+          const res = await sandbox.call('GET', `${path}?${field}=${value}`)
+          const message = `The ${name} field ${says}`
+          expect(res.status, `${path}?${field}=${value}`).toBe(422)
+          expect(res.body, `${path}?${field}=${value}`).toEqual({
+            message,
+            statusCode: 422,
+            errors: { [field]: [message] },
+          })
+        }
+      }
+    },
+  )
+
+  it('documents a parameter the route reads as a number as that number, any other as sent', () => {
+    const app = new Hono().get(
+      '/things/:id',
+      validate(
+        'param',
+        z.object({ id: z.string().regex(/^\d+$/).transform(Number).pipe(z.number().int()) }),
+      ),
+      validate(
+        'query',
+        z.object({
+          limit: z.string().regex(/^\d+$/).transform(Number).pipe(z.number().int().min(1).max(50)),
+          ratio: z.string().transform(Number).pipe(z.number().max(1)).optional(),
+          since: z
+            .string()
+            .transform((text) => new Date(text))
+            .optional(),
+          name: z.string().max(20).optional(),
+        }),
+      ),
+      (c) => c.text('ok'),
+    )
+    const parameters = openApiDocument(app).paths['/things/{id}'].get.parameters!
+    expect(Object.fromEntries(parameters.map((p) => [`${p.in} ${p.name}`, p.schema]))).toEqual({
+      'path id': {
+        type: 'integer',
+        minimum: Number.MIN_SAFE_INTEGER,
+        maximum: Number.MAX_SAFE_INTEGER,
+      },
+      'query limit': { type: 'integer', minimum: 1, maximum: 50 },
+      'query ratio': { type: 'number', maximum: 1 },
+      'query since': { type: 'string' },
+      'query name': { type: 'string', maxLength: 20 },
+    })
+    expect(parameters.find((p) => p.name === 'limit')!.required).toBe(true)
+    expect(parameters.find((p) => p.name === 'ratio')!.required).toBe(false)
+  })
+
+  it('types path parameters by their schema', async () => {
+    const document = await documentOf(sandbox)
     const [reference] = document.paths['/v1/payments/{reference}'].get.parameters
     expect(reference).toMatchObject({ name: 'reference', in: 'path', required: true })
     expect(reference.schema.format).toBe('uuid')
