@@ -241,10 +241,11 @@ function pathParameters(route: DocumentedRoute, schemas: Record<string, JsonSche
 function parametersOf(validation: Validation, schemas: Record<string, JsonSchema>): Parameter[] {
   const schema = jsonSchemaOf(validation.schema, schemas)
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>
+  const readAs = propertiesReadAs(validation.schema)
   const required = (schema.required ?? []) as string[]
   const location = validation.target === 'param' ? 'path' : (validation.target as Parameter['in'])
   return Object.entries(properties).map(([name, property]) => {
-    const { description, ...propertySchema } = property
+    const { description, ...propertySchema } = parameterSchema(property, readAs[name])
     return {
       name,
       in: location,
@@ -253,6 +254,27 @@ function parametersOf(validation: Validation, schemas: Record<string, JsonSchema
       schema: propertySchema,
     }
   })
+}
+
+/**
+ * A parameter travels as text, and OpenAPI types it by the value that text carries: one the route
+ * reads as a number (`page`: its digits, then a number from 1) is documented as that number,
+ * bounds included, so that a client generated from the document sends `page: 1`. Any other keeps
+ * the schema of its text.
+ */
+function parameterSchema(sent: JsonSchema, read: JsonSchema | undefined): JsonSchema {
+  const readAsNumber = read?.type === 'integer' || read?.type === 'number'
+  return sent.type === 'string' && readAsNumber ? read : sent
+}
+
+/** The properties of an object schema as the route reads them: the output of their transforms. */
+function propertiesReadAs(schema: ZodType): Record<string, JsonSchema> {
+  const output = z.toJSONSchema(schema, {
+    target: 'draft-2020-12',
+    io: 'output',
+    unrepresentable: 'any',
+  }) as JsonSchema
+  return (output.properties ?? {}) as Record<string, JsonSchema>
 }
 
 /** The body's schema, and the example it carries (`withExample`, v1/schemas.ts) beside it. */
@@ -270,7 +292,7 @@ function requestBodyOf(validation: Validation, schemas: Record<string, JsonSchem
 }
 
 /**
- * The input side of a zod schema (query strings before their number transform), as JSON Schema
+ * The input side of a zod schema (a body as sent, before its transforms), as JSON Schema
  * 2020-12, the dialect of OpenAPI 3.1. Definitions zod pulls out (`$defs`: shared or recursive
  * schemas) move to the document's components, where their references can reach them.
  */

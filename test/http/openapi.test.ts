@@ -1,11 +1,19 @@
 import { Validator } from '@seriousme/openapi-schema-validator'
+import { execFile } from 'node:child_process'
+import { symlinkSync, writeFileSync } from 'node:fs'
+import { join, relative, resolve } from 'node:path'
+import { promisify } from 'node:util'
 import { Hono } from 'hono'
+import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript'
+import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { documentedRoutes, openApiDocument, openApiPath } from '../../src/http/openapi.js'
 import { validate } from '../../src/http/validate.js'
 import { createCardBody } from '../../src/http/v1/bodies.js'
-import { newSandbox } from '../helpers.js'
+import { startSandbox } from '../../src/server/sandbox.js'
+import { newSandbox, storeOfTest, TOKEN } from '../helpers.js'
+import { tempDir } from '../temp-dir.js'
 
 /** Every method + path Hono will answer, read from `app.routes` without the module under test. */
 function registeredRoutes(app: Hono<any, any, any>): [method: string, path: string][] {
@@ -32,6 +40,15 @@ function unescaped(text: string): string {
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>')
     .replace(/&amp;/g, '&')
+}
+
+/** Every list route of the document: a GET whose query takes `page`. */
+function listRoutes(document: { paths: Record<string, any> }): string[] {
+  return Object.entries(document.paths)
+    .filter(([, item]) =>
+      item.get?.parameters?.some((p: any) => p.name === 'page' && p.in === 'query'),
+    )
+    .map(([path]) => path)
 }
 
 async function documentOf(sandbox: ReturnType<typeof newSandbox>) {
@@ -97,11 +114,101 @@ describe('GET /__sandbox/openapi.json', () => {
     }
   })
 
-  it('documents query strings as sent (before their number transform) and typed path parameters', async () => {
+  it('types page and per_page as integers on every list route, other query parameters as sent', async () => {
     const document = await documentOf(sandbox)
-    const [page] = document.paths['/v1/cards'].get.parameters
-    expect(page).toMatchObject({ name: 'page', in: 'query', required: false })
-    expect(page.schema).toMatchObject({ type: 'string', pattern: '^\\d{1,9}$' })
+    const lists = listRoutes(document)
+    expect(lists).toEqual(
+      expect.arrayContaining(['/v1/cards', '/__sandbox/requests', '/__sandbox/webhooks']),
+    )
+    for (const path of lists) {
+      const parameters = document.paths[path].get.parameters
+      expect(parameters.slice(0, 2), path).toEqual([
+        {
+          name: 'page',
+          in: 'query',
+          required: false,
+          schema: { type: 'integer', minimum: 1, maximum: 1_000_000 },
+        },
+        {
+          name: 'per_page',
+          in: 'query',
+          required: false,
+          schema: { type: 'integer', minimum: 1, maximum: 100 },
+        },
+      ])
+    }
+    const status = document.paths['/__sandbox/requests'].get.parameters.find(
+      (p: { name: string }) => p.name === 'status',
+    )
+    expect(status.schema).toEqual({ type: 'string', pattern: '^([1-5]\\d\\d|[1-5]xx)$' })
+  })
+
+  it.each([
+    ['abc', 'format is invalid.'],
+    ['1.5', 'format is invalid.'],
+    ['', 'format is invalid.'],
+    ['0', 'must be at least 1.'],
+  ])(
+    'refuses %j as page or per_page on every list route: "the field %s" (422)',
+    async (value, says) => {
+      const document = await documentOf(sandbox)
+      for (const path of listRoutes(document)) {
+        for (const [field, name] of [
+          ['page', 'page'],
+          ['per_page', 'per page'],
+        ]) {
+          const res = await sandbox.call('GET', `${path}?${field}=${value}`)
+          const message = `The ${name} field ${says}`
+          expect(res.status, `${path}?${field}=${value}`).toBe(422)
+          expect(res.body, `${path}?${field}=${value}`).toEqual({
+            message,
+            statusCode: 422,
+            errors: { [field]: [message] },
+          })
+        }
+      }
+    },
+  )
+
+  it('documents a parameter the route reads as a number as that number, any other as sent', () => {
+    const app = new Hono().get(
+      '/things/:id',
+      validate(
+        'param',
+        z.object({ id: z.string().regex(/^\d+$/).transform(Number).pipe(z.number().int()) }),
+      ),
+      validate(
+        'query',
+        z.object({
+          limit: z.string().regex(/^\d+$/).transform(Number).pipe(z.number().int().min(1).max(50)),
+          ratio: z.string().transform(Number).pipe(z.number().max(1)).optional(),
+          since: z
+            .string()
+            .transform((text) => new Date(text))
+            .optional(),
+          name: z.string().max(20).optional(),
+        }),
+      ),
+      (c) => c.text('ok'),
+    )
+    const parameters = openApiDocument(app).paths['/things/{id}'].get.parameters!
+    expect(Object.fromEntries(parameters.map((p) => [`${p.in} ${p.name}`, p.schema]))).toEqual({
+      'path id': {
+        type: 'integer',
+        minimum: Number.MIN_SAFE_INTEGER,
+        maximum: Number.MAX_SAFE_INTEGER,
+      },
+      'query limit': { type: 'integer', minimum: 1, maximum: 50 },
+      'query ratio': { type: 'number', maximum: 1 },
+      'query since': { type: 'string' },
+      'query name': { type: 'string', maxLength: 20 },
+    })
+    expect(parameters.find((p) => p.name === 'limit')!.required).toBe(true)
+    expect(parameters.find((p) => p.name === 'ratio')!.required).toBe(false)
+  })
+
+  it('types path parameters by their schema', async () => {
+    const document = await documentOf(sandbox)
     const [reference] = document.paths['/v1/payments/{reference}'].get.parameters
     expect(reference).toMatchObject({ name: 'reference', in: 'path', required: true })
     expect(reference.schema.format).toBe('uuid')
@@ -262,4 +369,130 @@ describe('GET /__sandbox/docs', () => {
     }
     expect(shown).toBe(bodyRoutes(sandbox).length)
   })
+})
+
+/** What the generated client's calls answered, as `run.mjs` prints them. */
+type Answer = { path: string; page: number; status: number; body: unknown }
+
+/** The pages each list route is asked for, as a client writes them. */
+const ASKED = [
+  { page: 1, per_page: 3 },
+  { page: 2, per_page: 3 },
+]
+
+/** A module calling every list route through openapi-fetch, typed by the generated `paths`. */
+function callsModule(paths: string[]): string {
+  const calls = paths.flatMap((path) =>
+    ASKED.map(
+      ({ page, per_page }) => `
+  {
+    const { response, data, error } = await client.GET('${path}', {
+      params: { query: { page: ${page}, per_page: ${per_page} } },
+    })
+    answers.push({ path: '${path}', page: ${page}, status: response.status, body: data ?? error })
+  }`,
+    ),
+  )
+  return `import createClient from 'openapi-fetch'
+import type { paths } from './schema.js'
+
+export async function callEveryList(baseUrl: string, token: string) {
+  const client = createClient<paths>({ baseUrl, headers: { Authorization: \`Bearer \${token}\` } })
+  const answers: { path: string; page: number; status: number; body: unknown }[] = []
+${calls.join('\n')}
+  return answers
+}
+`
+}
+
+/** The compiler's complaints about `file` (strict, as a client's project is); without any, its JavaScript. */
+function compile(dir: string, file: string): string[] {
+  const program = ts.createProgram([join(dir, file)], {
+    strict: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
+    types: [],
+    skipLibCheck: true,
+    outDir: dir,
+  })
+  const diagnostics = ts.getPreEmitDiagnostics(program)
+  if (diagnostics.length === 0) program.emit()
+  return diagnostics.map((d) => {
+    const message = ts.flattenDiagnosticMessageText(d.messageText, '\n')
+    if (!d.file || d.start === undefined) return message
+    const { line } = d.file.getLineAndCharacterOfPosition(d.start)
+    return `${relative(dir, d.file.fileName)}:${line + 1}: ${message}`
+  })
+}
+
+/** A temporary project: `package.json` (ESM) and the repository's node_modules, linked. */
+function clientProject(): string {
+  const dir = tempDir('card-sandbox-client-')
+  writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n')
+  symlinkSync(resolve('node_modules'), join(dir, 'node_modules'), 'dir')
+  writeFileSync(
+    join(dir, 'run.mjs'),
+    "import { callEveryList } from './calls.js'\n" +
+      'const [baseUrl, token] = process.argv.slice(2)\n' +
+      'console.log(JSON.stringify(await callEveryList(baseUrl, token)))\n',
+  )
+  return dir
+}
+
+/**
+ * The paginator summary of a list's answer, wherever its envelope puts it: the shallowest object
+ * holding `current_page` (the request journal's rows hold answers of their own, deeper down).
+ */
+function paginatorOf(body: unknown): Record<string, unknown> | undefined {
+  let level: unknown[] = [body]
+  while (level.length > 0) {
+    const objects = level.filter(
+      (v): v is Record<string, unknown> => v !== null && typeof v === 'object',
+    )
+    const found = objects.find((object) => 'current_page' in object)
+    if (found) return found
+    level = objects.flatMap((object) => Object.values(object))
+  }
+  return undefined
+}
+
+describe('a client generated from /__sandbox/openapi.json', () => {
+  it('calls every list route with page and per_page as numbers: it compiles, and each answers that page', async () => {
+    const sandbox = await startSandbox({ port: 0, clock: 'manual', db: storeOfTest() })
+    try {
+      const document = (await (
+        await fetch(`${sandbox.url}/__sandbox/openapi.json`)
+      ).json()) as OpenAPI3 & { paths: Record<string, any> }
+      const paths = listRoutes(document)
+      expect(paths).toEqual(
+        expect.arrayContaining(['/v1/cards', '/__sandbox/requests', '/__sandbox/webhooks']),
+      )
+
+      const dir = clientProject()
+      writeFileSync(join(dir, 'schema.d.ts'), astToString(await openapiTS(document)))
+      writeFileSync(join(dir, 'calls.ts'), callsModule(paths))
+      expect(compile(dir, 'calls.ts')).toEqual([])
+
+      const { stdout } = await promisify(execFile)(process.execPath, [
+        join(dir, 'run.mjs'),
+        sandbox.url,
+        TOKEN,
+      ])
+      const answers = JSON.parse(stdout) as Answer[]
+      expect(answers.map(({ path, page }) => `${path} ${page}`)).toEqual(
+        paths.flatMap((path) => ASKED.map(({ page }) => `${path} ${page}`)),
+      )
+      for (const { path, page, status, body } of answers) {
+        expect(status, `${path} page ${page}: ${JSON.stringify(body)}`).toBe(200)
+        expect(paginatorOf(body), `${path} page ${page}`).toMatchObject({
+          current_page: page,
+          per_page: 3,
+        })
+      }
+    } finally {
+      await sandbox.close()
+    }
+  }, 120_000)
 })
