@@ -719,20 +719,26 @@ describe('hostile receivers', () => {
 
 describe('turns between tenants with a receiver that answers', () => {
   /**
-   * A receiver that holds every request until `open()`, then answers each at once; `order` is
-   * the tenant (`?t=`) of each request, in the order they arrived.
+   * A receiver that holds every request until `answerSingly(total)`, then answers them one at a
+   * time, oldest first: one at once, then one more each time a request arrives (the slot the last
+   * answer freed, taken again), and all it holds once `total` have arrived. One slot at most is
+   * free at any time, so each pass has one to give, and where the pass starts decides who gets
+   * it. `order` is the tenant (`?t=`) of each request, in the order they arrived.
    */
-  async function startGatedReceiver() {
+  async function startSingleFileReceiver() {
     const order: string[] = []
     const held: (() => void)[] = []
-    let open = false
+    let total: number | undefined
+    const answerNext = () => {
+      if (order.length >= total!) for (const answer of held.splice(0)) answer()
+      else held.shift()?.()
+    }
     const server = createServer((req, res) => {
       req.resume()
       req.on('end', () => {
         order.push(new URL(req.url!, 'http://x').searchParams.get('t')!)
-        const answer = () => void res.writeHead(200).end('ok')
-        if (open) answer()
-        else held.push(answer)
+        held.push(() => void res.writeHead(200).end('ok'))
+        if (total !== undefined) answerNext()
       })
     })
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -741,9 +747,9 @@ describe('turns between tenants with a receiver that answers', () => {
       url: (tenant: string) => `http://127.0.0.1:${port}/hooks?t=${tenant}`,
       order,
       held,
-      open() {
-        open = true
-        for (const answer of held.splice(0)) answer()
+      answerSingly(expected: number) {
+        total = expected
+        answerNext()
       },
       async close() {
         server.closeAllConnections()
@@ -754,7 +760,7 @@ describe('turns between tenants with a receiver that answers', () => {
 
   it('alternates the free slots between two tenants’ backlogs, never serving one whole before the other', async () => {
     const hung = await startReceiver(['hang'])
-    const gate = await startGatedReceiver()
+    const gate = await startSingleFileReceiver()
     const s = newSandbox({ webhookTimeoutMs: 60_000 })
     cleanups.push(
       () => s.close(),
@@ -792,12 +798,13 @@ describe('turns between tenants with a receiver that answers', () => {
     await new Promise((resolve) => setTimeout(resolve, 200))
     expect(gate.order.filter((t) => t === 'b')).toHaveLength(0) // no slot is free for b yet
 
-    gate.open() // from here the receiver answers at once: slots come free one after another
+    // from here the slots come free one at a time: each pass gives one
+    gate.answerSingly(2 * backlog)
     await until(() => gate.order.length === 2 * backlog, 30_000, 'both backlogs delivered')
 
     // after a's first held share, the next attempts alternate: each tenant gets about half of
-    // them. A pass that started at the tenant served last would give a every slot its own
-    // answers free until its backlog ran out, and b next to none of these.
+    // them. A pass that started at the tenant served last would give that tenant every slot
+    // until its backlog ran out, and the other none of these.
     const next = gate.order.slice(MAX_IN_FLIGHT_PER_TENANT, 3 * MAX_IN_FLIGHT_PER_TENANT)
     const ofB = next.filter((t) => t === 'b').length
     expect(ofB, next.join('')).toBeGreaterThanOrEqual(next.length / 4)
