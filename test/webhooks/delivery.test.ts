@@ -8,11 +8,13 @@ import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
+import pg from 'pg'
 import { afterEach, describe, expect, it } from 'vitest'
 import { MAX_IN_FLIGHT, MAX_IN_FLIGHT_PER_TENANT } from '../../src/webhooks/delivery.js'
 import { fullIdentity, newSandbox, ON_POSTGRES, TOKEN } from '../helpers.js'
 import { startReceiver, startStreamingReceiver, until, type Answer } from './receiver.js'
 import { tempDir } from '../temp-dir.js'
+import { freshSchema, TEST_PG } from '../pg.js'
 
 const cleanups: (() => unknown)[] = []
 afterEach(async () => {
@@ -812,6 +814,49 @@ describe('turns between tenants with a receiver that answers', () => {
     // and b's backlog is not served whole after a's: a's last attempt comes after b's first
     expect(gate.order.lastIndexOf('a')).toBeGreaterThan(gate.order.indexOf('b'))
   }, 90_000)
+})
+
+/**
+ * On PostgreSQL a claim of due events takes round trips, during which the tenant's attempts in
+ * flight may settle; on SQLite none can (its statements answer without waiting for I/O). So these
+ * run on PostgreSQL whenever one is named.
+ */
+describe.skipIf(!TEST_PG)('a tenant’s slots on PostgreSQL', () => {
+  it('gives a tenant its whole share again after a backlog whose attempts settled while the next were claimed', async () => {
+    const schema = await freshSchema()
+    // three shares answered at once (the answers to one come back while the next is claimed),
+    // then a share that is never answered
+    const answered = 3 * MAX_IN_FLIGHT_PER_TENANT
+    const receiver = await startReceiver([...Array<Answer>(answered + 1).fill(200), 'hang'])
+    const s = newSandbox({ db: schema.url, webhookTimeoutMs: 60_000 })
+    cleanups.push(
+      schema.drop,
+      () => s.close(),
+      () => receiver.close(),
+    )
+    await s.call('PUT', '/__sandbox/webhook', { url: receiver.url })
+    await verifiedByTheClock(s)
+    await until(() => receiver.requests.length === 1)
+    // the backlog, written by another replica: copies of that event, all due
+    const other = new pg.Client({ connectionString: schema.url })
+    await other.connect()
+    await other.query(
+      `INSERT INTO webhook_events (id, tenant_id, type, extension, body, status, attempts, next_attempt_at, created_at)
+       SELECT id || '-' || n, tenant_id, type, extension, body, 'pending', 0, next_attempt_at, created_at
+       FROM webhook_events, generate_series(1, $1::int) n`,
+      [answered + MAX_IN_FLIGHT_PER_TENANT],
+    )
+    await other.end()
+    await s.call('POST', '/__sandbox/clock/advance', { by: '1s' }) // the replica looks again
+
+    // once the answered ones have settled, nothing of the tenant's is in flight but the last
+    // share: it takes every one of the tenant's slots, not those a miscount left it
+    await until(
+      () => receiver.hanging.length === MAX_IN_FLIGHT_PER_TENANT,
+      10_000,
+      `all ${MAX_IN_FLIGHT_PER_TENANT} of the tenant’s slots in flight`,
+    )
+  })
 })
 
 describe('PUT /__sandbox/webhook', () => {
