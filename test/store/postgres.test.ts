@@ -17,7 +17,12 @@ const pgOf = (db: Db) => (db as Db & { pg?: PgStore }).pg
 import { joinReplicas } from '../../src/store/postgres/replicas.js'
 import { retireTenantId, sweepRetiredTenants } from '../../src/store/retired-tenants.js'
 import { atomically } from '../../src/store/statements.js'
-import { insertTenant, tenantByToken, updateTenant } from '../../src/store/tenants.js'
+import {
+  insertTenant,
+  tenantByToken,
+  tenantByTokenForUpdate,
+  updateTenant,
+} from '../../src/store/tenants.js'
 import { pgStoreOnFreshSchema, TEST_PG } from '../pg.js'
 import { until } from '../webhooks/receiver.js'
 
@@ -118,6 +123,31 @@ describe.skipIf(!TEST_PG)('the store on PostgreSQL', () => {
     expect(await cardByReference(db, 'ten_1', 'kept')).toBeDefined()
     expect(await cardByReference(db, 'ten_1', 'undone')).toBeUndefined()
     expect(await cardByReference(db, 'ten_1', 'inner')).toBeUndefined()
+  })
+
+  it('runs a transaction again when PostgreSQL ends it in a deadlock, so both of two crossing ones commit', async () => {
+    const db = await database()
+    await insertTenant(db, tenant('t1'))
+    await insertTenant(db, tenant('t2'))
+    // each locks one tenant's row, waits until the other has locked its own, then locks the
+    // other's: PostgreSQL ends one of them (deadlock_detected), and its body runs again
+    const runs = { one: 0, two: 0 }
+    let firstLocks = 0
+    let bothLocked = () => {}
+    const crossed = new Promise<void>((resolve) => (bothLocked = resolve))
+    const crossing = (name: keyof typeof runs, first: string, second: string) =>
+      atomically(db, async (tx) => {
+        runs[name]++
+        await tenantByTokenForUpdate(tx, first)
+        if (++firstLocks === 2) bothLocked()
+        await crossed
+        await tenantByTokenForUpdate(tx, second)
+        await updateTenant(tx, `ten_${first}`, { businessName: `written by ${name}` })
+      })
+    await Promise.all([crossing('one', 't1', 't2'), crossing('two', 't2', 't1')])
+    expect([runs.one, runs.two].sort()).toEqual([1, 2])
+    expect((await tenantByToken(db, 't1'))?.businessName).toBe('written by one')
+    expect((await tenantByToken(db, 't2'))?.businessName).toBe('written by two')
   })
 
   it('sweeps a retired tenant on one replica at a time: a second sweep meanwhile deletes nothing', async () => {

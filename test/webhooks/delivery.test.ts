@@ -8,11 +8,13 @@ import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
+import pg from 'pg'
 import { afterEach, describe, expect, it } from 'vitest'
 import { MAX_IN_FLIGHT, MAX_IN_FLIGHT_PER_TENANT } from '../../src/webhooks/delivery.js'
 import { fullIdentity, newSandbox, ON_POSTGRES, TOKEN } from '../helpers.js'
 import { startReceiver, startStreamingReceiver, until, type Answer } from './receiver.js'
 import { tempDir } from '../temp-dir.js'
+import { freshSchema, TEST_PG } from '../pg.js'
 
 const cleanups: (() => unknown)[] = []
 afterEach(async () => {
@@ -733,20 +735,26 @@ describe('hostile receivers', () => {
 
 describe('turns between tenants with a receiver that answers', () => {
   /**
-   * A receiver that holds every request until `open()`, then answers each at once; `order` is
-   * the tenant (`?t=`) of each request, in the order they arrived.
+   * A receiver that holds every request until `answerSingly(total)`, then answers them one at a
+   * time, oldest first: one at once, then one more each time a request arrives (the slot the last
+   * answer freed, taken again), and all it holds once `total` have arrived. One slot at most is
+   * free at any time, so each pass has one to give, and where the pass starts decides who gets
+   * it. `order` is the tenant (`?t=`) of each request, in the order they arrived.
    */
-  async function startGatedReceiver() {
+  async function startSingleFileReceiver() {
     const order: string[] = []
     const held: (() => void)[] = []
-    let open = false
+    let total: number | undefined
+    const answerNext = () => {
+      if (order.length >= total!) for (const answer of held.splice(0)) answer()
+      else held.shift()?.()
+    }
     const server = createServer((req, res) => {
       req.resume()
       req.on('end', () => {
         order.push(new URL(req.url!, 'http://x').searchParams.get('t')!)
-        const answer = () => void res.writeHead(200).end('ok')
-        if (open) answer()
-        else held.push(answer)
+        held.push(() => void res.writeHead(200).end('ok'))
+        if (total !== undefined) answerNext()
       })
     })
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -755,9 +763,9 @@ describe('turns between tenants with a receiver that answers', () => {
       url: (tenant: string) => `http://127.0.0.1:${port}/hooks?t=${tenant}`,
       order,
       held,
-      open() {
-        open = true
-        for (const answer of held.splice(0)) answer()
+      answerSingly(expected: number) {
+        total = expected
+        answerNext()
       },
       async close() {
         server.closeAllConnections()
@@ -768,7 +776,7 @@ describe('turns between tenants with a receiver that answers', () => {
 
   it('alternates the free slots between two tenants’ backlogs, never serving one whole before the other', async () => {
     const hung = await startReceiver(['hang'])
-    const gate = await startGatedReceiver()
+    const gate = await startSingleFileReceiver()
     const s = newSandbox({ webhookTimeoutMs: 60_000 })
     cleanups.push(
       () => s.close(),
@@ -806,12 +814,13 @@ describe('turns between tenants with a receiver that answers', () => {
     await new Promise((resolve) => setTimeout(resolve, 200))
     expect(gate.order.filter((t) => t === 'b')).toHaveLength(0) // no slot is free for b yet
 
-    gate.open() // from here the receiver answers at once: slots come free one after another
+    // from here the slots come free one at a time: each pass gives one
+    gate.answerSingly(2 * backlog)
     await until(() => gate.order.length === 2 * backlog, 30_000, 'both backlogs delivered')
 
     // after a's first held share, the next attempts alternate: each tenant gets about half of
-    // them. A pass that started at the tenant served last would give a every slot its own
-    // answers free until its backlog ran out, and b next to none of these.
+    // them. A pass that started at the tenant served last would give that tenant every slot
+    // until its backlog ran out, and the other none of these.
     const next = gate.order.slice(MAX_IN_FLIGHT_PER_TENANT, 3 * MAX_IN_FLIGHT_PER_TENANT)
     const ofB = next.filter((t) => t === 'b').length
     expect(ofB, next.join('')).toBeGreaterThanOrEqual(next.length / 4)
@@ -819,6 +828,49 @@ describe('turns between tenants with a receiver that answers', () => {
     // and b's backlog is not served whole after a's: a's last attempt comes after b's first
     expect(gate.order.lastIndexOf('a')).toBeGreaterThan(gate.order.indexOf('b'))
   }, 90_000)
+})
+
+/**
+ * On PostgreSQL a claim of due events takes round trips, during which the tenant's attempts in
+ * flight may settle; on SQLite none can (its statements answer without waiting for I/O). So these
+ * run on PostgreSQL whenever one is named.
+ */
+describe.skipIf(!TEST_PG)('a tenant’s slots on PostgreSQL', () => {
+  it('gives a tenant its whole share again after a backlog whose attempts settled while the next were claimed', async () => {
+    const schema = await freshSchema()
+    // three shares answered at once (the answers to one come back while the next is claimed),
+    // then a share that is never answered
+    const answered = 3 * MAX_IN_FLIGHT_PER_TENANT
+    const receiver = await startReceiver([...Array<Answer>(answered + 1).fill(200), 'hang'])
+    const s = newSandbox({ db: schema.url, webhookTimeoutMs: 60_000 })
+    cleanups.push(
+      schema.drop,
+      () => s.close(),
+      () => receiver.close(),
+    )
+    await s.call('PUT', '/__sandbox/webhook', { url: receiver.url })
+    await verifiedByTheClock(s)
+    await until(() => receiver.requests.length === 1)
+    // the backlog, written by another replica: copies of that event, all due
+    const other = new pg.Client({ connectionString: schema.url })
+    await other.connect()
+    await other.query(
+      `INSERT INTO webhook_events (id, tenant_id, type, extension, body, status, attempts, next_attempt_at, created_at)
+       SELECT id || '-' || n, tenant_id, type, extension, body, 'pending', 0, next_attempt_at, created_at
+       FROM webhook_events, generate_series(1, $1::int) n`,
+      [answered + MAX_IN_FLIGHT_PER_TENANT],
+    )
+    await other.end()
+    await s.call('POST', '/__sandbox/clock/advance', { by: '1s' }) // the replica looks again
+
+    // once the answered ones have settled, nothing of the tenant's is in flight but the last
+    // share: it takes every one of the tenant's slots, not those a miscount left it
+    await until(
+      () => receiver.hanging.length === MAX_IN_FLIGHT_PER_TENANT,
+      10_000,
+      `all ${MAX_IN_FLIGHT_PER_TENANT} of the tenant’s slots in flight`,
+    )
+  })
 })
 
 describe('PUT /__sandbox/webhook', () => {

@@ -225,6 +225,10 @@ let savepoints = 0
 const DEADLOCK = '40P01'
 const DEADLOCK_RETRIES = 3
 
+/** A failed statement's SQLSTATE: node-postgres's error has it, drizzle's wraps that as its cause. */
+const sqlStateOf = (error: unknown) =>
+  (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code
+
 /**
  * A transaction: a client of the pool of its own, BEGIN … COMMIT, the body's statements on it;
  * nested, a savepoint. Other requests run on other clients meanwhile: what must not interleave
@@ -254,7 +258,7 @@ async function transaction<T>(db: Db, body: (handle: Db) => Promise<T> | T): Pro
       committed = true
       return result
     } catch (error) {
-      if (attempt < DEADLOCK_RETRIES && (error as { code?: string }).code === DEADLOCK) continue
+      if (attempt < DEADLOCK_RETRIES && sqlStateOf(error) === DEADLOCK) continue
       throw error
     } finally {
       // a ROLLBACK fails when the connection is lost, and the transaction is lost with it: the

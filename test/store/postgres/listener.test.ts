@@ -1,0 +1,67 @@
+/**
+ * A replica's LISTEN connection (store/postgres/listener.ts) cut by the server is made again:
+ * a job another replica writes afterwards still runs at its own instant, told by its
+ * announcement, with the slow poll (which would find it by reading everything again) put off
+ * past the test.
+ */
+import { eq } from 'drizzle-orm'
+import pg from 'pg'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { CardUser } from '../../../src/db/schema.js'
+import { callAs, createSandbox, type Sandbox } from '../../../src/server/sandbox.js'
+import { query } from '../../../src/store/statements.js'
+import { fullIdentity } from '../../helpers.js'
+import { freshSchema, TEST_PG } from '../../pg.js'
+import { until } from '../../webhooks/receiver.js'
+
+describe.skipIf(!TEST_PG)('a replica’s LISTEN connection (PostgreSQL)', () => {
+  const cleanups: (() => unknown)[] = []
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+  })
+
+  it('is made again when the server ends it, and a job another replica writes then runs at its own instant', async () => {
+    const schema = await freshSchema()
+    cleanups.push(schema.drop)
+    const replica = (ticking: boolean): Sandbox => {
+      const made = createSandbox({ clock: 'real', db: schema.url, ticking, slowPollMs: 3_600_000 })
+      cleanups.push(() => made.close())
+      return made
+    }
+    // only the first ticks, and listens: it hears of the other's job by the announcement alone
+    const listening = replica(true)
+    const writing = replica(false)
+    const admin = new pg.Client({ connectionString: TEST_PG })
+    await admin.connect()
+    cleanups.push(() => admin.end())
+    const listenerPids = async () =>
+      (
+        await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE query = $1', [
+          `LISTEN "${schema.name}"`,
+        ])
+      ).rows.map((row) => row.pid)
+    await until(async () => (await listenerPids()).length === 1, 10_000, 'the LISTEN connection')
+    const [cut] = await listenerPids()
+    await admin.query('SELECT pg_terminate_backend($1)', [cut])
+    // gone from the server: nothing is announced on it any more
+    await until(async () => !(await listenerPids()).includes(cut), 5_000, 'the backend to end')
+
+    const call = callAs(writing.app, 'listener-cut')
+    await call('PUT', '/__sandbox/delays', { card_user_verification: '1s' })
+    const created = await call('POST', '/v1/card-users/create', fullIdentity())
+    const reference = (created.body as { data: { userCard: { reference: string } } }).data.userCard
+      .reference
+    // read from the store, not through the API: a request to the tenant would catch it up
+    const user = () =>
+      query<CardUser>(listening.deps.db, 'get', (db, t) =>
+        db.select().from(t.cardUsers).where(eq(t.cardUsers.reference, reference)),
+      )
+    await until(
+      async () => (await user()).status === 'passed',
+      10_000,
+      'the verification run by the listening replica',
+    )
+    const ran = await user()
+    expect(ran.updatedAt).toBe(ran.createdAt + 1_000) // at its own instant
+  })
+})
