@@ -33,7 +33,9 @@ class Config:
     def from_env(cls, env: Mapping[str, str] = os.environ) -> Config:
         base_url, api_key = env.get("ALAL_BASE_URL"), env.get("ALAL_API_KEY")
         if not base_url or not api_key:
-            raise RuntimeError("set ALAL_BASE_URL (the /v1 base, with its trailing slash) and ALAL_API_KEY")
+            raise RuntimeError(
+                "set ALAL_BASE_URL (the /v1 base, with its trailing slash) and ALAL_API_KEY"
+            )
         return cls(base_url, api_key)
 
 
@@ -112,7 +114,9 @@ class WalletBackend:
     @staticmethod
     def _transaction(answer: Dict[str, Any]) -> Dict[str, Any]:
         # a create answers it under `data`, a show beside `message` (the API's examples)
-        found: Dict[str, Any] = (answer.get("data") or {}).get("transaction") or answer["transaction"]
+        found: Dict[str, Any] = (answer.get("data") or {}).get("transaction") or answer[
+            "transaction"
+        ]
         return found
 
     # ---- receiving its webhooks ----

@@ -57,7 +57,9 @@ def eventually(check: Callable[[], Any], timeout: float = 10.0, interval: float 
         if value:
             return value
         if time.monotonic() > deadline:
-            pytest.fail(f"{getattr(check, '__name__', 'condition')} did not hold within {timeout} s")
+            pytest.fail(
+                f"{getattr(check, '__name__', 'condition')} did not hold within {timeout} s"
+            )
         time.sleep(interval)
 
 

@@ -29,4 +29,8 @@ def test_each_kit_option_is_a_server_flag_with_its_pytest_names() -> None:
     assert {option.flag for option in KIT_OPTIONS} <= set(SERVER_FLAGS)
     names = {(o.pytest_flag, o.ini, o.variable) for o in KIT_OPTIONS}
     assert ("--card-sandbox-scenario", "card_sandbox_scenarios", "CARD_SANDBOX_SCENARIO") in names
-    assert ("--card-sandbox-sdk-compat", "card_sandbox_sdk_compat", "CARD_SANDBOX_SDK_COMPAT") in names
+    assert (
+        "--card-sandbox-sdk-compat",
+        "card_sandbox_sdk_compat",
+        "CARD_SANDBOX_SDK_COMPAT",
+    ) in names

@@ -56,7 +56,9 @@ def hold():
 
 
 @pytest.fixture
-def inner(pytester: pytest.Pytester, inner_env: Dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
+def inner(
+    pytester: pytest.Pytester, inner_env: Dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> pytest.Pytester:
     """A pytester project with the recording conftest, $RECORD and $RELEASE set."""
     pytester.makeconftest(RECORDING_CONFTEST)
     monkeypatch.setenv("RECORD", str(pytester.path / "record.jsonl"))
@@ -83,7 +85,9 @@ def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
 # ---- one sandbox for the run, and nothing left after it ----
 
 
-def test_starts_one_sandbox_for_the_run_and_stops_it_after(inner: pytest.Pytester) -> None:
+def test_starts_one_sandbox_for_the_run_and_stops_it_after_even_a_failure(
+    inner: pytest.Pytester,
+) -> None:
     inner.makepyfile(
         """
         import os
@@ -91,36 +95,24 @@ def test_starts_one_sandbox_for_the_run_and_stops_it_after(inner: pytest.Pyteste
             assert sandbox.clock()["mode"] == "manual"
         def test_two(sandbox):
             assert os.environ["CARD_SANDBOX_URL"] == sandbox.url
-        """
-    )
-    result = run(inner, "-v")
-    result.assert_outcomes(passed=2)
-    one, two = records(inner)
-    assert one["url"] == two["url"] and one["pid"] == two["pid"] and not one["attached"]
-    assert one["env_url"] == one["url"]
-    # the kit's line in the header, before the tests run
-    header = result.stdout.lines.index(
-        next(line for line in result.stdout.lines if line.startswith("card-sandbox: started"))
-    )
-    assert header < result.stdout.lines.index(
-        next(line for line in result.stdout.lines if "collected" in line)
-    )
-    assert one["url"] in result.stdout.lines[header]
-    assert "--port 0 --clock manual --log json --exit-with-parent on" in result.stdout.lines[header]
-    assert eventually(lambda: gone(one))
-
-
-def test_stops_it_after_a_test_that_fails(inner: pytest.Pytester) -> None:
-    inner.makepyfile(
-        """
-        def test_fails(sandbox):
+        def test_three_fails(sandbox):
             assert sandbox.v1("GET", "/cards")["data"] == ["a card"]
         """
     )
-    result = run(inner)
-    result.assert_outcomes(failed=1)
-    (note,) = records(inner)
-    assert eventually(lambda: gone(note))
+    result = run(inner, "-v")
+    result.assert_outcomes(passed=2, failed=1)
+    one, two, three = records(inner)
+    assert one["url"] == two["url"] == three["url"] and not one["attached"]
+    assert one["pid"] == two["pid"] == three["pid"]
+    assert one["env_url"] == one["url"]
+    # the kit's line in the header, before the tests run
+    lines = result.stdout.lines
+    header = next(i for i, line in enumerate(lines) if line.startswith("card-sandbox: started"))
+    assert header < next(i for i, line in enumerate(lines) if "collected" in line)
+    assert one["url"] in lines[header]
+    assert "--port 0 --clock manual --log json --exit-with-parent on" in lines[header]
+    # stopped after the last test, which failed
+    assert eventually(lambda: gone(one))
 
 
 def start_held_run(inner: pytest.Pytester) -> "subprocess.Popen[bytes]":
@@ -178,7 +170,9 @@ def test_the_sandbox_exits_by_itself_when_pytest_is_killed(inner: pytest.Pyteste
 
 
 @pytest.fixture
-def real_clock_sandbox(inner_env: Dict[str, Any], monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[SandboxProcess]:
+def real_clock_sandbox(
+    inner_env: Dict[str, Any], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> Iterator[SandboxProcess]:
     """
     A sandbox started apart, as a CI service would be: real clocks (its variable set, so the
     launcher passes no --clock of its own).
@@ -253,7 +247,9 @@ def test_refuses_a_server_variable_alone_with_card_sandbox_url(
     inner.makepyfile("def test_never(sandbox): pass")
     result = run(inner)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines(["*cannot apply the server options given: CARD_SANDBOX_DB (variable).*"])
+    result.stderr.fnmatch_lines(
+        ["*cannot apply the server options given: CARD_SANDBOX_DB (variable).*"]
+    )
 
 
 # ---- finding the command ----
@@ -377,25 +373,32 @@ def test_the_token_names_the_run_and_a_hash_of_worker_and_test(sandbox: SandboxC
 def test_a_variable_wins_over_the_flag_and_the_flag_over_the_ini(
     inner: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    inner.makeini("[pytest]\ncard_sandbox_seed = 5\ncard_sandbox_sdk_compat = on\n")
+    inner.makeini("[pytest]\ncard_sandbox_seed = 5\ncard_sandbox_sdk_compat = off\n")
     inner.makepyfile("def test_options(sandbox_server): pass")
+    monkeypatch.setenv("CARD_SANDBOX_SEED", "9")
     monkeypatch.setenv("CARD_SANDBOX_QUIRKS", "off")
-    result = run(inner, "--card-sandbox-seed", "7", "--card-sandbox-quirks", "on")
+    result = run(
+        inner,
+        "--card-sandbox-seed",
+        "7",
+        "--card-sandbox-quirks",
+        "on",
+        "--card-sandbox-sdk-compat",
+        "on",
+    )
     result.assert_outcomes(passed=1)
     (note,) = records(inner)
     argv, banner = note["argv"], note["banner"]
-    # the variable's option: no flag, the sandbox reads the variable
+    # a variable's option: no flag, the sandbox reads the variable
+    assert "--seed" not in argv and banner["seed"] == 9
     assert "--quirks" not in argv and banner["quirks"] is False
-    assert argv[argv.index("--seed") + 1] == "7" and banner["seed"] == 7
+    # no variable: the flag, over the ini
     assert argv[argv.index("--sdk-compat") + 1] == "on" and banner["sdk_compat"] is True
 
-    monkeypatch.setenv("CARD_SANDBOX_SEED", "9")
-    run(inner, "--card-sandbox-seed", "7").assert_outcomes(passed=1)
-    note = records(inner)[-1]
-    assert "--seed" not in note["argv"] and note["banner"]["seed"] == 9
 
-
-def test_scenario_files_from_the_ini_are_read_from_its_folder(inner: pytest.Pytester) -> None:
+def test_ini_options_scenario_files_from_its_folder_and_the_webhook_secret(
+    inner: pytest.Pytester,
+) -> None:
     inner.path.joinpath("teapot.yaml").write_text(
         textwrap.dedent(
             """
@@ -406,41 +409,37 @@ def test_scenario_files_from_the_ini_are_read_from_its_folder(inner: pytest.Pyte
             """
         )
     )
-    inner.makeini("[pytest]\ncard_sandbox_scenarios =\n    teapot.yaml\n")
+    inner.makeini(
+        "[pytest]\ncard_sandbox_scenarios =\n    teapot.yaml\n"
+        "card_sandbox_webhook_secret = shared-secret\n"
+    )
     sub = inner.mkdir("sub")
-    sub.joinpath("test_teapot.py").write_text(
+    sub.joinpath("test_ini.py").write_text(
         textwrap.dedent(
             """
-            from card_sandbox import SandboxClientError
             import pytest
-            def test_teapot(sandbox):
+            from card_sandbox import SandboxClientError, verify_signature
+
+            def test_the_scenario_file_is_in_force(sandbox):
                 with pytest.raises(SandboxClientError) as error:
                     sandbox.v1("GET", "/cards")
                 assert error.value.status == 418
                 assert [s["name"] for s in sandbox.scenarios()] == ["teapot"]
+
+            def test_the_secret_signs_and_the_receiver_checks_with_it(
+                sandbox, webhook_receiver, sandbox_server
+            ):
+                user = sandbox.v1("POST", "/card-users/create", {"phone": "+221770000001"})
+                sandbox.transition("card-users", user["userCard"]["reference"], "passed")
+                d = webhook_receiver.wait_for("card_user_verification.successful")
+                assert verify_signature(d.raw_body, d.headers["x-alal-signature"], "shared-secret")
+                assert "shared-secret" not in " ".join(sandbox_server.process.argv)
             """
         )
     )
+    # run from the sub-folder: the scenario file is read from the ini's folder
     result = run(inner, "--rootdir", str(inner.path), str(sub))
-    result.assert_outcomes(passed=1)
-
-
-def test_the_webhook_secret_option_signs_and_the_receiver_checks_with_it(
-    inner: pytest.Pytester,
-) -> None:
-    inner.makeini("[pytest]\ncard_sandbox_webhook_secret = shared-secret\n")
-    inner.makepyfile(
-        """
-        from card_sandbox import verify_signature
-        def test_signed(sandbox, webhook_receiver, sandbox_server):
-            user = sandbox.v1("POST", "/card-users/create", {"phone": "+221770000001"})
-            sandbox.transition("card-users", user["userCard"]["reference"], "passed")
-            d = webhook_receiver.wait_for("card_user_verification.successful")
-            assert verify_signature(d.raw_body, d.headers["x-alal-signature"], "shared-secret")
-            assert "shared-secret" not in " ".join(sandbox_server.process.argv)
-        """
-    )
-    run(inner).assert_outcomes(passed=1)
+    result.assert_outcomes(passed=2)
 
 
 def test_refuses_a_value_outside_an_options_choices(inner: pytest.Pytester) -> None:
@@ -448,7 +447,9 @@ def test_refuses_a_value_outside_an_options_choices(inner: pytest.Pytester) -> N
     inner.makepyfile("def test_never(sandbox): pass")
     result = run(inner)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines(["ERROR: card-sandbox: card_sandbox_quirks (ini) must be on or off (got 'maybe')"])
+    result.stderr.fnmatch_lines(
+        ["ERROR: card-sandbox: card_sandbox_quirks (ini) must be on or off (got 'maybe')"]
+    )
 
 
 def test_is_switched_off_with_p_no_card_sandbox(inner: pytest.Pytester) -> None:
@@ -465,7 +466,10 @@ def test_is_loaded_through_its_entry_point(pytestconfig: pytest.Config) -> None:
 
     points = [p for p in entry_points(group="pytest11") if p.name == "card_sandbox"]
     assert [p.value for p in points] == ["card_sandbox.plugin"]
-    loaded = {dist.project_name: plugin for plugin, dist in pytestconfig.pluginmanager.list_plugin_distinfo()}
+    loaded = {
+        dist.project_name: plugin
+        for plugin, dist in pytestconfig.pluginmanager.list_plugin_distinfo()
+    }
     assert loaded["card-sandbox"].__name__ == "card_sandbox.plugin"
 
 

@@ -83,7 +83,9 @@ def test_a_refused_delivery_is_retried_once_the_clock_moves(
     first = webhook_receiver.wait_for("card_user_verification.successful")
     assert first.attempt == 1
     logged = eventually(
-        lambda: [e for e in sandbox.webhooks()["data"] if e["attempts"] and e["status"] == "pending"]
+        lambda: [
+            e for e in sandbox.webhooks()["data"] if e["attempts"] and e["status"] == "pending"
+        ]
     )[0]
     assert logged["attempts"][0]["status_code"] == 503
     # no retry without the clock moving; 10 s of sandbox time later, the first retry

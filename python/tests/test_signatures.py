@@ -6,7 +6,13 @@ from __future__ import annotations
 
 import json
 
-from card_sandbox import SIGNATURE_HEADER, SandboxClient, WebhookReceiver, sign_payload, verify_signature
+from card_sandbox import (
+    SIGNATURE_HEADER,
+    SandboxClient,
+    WebhookReceiver,
+    sign_payload,
+    verify_signature,
+)
 from card_sandbox.signatures import compact_json
 from conftest import IDENTITY, eventually, node_json
 

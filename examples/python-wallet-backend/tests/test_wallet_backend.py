@@ -72,7 +72,10 @@ def test_a_card_user_is_verified_through_the_signed_webhook(backend, backend_web
 
 
 def test_a_webhook_not_signed_with_the_api_key_is_refused(backend, sandbox):
-    payload = {"event": "card_user_verification.successful", "data": {"reference": "u1", "status": "passed"}}
+    payload = {
+        "event": "card_user_verification.successful",
+        "data": {"reference": "u1", "status": "passed"},
+    }
     forged = sign_payload(payload, "not-the-api-key")
     assert backend.handle_webhook(forged.body.encode(), forged.signature) == 401
     assert "u1" not in backend.users

@@ -78,7 +78,9 @@ def _message_of(body: Any) -> str:
         message = str(body["message"])
         allowed = body.get("allowed")
         if isinstance(allowed, list):
-            message += f" (allowed from {body.get('from')}: {', '.join(map(str, allowed)) or 'none'})"
+            message += (
+                f" (allowed from {body.get('from')}: {', '.join(map(str, allowed)) or 'none'})"
+            )
         return message
     return body[:200] if isinstance(body, str) else json.dumps(body)
 

@@ -119,9 +119,7 @@ def local_bin(directory: Path) -> Optional[Path]:
     return None
 
 
-def serve_arguments(
-    options: Sequence[str] = (), env: Mapping[str, str] = os.environ
-) -> List[str]:
+def serve_arguments(options: Sequence[str] = (), env: Mapping[str, str] = os.environ) -> List[str]:
     """
     The flags after the command: the run flags whose variable is not set, the two a harness
     needs, then `options` (the harness's own, e.g. `--seed 1`, already without those a variable

@@ -70,7 +70,9 @@ class KitOption:
 
 
 KIT_OPTIONS = (
-    KitOption("seed", "seed for ids, names and card numbers: same seed + same requests = same bytes"),
+    KitOption(
+        "seed", "seed for ids, names and card numbers: same seed + same requests = same bytes"
+    ),
     KitOption(
         "scenario",
         "a scenario file in force for every tenant (repeatable; relative to the rootdir)",
@@ -159,7 +161,9 @@ def attach_conflicts(url: str, given: Sequence[Given], env: Mapping[str, str]) -
     Why a run cannot attach to the sandbox at `url` with these settings, or None: an attached
     sandbox runs as it was started, so a server option given to the kit would silently not apply.
     """
-    named = [item.where for item in given] + [f"{name} (variable)" for name in server_variables(env)]
+    named = [item.where for item in given] + [
+        f"{name} (variable)" for name in server_variables(env)
+    ]
     if not named:
         return None
     return (

@@ -131,7 +131,9 @@ def _given(config: pytest.Config) -> List[Given]:
     ini: Dict[str, List[str]] = {}
     for option in KIT_OPTIONS:
         value: Any = config.getoption(option.pytest_flag.lstrip("-").replace("-", "_"))
-        flags[option.flag] = list(value) if option.repeatable else ([] if value is None else [value])
+        flags[option.flag] = (
+            list(value) if option.repeatable else ([] if value is None else [value])
+        )
         raw: Any = config.getini(option.ini)
         ini[option.flag] = list(raw) if option.repeatable else ([] if not raw else [str(raw)])
     given, _variables = resolve(os.environ, flags, ini)
@@ -162,7 +164,9 @@ def pytest_configure(config: pytest.Config) -> None:
         # an xdist worker: the controller's sandbox
         kit.run_id = workerinput["card_sandbox_run"]
         kit.worker = workerinput["workerid"]
-        kit.server = SandboxServer(workerinput["card_sandbox_url"], workerinput["card_sandbox_attached"])
+        kit.server = SandboxServer(
+            workerinput["card_sandbox_url"], workerinput["card_sandbox_attached"]
+        )
     elif os.environ.get(URL_VARIABLE):
         url = os.environ[URL_VARIABLE].rstrip("/")
         problem = attach_conflicts(url, given, os.environ)
@@ -272,7 +276,9 @@ def sandbox_env(sandbox: SandboxClient, monkeypatch: pytest.MonkeyPatch) -> Dict
 
 
 @pytest.fixture
-def webhook_receiver(sandbox: SandboxClient, pytestconfig: pytest.Config) -> Iterator[WebhookReceiver]:
+def webhook_receiver(
+    sandbox: SandboxClient, pytestconfig: pytest.Config
+) -> Iterator[WebhookReceiver]:
     """
     A receiver registered as this test's tenant's webhook URL (put back after), checking every
     delivery's signature: `webhook_receiver.wait_for("card_creation.successful")`.

@@ -130,8 +130,7 @@ class WebhookReceiver:
 
     def _timeout_message(self, event: str, timeout: float) -> str:
         seen = [
-            f"{d.event or '?'}{'' if d.verified else ' (bad signature)'}"
-            for d in self._deliveries
+            f"{d.event or '?'}{'' if d.verified else ' (bad signature)'}" for d in self._deliveries
         ]
         received = ", ".join(seen) if seen else "nothing"
         return f"no verified {event} delivery within {timeout:g} s (received: {received})"

@@ -69,9 +69,7 @@ class Job(TypedDict):
 
 
 # `from` is a keyword: the functional form
-Transition = TypedDict(
-    "Transition", {"resource": str, "reference": str, "from": str, "to": str}
-)
+Transition = TypedDict("Transition", {"resource": str, "reference": str, "from": str, "to": str})
 
 
 PageMeta = TypedDict(
