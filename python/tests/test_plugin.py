@@ -47,6 +47,16 @@ def _record(request, sandbox_server):
     with open(os.environ["RECORD"], "a") as f:
         f.write(json.dumps(note) + "\\n")
 
+@pytest.hookimpl(trylast=True)
+def pytest_unconfigure(config):
+    # after the plugin's own: how the sandbox it started ended, noted in $STOPPED
+    from card_sandbox.plugin import KIT
+    kit = config.stash.get(KIT, None)
+    process = kit and kit.server and kit.server.process
+    if process is not None:
+        with open(os.environ["STOPPED"], "w") as f:
+            json.dump({"returncode": process.process.returncode, "last": process.last_lines()}, f)
+
 def hold():
     \"\"\"Until the outer test creates $RELEASE (bounded): a run to interrupt mid-test.\"\"\"
     deadline = time.monotonic() + 60
@@ -63,6 +73,7 @@ def inner(
     pytester.makeconftest(RECORDING_CONFTEST)
     monkeypatch.setenv("RECORD", str(pytester.path / "record.jsonl"))
     monkeypatch.setenv("RELEASE", str(pytester.path / "release"))
+    monkeypatch.setenv("STOPPED", str(pytester.path / "stopped.json"))
     return pytester
 
 
@@ -71,6 +82,12 @@ def records(pytester: pytest.Pytester) -> List[Dict[str, Any]]:
     if not path.exists():
         return []
     return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def stopped_by_the_kit(pytester: pytest.Pytester) -> bool:
+    """The run's sandbox had exited cleanly on the kit's SIGTERM when pytest unconfigured."""
+    stopped = json.loads((pytester.path / "stopped.json").read_text())
+    return stopped["returncode"] == 0 and "SIGTERM received" in stopped["last"]
 
 
 def gone(note: Dict[str, Any]) -> bool:
@@ -112,6 +129,7 @@ def test_starts_one_sandbox_for_the_run_and_stops_it_after_even_a_failure(
     assert one["url"] in lines[header]
     assert "--port 0 --clock manual --log json --exit-with-parent on" in lines[header]
     # stopped after the last test, which failed
+    assert stopped_by_the_kit(inner)
     assert eventually(lambda: gone(one))
 
 
@@ -149,6 +167,7 @@ def test_stops_it_on_ctrl_c(inner: pytest.Pytester) -> None:
         (inner.path / "release").touch()
         process.kill()
     assert "KeyboardInterrupt" in output
+    assert stopped_by_the_kit(inner)
     assert eventually(lambda: gone(note))
 
 
@@ -345,6 +364,35 @@ def test_two_tests_cannot_see_each_others_cards(inner: pytest.Pytester) -> None:
     assert first["token"][-4:] != second["token"][-4:]
 
 
+def test_a_test_run_again_starts_from_a_reset_tenant(inner: pytest.Pytester) -> None:
+    # a rerun, as pytest-rerunfailures makes one: the same node id, so the same token
+    inner.makeconftest(
+        RECORDING_CONFTEST
+        + textwrap.dedent(
+            """
+            from _pytest.runner import runtestprotocol
+
+            @pytest.hookimpl(tryfirst=True)
+            def pytest_runtest_protocol(item, nextitem):
+                runtestprotocol(item, nextitem=None, log=True)
+                runtestprotocol(item, nextitem=nextitem, log=True)
+                return True
+            """
+        )
+    )
+    inner.makepyfile(
+        """
+        def test_makes_one_card_user(sandbox):
+            sandbox.v1("POST", "/card-users/create", {"phone": "+221770000001"})
+            # the card-user list: Laravel's paginator in a one-element list
+            assert len(sandbox.v1("GET", "/card-users")["data"][0]["data"]) == 1
+        """
+    )
+    run(inner).assert_outcomes(passed=2)
+    first, again = records(inner)
+    assert first["token"] == again["token"]
+
+
 def test_under_xdist_one_sandbox_serves_the_workers_a_tenant_each(
     inner: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -354,7 +402,9 @@ def test_under_xdist_one_sandbox_serves_the_workers_a_tenant_each(
     result.assert_outcomes(passed=2)
     first, second = records(inner)
     assert {first["worker"], second["worker"]} == {"gw0", "gw1"}
+    # the controller's sandbox, handed over: not one the workers found in CARD_SANDBOX_URL
     assert first["url"] == second["url"] == first["env_url"]
+    assert not first["attached"] and not second["attached"]
     assert first["token"][-4:] != second["token"][-4:]
     # started once, by the controller, which stopped it
     assert len([l for l in result.stdout.lines if l.startswith("card-sandbox: started")]) == 1

@@ -17,7 +17,7 @@ finds and starts the sandbox"):
    `GET /__sandbox/health` until it answers.
 4. **Drain its output** in a thread for as long as it runs (a pipe nobody reads fills, and the
    sandbox then blocks writing its log), keeping the last lines for error messages.
-5. **Stop it**: close stdin, SIGTERM the group, wait, SIGKILL what is left.
+5. **Stop it**: SIGTERM the group, wait, SIGKILL what is left, close stdin.
 """
 from __future__ import annotations
 
@@ -202,15 +202,10 @@ class SandboxProcess:
             time.sleep(0.05)
 
     def stop(self, timeout: float = 10.0) -> None:
-        """Closes stdin, SIGTERMs the process group, waits; SIGKILLs what is left."""
+        """SIGTERMs the process group, waits, SIGKILLs what is left; closes stdin."""
         if self._stopped:
             return
         self._stopped = True
-        if self.process.stdin is not None:
-            try:
-                self.process.stdin.close()
-            except OSError:
-                pass
         if self.process.poll() is None:
             # the group: through npx, npm and its shell around node
             _signal_group(self.process, signal.SIGTERM)
@@ -219,6 +214,11 @@ class SandboxProcess:
             except subprocess.TimeoutExpired:
                 _signal_group(self.process, getattr(signal, "SIGKILL", signal.SIGTERM))
                 self.process.wait()
+        if self.process.stdin is not None:
+            try:
+                self.process.stdin.close()
+            except OSError:
+                pass
         self._join_drain(timeout)
 
     def _join_drain(self, timeout: float) -> None:
