@@ -103,8 +103,10 @@ describe('the README and docs/', () => {
 
   it('show the Python first test the Python example runs, as it runs there', () => {
     const example = read('examples/python-wallet-backend/tests/test_first.py')
-    const block = /```python\n(# tests\/test_first\.py\n[\s\S]*?)```/.exec(read('docs/python.md'))
-    expect(block, 'docs/python.md shows no "# tests/test_first.py" block').not.toBeNull()
-    expect(block![1]).toBe(example)
+    for (const page of ['docs/python.md', 'python/README.md']) {
+      const block = /```python\n(# tests\/test_first\.py\n[\s\S]*?)```/.exec(read(page))
+      expect(block, `${page} shows no "# tests/test_first.py" block`).not.toBeNull()
+      expect(block![1], page).toBe(example)
+    }
   })
 })
