@@ -156,6 +156,7 @@ const SUCCESS_MESSAGES: Record<string, string> = {
   'GET /v1/payments/{reference}': 'Payment fetched successfully',
   'GET /v1/business/balances': 'Business balances fetched successfully',
   'GET /v1/business/operations': 'Business operations fetched successfully',
+  'POST /v1/phone/verify': 'Phone verified successfully',
 }
 
 /** The errors whose message never depends on the request (the others name the field or value). */

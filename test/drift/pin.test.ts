@@ -176,7 +176,7 @@ const transfer = (card: string) => ({
   card_reference: card,
   reference: `order-${Math.random()}`,
   bank_id: 'SN012-01001-000123456789-12',
-  bank_name: 'CBAO',
+  bank_name: 'BICICI',
   bank_account_name: 'Moussa Ndiaye',
 })
 
