@@ -38,14 +38,20 @@ def test_wait_for_picks_the_delivery_where_accepts(
         for phone in ("+221770000001", "+221770000002")
     ]
     sandbox.run_until_idle()
-    second = users[1]["reference"]
-    delivery = webhook_receiver.wait_for(
-        "card_user_verification.successful", where=lambda d: d.data["reference"] == second
-    )
-    assert delivery.data["reference"] == second
-    # past deliveries count: waiting again finds the first at once
-    first = webhook_receiver.wait_for("card_user_verification.successful", timeout=0)
-    assert first.data["reference"] == users[0]["reference"]
+    first, second = (user["reference"] for user in users)
+    for reference in (second, first):
+        delivery = webhook_receiver.wait_for(
+            "card_user_verification.successful", where=lambda d: d.data["reference"] == reference
+        )
+        assert delivery.data["reference"] == reference
+    # past deliveries count: once both are in, each is found at once
+    for reference in (first, second):
+        again = webhook_receiver.wait_for(
+            "card_user_verification.successful",
+            where=lambda d: d.data["reference"] == reference,
+            timeout=0,
+        )
+        assert again.data["reference"] == reference
 
 
 def test_wait_for_fails_naming_what_did_arrive(sandbox: SandboxClient) -> None:

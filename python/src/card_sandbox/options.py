@@ -107,21 +107,21 @@ def resolve(
     env: Mapping[str, str],
     flags: Mapping[str, Sequence[str]],
     ini: Mapping[str, Sequence[str]],
-) -> Tuple[List[Given], List[str]]:
+) -> List[Given]:
     """
-    The kit's own settings (from a flag, else from the ini), and the variables set for its
-    options. `flags` and `ini` hold each option's values by its flag name (empty: not given).
+    The kit's own settings: each option from a flag, else from the ini, unless its variable is
+    set (the sandbox reads that). `flags` and `ini` hold each option's values by its flag name
+    (empty: not given).
     """
     given: List[Given] = []
-    variables: List[str] = []
     for option in KIT_OPTIONS:
         if option.variable in env:
-            variables.append(option.variable)
-        elif flags.get(option.flag):
+            continue
+        if flags.get(option.flag):
             given.append(Given(option, tuple(flags[option.flag]), option.pytest_flag))
         elif ini.get(option.flag):
             given.append(Given(option, tuple(ini[option.flag]), f"{option.ini} (ini)"))
-    return given, variables
+    return given
 
 
 def check_values(given: Sequence[Given]) -> None:

@@ -24,7 +24,7 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, TypeVar, cast
 
 import pytest
 
-from .client import SandboxClient, sandbox_settings
+from .client import SandboxClient, sandbox_origin, sandbox_settings
 from .launcher import SandboxNotFound, SandboxProcess, SandboxStartError, start_sandbox
 from .options import (
     KIT_OPTIONS,
@@ -126,6 +126,13 @@ def _setting(config: pytest.Config, name: str) -> Optional[str]:
     return str(ini) if ini else None
 
 
+def _seconds(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise pytest.UsageError(f"card-sandbox: the start timeout is seconds (got {text!r})")
+
+
 def _given(config: pytest.Config) -> List[Given]:
     flags: Dict[str, List[str]] = {}
     ini: Dict[str, List[str]] = {}
@@ -136,7 +143,7 @@ def _given(config: pytest.Config) -> List[Given]:
         )
         raw: Any = config.getini(option.ini)
         ini[option.flag] = list(raw) if option.repeatable else ([] if not raw else [str(raw)])
-    given, _variables = resolve(os.environ, flags, ini)
+    given = resolve(os.environ, flags, ini)
     try:
         check_values(given)
     except ValueError as error:
@@ -144,7 +151,6 @@ def _given(config: pytest.Config) -> List[Given]:
     return given
 
 
-@_hookimpl(trylast=True)
 def pytest_configure(config: pytest.Config) -> None:
     workerinput: Optional[Dict[str, Any]] = getattr(config, "workerinput", None)
     given = _given(config)
@@ -158,7 +164,7 @@ def pytest_configure(config: pytest.Config) -> None:
         webhook_secret=secret,
         webhook_bind=_setting(config, "webhook-bind") or "127.0.0.1",
         webhook_host=_setting(config, "webhook-host"),
-        start_timeout=float(_setting(config, "start-timeout") or 60),
+        start_timeout=_seconds(_setting(config, "start-timeout") or "60"),
     )
     if workerinput is not None and "card_sandbox_url" in workerinput:
         # an xdist worker: the controller's sandbox
@@ -172,7 +178,7 @@ def pytest_configure(config: pytest.Config) -> None:
         problem = attach_conflicts(url, given, os.environ)
         if problem is not None:
             raise pytest.UsageError(f"card-sandbox: {problem}")
-        kit.server = SandboxServer(SandboxClient(url, "-").url, attached=True)
+        kit.server = SandboxServer(sandbox_origin(url), attached=True)
         kit.header = (
             f"card-sandbox: attached to the sandbox at {kit.server.url} (CARD_SANDBOX_URL); "
             "starting none, each test's tenant on a manual clock"
@@ -203,8 +209,8 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     os.environ[URL_VARIABLE] = process.url
     kit.header = (
         f"card-sandbox: started card-sandbox {process.version} at {process.url} "
-        f"({process.candidate.source}: {' '.join(process.argv)}), manual clocks; "
-        "stopped at the end of the run"
+        f"({process.candidate.source}: {' '.join(process.argv)}), "
+        f"{process.banner.get('clock')} clocks; stopped at the end of the run"
     )
 
 
