@@ -7,6 +7,7 @@ import { createSandboxClient } from '../src/clients/client.js'
 import { startSandbox } from '../src/index.js'
 import { kitOptions } from '../src/kits/kit.js'
 import setup, { optionsFromEnv } from '../src/kits/vitest-setup.js'
+import { freePort } from './ports.js'
 
 // this run's own kit (the example project's globalSetup) may have set it for the workers
 const urlBefore = process.env.CARD_SANDBOX_URL
@@ -155,7 +156,15 @@ describe('card-sandbox/vitest with CARD_SANDBOX_URL set before the run', () => {
         '(config), sdkCompat (config), CARD_SANDBOX_QUIRKS (variable). Start that sandbox with ' +
         'them, or unset CARD_SANDBOX_URL to let the kit start its own.',
     )
-    delete process.env.CARD_SANDBOX_QUIRKS
-    await expect(setup({ provide: () => {}, config: {} })).resolves.toBeTypeOf('function')
+  })
+
+  it('fails at once when nothing answers there', async () => {
+    const dead = `http://127.0.0.1:${await freePort()}`
+    process.env.CARD_SANDBOX_URL = `${dead}/`
+    await expect(setup({ provide: () => {} })).rejects.toThrow(
+      `card-sandbox: CARD_SANDBOX_URL=${dead} names no running sandbox ` +
+        '(GET /__sandbox/health: ECONNREFUSED): start it, or unset CARD_SANDBOX_URL to let the ' +
+        'kit start its own.',
+    )
   })
 })

@@ -271,6 +271,20 @@ def test_refuses_a_server_variable_alone_with_card_sandbox_url(
     )
 
 
+def test_fails_at_once_when_nothing_answers_at_card_sandbox_url(
+    inner: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CARD_SANDBOX_URL", "http://127.0.0.1:9")
+    monkeypatch.setenv("CARD_SANDBOX_COMMAND", never_started_command(inner.path))
+    inner.makepyfile("def test_never(sandbox): pass")
+    result = run(inner)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        ["ERROR: card-sandbox: CARD_SANDBOX_URL=http://127.0.0.1:9 names no running sandbox*"]
+    )
+    assert not (inner.path / "was-run").exists() and records(inner) == []
+
+
 # ---- finding the command ----
 
 

@@ -71,7 +71,7 @@ export async function kitSandbox(
   say: (line: string) => void = (line) => void process.stdout.write(`${line}\n`),
 ): Promise<KitSandbox> {
   const named = env.CARD_SANDBOX_URL
-  if (named && !urlsSetByKits().has(named)) return attach(named, config, env, say)
+  if (named && !urlsSetByKits().has(named)) return await attach(named, config, env, say)
   const sandbox = await startSandbox(kitOptions(config, env))
   env.CARD_SANDBOX_URL = sandbox.url
   urlsSetByKits().add(sandbox.url)
@@ -88,12 +88,12 @@ export async function kitSandbox(
   }
 }
 
-function attach(
+async function attach(
   named: string,
   config: SandboxOptions,
   env: Environment,
   say: (line: string) => void,
-): KitSandbox {
+): Promise<KitSandbox> {
   const url = sandboxOrigin(named)
   const given = [
     ...Object.keys(config).map((key) => `${key} (config)`),
@@ -106,11 +106,27 @@ function attach(
         'that sandbox with them, or unset CARD_SANDBOX_URL to let the kit start its own.',
     )
   }
+  const health = await fetch(`${url}/__sandbox/health`).then(
+    (res) => (res.ok ? null : `answered ${res.status}`),
+    (error: Error) => causeOf(error),
+  )
+  if (health !== null) {
+    throw new Error(
+      `card-sandbox: CARD_SANDBOX_URL=${url} names no running sandbox (GET /__sandbox/health: ` +
+        `${health}): start it, or unset CARD_SANDBOX_URL to let the kit start its own.`,
+    )
+  }
   say(
     `card-sandbox: attached to the sandbox at ${url} (CARD_SANDBOX_URL); starting none. ` +
       "Reset each test's tenant with reset({ clock: 'manual' }) to keep its clock manual.",
   )
   return { url, attached: true, close: async () => {} }
+}
+
+/** Why fetch failed: `ECONNREFUSED`, else its message. */
+function causeOf(error: Error): string {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause
+  return cause?.code ?? cause?.message ?? error.message
 }
 
 /** The variable of an option: `sdkCompat` → `CARD_SANDBOX_SDK_COMPAT`. */

@@ -25,7 +25,13 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, TypeVar, cast
 import pytest
 
 from .client import SandboxClient, sandbox_origin, sandbox_settings
-from .launcher import SandboxNotFound, SandboxProcess, SandboxStartError, start_sandbox
+from .launcher import (
+    SandboxNotFound,
+    SandboxProcess,
+    SandboxStartError,
+    answers,
+    start_sandbox,
+)
 from .options import (
     KIT_OPTIONS,
     Given,
@@ -191,7 +197,16 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     """Starts the run's sandbox (before collection, and before xdist starts its workers)."""
     config = session.config
     kit = config.stash.get(KIT, None)
-    if kit is None or kit.server is not None:
+    if kit is None or kit.worker != "main":
+        return
+    if kit.server is not None:
+        health = f"{kit.server.url}/__sandbox/health"
+        if not answers(health):
+            raise pytest.UsageError(
+                f"card-sandbox: CARD_SANDBOX_URL={kit.server.url} names no running sandbox "
+                f"(GET /__sandbox/health does not answer 200): start it, or unset "
+                "CARD_SANDBOX_URL to let the kit start its own."
+            )
         return
     base = config.inipath.parent if config.inipath else config.rootpath
     environment = {**os.environ, **sandbox_environment(kit.given)}
