@@ -110,6 +110,16 @@ describe('control plane', () => {
     expect(list.data[0].data).toEqual([])
   })
 
+  it('reset puts the clock in the mode asked for', async () => {
+    await client.setClockMode('real')
+    await client.reset()
+    expect((await client.clock()).mode).toBe('manual') // this sandbox's default
+    await client.reset({ clock: 'real' })
+    expect((await client.clock()).mode).toBe('real')
+    await client.reset({ clock: 'manual' })
+    expect((await client.clock()).mode).toBe('manual')
+  })
+
   it('reads, advances and switches the clock', async () => {
     const start = await client.clock()
     expect(start).toMatchObject({ mode: 'manual', now: '2026-01-01T00:00:00.000Z', speed: 1 })

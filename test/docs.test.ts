@@ -20,6 +20,8 @@ const PAGES = [
   'ARCHITECTURE.md',
   'bench/HISTORY.md',
   'examples/wallet-backend/README.md',
+  'examples/python-wallet-backend/README.md',
+  'python/README.md',
   ...readdirSync(ROOT + 'docs')
     .filter((name) => name.endsWith('.md'))
     .map((name) => `docs/${name}`),
@@ -108,6 +110,15 @@ describe('the README and docs/', () => {
       const block = /```ts\n\/\/ test\/cards\.test\.ts\n([\s\S]*?)```/.exec(read(page))
       expect(block, `${page} shows no "// test/cards.test.ts" block`).not.toBeNull()
       expect(block![1], page).toBe(shown)
+    }
+  })
+
+  it('show the Python first test the Python example runs, as it runs there', () => {
+    const example = read('examples/python-wallet-backend/tests/test_first.py')
+    for (const page of ['docs/python.md', 'python/README.md']) {
+      const block = /```python\n(# tests\/test_first\.py\n[\s\S]*?)```/.exec(read(page))
+      expect(block, `${page} shows no "# tests/test_first.py" block`).not.toBeNull()
+      expect(block![1], page).toBe(example)
     }
   })
 })

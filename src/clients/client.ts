@@ -391,8 +391,16 @@ export function createSandboxClient(options: SandboxClientOptions) {
 
     /** `GET /__sandbox/health` (no token needed). */
     health: async () => (await call('GET', '/__sandbox/health')) as { status: 'ok' },
-    /** Deletes everything of the tenant; clock, delays, float and scenarios start over. */
-    reset: () => data<{ tenant: string }>('POST', '/reset'),
+    /**
+     * Deletes everything of the tenant; clock, delays, float and scenarios start over. `clock`
+     * then puts its clock in that mode: a reset clock takes the sandbox's default mode, and a
+     * sandbox someone else started (a kit attached through CARD_SANDBOX_URL) may default to real.
+     */
+    reset: async (options: { clock?: ClockMode } = {}) => {
+      const reset = await data<{ tenant: string }>('POST', '/reset')
+      if (options.clock !== undefined) await data<Clock>('PUT', '/clock', { mode: options.clock })
+      return reset
+    },
 
     clock: () => data<Clock>('GET', '/clock'),
     /** Moves the clock and runs what fell due, in order, before it returns. */

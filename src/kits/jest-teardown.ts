@@ -1,7 +1,7 @@
 /**
  * The Jest `globalTeardown` (`card-sandbox/jest/teardown`): stops the sandbox that
- * `card-sandbox/jest` started. Jest runs both in its own process, one after the other; what
- * they share is a global, since each is its own module.
+ * `card-sandbox/jest` started (an attached one runs on). Jest runs both in its own process, one
+ * after the other; what they share is a global, since each is its own module.
  */
 export const RUNNING_JEST_SANDBOX = Symbol.for('card-sandbox.jest')
 

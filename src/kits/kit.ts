@@ -3,9 +3,16 @@
  * whole run, its options from the runner's config and then from CARD_SANDBOX_* variables (the
  * CLI's, see the flag table of docs/cli.md), which win, and its origin handed to the code under test
  * as CARD_SANDBOX_URL before any test file is loaded.
+ *
+ * CARD_SANDBOX_URL means the same for every kit (the Python one too, docs/python.md): set before
+ * the run, it names a running sandbox (a CI service container, a shared one) that the kit
+ * attaches to, starting none; the kit says so in its first line and refuses any server option
+ * also given. It cannot reach the tenants tests make, so their clocks are made manual by the
+ * tests' own `reset({ clock: 'manual' })`.
  */
 import { FLAGS, envName, parseFlags } from '../cli/flags.js'
-import { startSandbox, type RunningSandbox } from '../index.js'
+import { sandboxOrigin } from '../clients/client.js'
+import { startSandbox } from '../index.js'
 import type { SandboxOptions } from '../wiring/options.js'
 
 /** What a test run gets unless its config or its environment says otherwise. */
@@ -36,12 +43,94 @@ export function kitOptions(config: SandboxOptions = {}, env: Environment = proce
   return { ...KIT_DEFAULTS, ...config, ...optionsFromEnv(env) }
 }
 
-/** Starts the run's sandbox and sets CARD_SANDBOX_URL (its origin) in `env`. */
-export async function startKitSandbox(
-  config?: SandboxOptions,
+/** The run's sandbox, started or attached to. */
+export type KitSandbox = {
+  /** Its origin, `http://127.0.0.1:<port>`. */
+  url: string
+  /** Named by CARD_SANDBOX_URL before the run: the kit started none. */
+  attached: boolean
+  /** Stops the sandbox the kit started (and gives CARD_SANDBOX_URL back); attached, nothing. */
+  close(): Promise<void>
+}
+
+/** The origins this process's kits set in CARD_SANDBOX_URL: those are not "set before the run". */
+const SET_BY_A_KIT = Symbol.for('card-sandbox.kit-urls')
+function urlsSetByKits(): Set<string> {
+  const shared = globalThis as Record<symbol, Set<string> | undefined>
+  return (shared[SET_BY_A_KIT] ??= new Set())
+}
+
+/**
+ * The run's sandbox: the one CARD_SANDBOX_URL names when it was set before the run (started by
+ * no kit of this process), else one the kit starts, whose origin it then sets in
+ * CARD_SANDBOX_URL for the code under test. `say` prints the kit's line.
+ */
+export async function kitSandbox(
+  config: SandboxOptions = {},
   env: Environment = process.env,
-): Promise<RunningSandbox> {
+  say: (line: string) => void = (line) => void process.stdout.write(`${line}\n`),
+): Promise<KitSandbox> {
+  const named = env.CARD_SANDBOX_URL
+  if (named && !urlsSetByKits().has(named)) return await attach(named, config, env, say)
   const sandbox = await startSandbox(kitOptions(config, env))
   env.CARD_SANDBOX_URL = sandbox.url
-  return sandbox
+  urlsSetByKits().add(sandbox.url)
+  return {
+    url: sandbox.url,
+    attached: false,
+    async close() {
+      await sandbox.close()
+      urlsSetByKits().delete(sandbox.url)
+      if (env.CARD_SANDBOX_URL !== sandbox.url) return
+      if (named === undefined) delete env.CARD_SANDBOX_URL
+      else env.CARD_SANDBOX_URL = named
+    },
+  }
+}
+
+async function attach(
+  named: string,
+  config: SandboxOptions,
+  env: Environment,
+  say: (line: string) => void,
+): Promise<KitSandbox> {
+  const url = sandboxOrigin(named)
+  const given = [
+    ...Object.keys(config).map((key) => `${key} (config)`),
+    ...Object.keys(optionsFromEnv(env)).map((key) => `${variableOf(key)} (variable)`),
+  ]
+  if (given.length > 0) {
+    throw new Error(
+      `card-sandbox: CARD_SANDBOX_URL=${url} names a running sandbox: the kit attaches to it and ` +
+        `starts none, so it cannot apply the server options given: ${given.join(', ')}. Start ` +
+        'that sandbox with them, or unset CARD_SANDBOX_URL to let the kit start its own.',
+    )
+  }
+  const health = await fetch(`${url}/__sandbox/health`).then(
+    (res) => (res.ok ? null : `answered ${res.status}`),
+    (error: Error) => causeOf(error),
+  )
+  if (health !== null) {
+    throw new Error(
+      `card-sandbox: CARD_SANDBOX_URL=${url} names no running sandbox (GET /__sandbox/health: ` +
+        `${health}): start it, or unset CARD_SANDBOX_URL to let the kit start its own.`,
+    )
+  }
+  say(
+    `card-sandbox: attached to the sandbox at ${url} (CARD_SANDBOX_URL); starting none. ` +
+      "Reset each test's tenant with reset({ clock: 'manual' }) to keep its clock manual.",
+  )
+  return { url, attached: true, close: async () => {} }
+}
+
+/** Why fetch failed: `ECONNREFUSED`, else its message. */
+function causeOf(error: Error): string {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause
+  return cause?.code ?? cause?.message ?? error.message
+}
+
+/** The variable of an option: `sdkCompat` → `CARD_SANDBOX_SDK_COMPAT`. */
+function variableOf(key: string): string {
+  const flag = FLAGS.find((candidate) => optionKey(candidate) === key)
+  return flag ? envName(flag.name) : key
 }

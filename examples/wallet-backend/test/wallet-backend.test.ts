@@ -22,7 +22,8 @@ beforeAll(async () => {
 })
 afterAll(() => server.close())
 beforeEach(async () => {
-  await sandbox.reset()
+  // manual: the kit's own sandbox starts tenants so, one CARD_SANDBOX_URL names may not
+  await sandbox.reset({ clock: 'manual' })
   await sandbox.setWebhook({ url: server.webhookUrl })
 })
 
