@@ -1,0 +1,154 @@
+<?php
+
+declare(strict_types=1);
+
+namespace CardSandbox\Process;
+
+use CardSandbox\SandboxStartException;
+
+/**
+ * A child process as the kit runs one: started without a shell, its stdin a pipe this process
+ * holds open (it closes when this process ends, however it ends, which the sandbox's
+ * exit-with-parent and the PHP server's supervisor watch for), and its stdout and stderr written
+ * to a temporary file, so no pipe fills while PHP is busy running tests.
+ */
+final class ChildProcess
+{
+    /** SIGTERM and SIGKILL, named here: ext-pcntl, which defines them, is not required. */
+    private const SIGTERM = 15;
+    private const SIGKILL = 9;
+
+    private ?int $exitCode = null;
+
+    /**
+     * @param mixed $process the proc_open resource
+     * @param mixed $stdin   the write end of the child's stdin
+     */
+    private function __construct(
+        private mixed $process,
+        private mixed $stdin,
+        private readonly int $pid,
+        private readonly string $outputFile,
+        /** @var list<string> */
+        private readonly array $command,
+    ) {
+    }
+
+    /**
+     * @param list<string>          $command the program and its arguments (no shell: PATH is searched)
+     * @param array<string, string> $env     the child's whole environment
+     */
+    public static function start(array $command, array $env, ?string $cwd = null): self
+    {
+        $outputFile = tempnam(sys_get_temp_dir(), 'card-sandbox-');
+        if ($outputFile === false) {
+            throw new SandboxStartException('cannot create a temporary file in ' . sys_get_temp_dir());
+        }
+        $descriptors = [0 => ['pipe', 'r'], 1 => ['file', $outputFile, 'a'], 2 => ['file', $outputFile, 'a']];
+        $process = @proc_open($command, $descriptors, $pipes, $cwd, $env);
+        if (!is_resource($process)) {
+            @unlink($outputFile);
+            $error = error_get_last()['message'] ?? 'proc_open failed';
+            throw new SandboxStartException(sprintf('cannot run %s: %s', self::quote($command), $error));
+        }
+        $status = proc_get_status($process);
+        return new self($process, $pipes[0], (int) $status['pid'], $outputFile, $command);
+    }
+
+    /** The child's process id (with a launcher such as npx, the launcher's). */
+    public function pid(): int
+    {
+        return $this->pid;
+    }
+
+    /** @return list<string> */
+    public function command(): array
+    {
+        return $this->command;
+    }
+
+    public function isRunning(): bool
+    {
+        return $this->exitCode() === null;
+    }
+
+    /** Null while it runs; then its exit code (128 + the signal's number when a signal ended it). */
+    public function exitCode(): ?int
+    {
+        if ($this->exitCode !== null || !is_resource($this->process)) {
+            return $this->exitCode;
+        }
+        $status = proc_get_status($this->process);
+        if ($status['running']) {
+            return null;
+        }
+        // proc_get_status tells the exit code once only: kept
+        $this->exitCode = $status['signaled'] ? 128 + $status['termsig'] : $status['exitcode'];
+        return $this->exitCode;
+    }
+
+    /** What it has written to stdout and stderr so far. */
+    public function output(): string
+    {
+        return (string) @file_get_contents($this->outputFile);
+    }
+
+    /** The last lines of its output, for an error message. */
+    public function outputTail(int $lines = 20): string
+    {
+        $all = preg_split('/\R/', trim($this->output())) ?: [];
+        return implode("\n", array_slice($all, -$lines));
+    }
+
+    /**
+     * Waits for it to end, polling, at most `$seconds`; whether it has.
+     */
+    public function waitForExit(float $seconds): bool
+    {
+        $deadline = microtime(true) + $seconds;
+        while ($this->isRunning()) {
+            if (microtime(true) >= $deadline) {
+                return false;
+            }
+            usleep(20_000);
+        }
+        return true;
+    }
+
+    /**
+     * Ends it: closes its stdin, then (unless `$eofGrace` passes first with it gone) asks it to
+     * stop with SIGTERM, and after `$termGrace` more kills it. Its output file is deleted.
+     * Safe to call twice.
+     *
+     * @param float $eofGrace  seconds it gets to stop by itself once its stdin closes
+     * @param float $termGrace seconds it gets after SIGTERM
+     */
+    public function stop(float $eofGrace = 0.0, float $termGrace = 10.0): void
+    {
+        if (!is_resource($this->process)) {
+            return;
+        }
+        if (is_resource($this->stdin)) {
+            fclose($this->stdin);
+        }
+        if (!$this->waitForExit($eofGrace)) {
+            proc_terminate($this->process, self::SIGTERM);
+            if (!$this->waitForExit($termGrace)) {
+                proc_terminate($this->process, self::SIGKILL);
+                $this->waitForExit(5.0);
+            }
+        }
+        proc_close($this->process);
+        $this->process = null;
+        @unlink($this->outputFile);
+    }
+
+    /** @param list<string> $command */
+    public static function quote(array $command): string
+    {
+        return implode(' ', array_map(
+            static fn (string $word): string => preg_match('~^[\w./:=@%+,-]+$~', $word) === 1 ? $word : escapeshellarg($word),
+            $command,
+        ));
+    }
+}
