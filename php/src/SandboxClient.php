@@ -65,13 +65,21 @@ final class SandboxClient
 
     /**
      * Deletes everything of the tenant; clock, delays, float and scenarios start over (the token,
-     * the business name and the webhook endpoint stay).
+     * the business name and the webhook endpoint stay). `$clock = 'manual'` then puts its clock in
+     * that mode: a reset clock takes the sandbox's default mode, and a sandbox someone else
+     * started may default to real clocks.
+     *
+     * @param string|null $clock `manual` or `real`
      *
      * @return array{tenant: string}
      */
-    public function reset(): array
+    public function reset(?string $clock = null): array
     {
-        return $this->data('POST', '/reset');
+        $answer = $this->data('POST', '/reset');
+        if ($clock !== null) {
+            $this->setClockMode($clock);
+        }
+        return $answer;
     }
 
     /** @return Clock */
@@ -397,6 +405,16 @@ final class SandboxClient
     public function v1(string $method, string $path, array|object|null $body = null): mixed
     {
         return $this->call(strtoupper($method), '/v1' . (str_starts_with($path, '/') ? $path : '/' . $path), $body);
+    }
+
+    /**
+     * What var_dump() and print_r() show: the token masked, as the sandbox masks it.
+     *
+     * @return array{url: string, baseUrl: string, token: string}
+     */
+    public function __debugInfo(): array
+    {
+        return ['url' => $this->url, 'baseUrl' => $this->baseUrl, 'token' => Masking::token($this->token)];
     }
 
     /**

@@ -14,39 +14,55 @@ use CardSandbox\SandboxStartException;
  */
 final class SandboxCommand
 {
+    /** What the error says when no sandbox can be had. */
+    public const INSTALL_HINT = 'Two ways out: install card-sandbox in the project with npm (then node_modules/.bin/card-sandbox '
+        . 'is found; see docs/php.md, "Install"), or point the kit at a sandbox already running: '
+        . 'CARD_SANDBOX_URL=http://127.0.0.1:4010 (or set CARD_SANDBOX_COMMAND to the command that starts one, '
+        . 'e.g. "node /path/to/card-sandbox/dist/bin/card-sandbox.js").';
+
     /**
-     * The commands to try, in order (more than one only when npx may fail to find the package
-     * and a `card-sandbox` on the PATH would then do).
+     * The commands to try, in order, each with where it was found (more than one only when npx,
+     * which may not find the package, comes before a `card-sandbox` on the PATH).
      *
      * @param array<string, string> $env
      *
-     * @return non-empty-list<list<string>>
+     * @return non-empty-list<array{command: non-empty-list<string>, source: string}>
+     *
+     * @throws SandboxStartException naming each place looked in, when there is none
      */
     public static function candidates(array $env, string $cwd): array
     {
         $given = trim($env['CARD_SANDBOX_COMMAND'] ?? '');
         if ($given !== '') {
-            return [self::split($given)];
+            $command = self::split($given);
+            $program = $command[0];
+            $found = str_contains($program, DIRECTORY_SEPARATOR) ? is_file($program) : self::onPath($program, $env['PATH'] ?? '') !== null;
+            if (!$found) {
+                throw new SandboxStartException("card-sandbox: CARD_SANDBOX_COMMAND runs {$program}, which is not a file nor on the PATH (CARD_SANDBOX_COMMAND={$given}).");
+            }
+            return [['command' => $command, 'source' => 'CARD_SANDBOX_COMMAND']];
         }
         $local = self::inNodeModules($cwd);
         if ($local !== null) {
-            return [[$local]];
+            return [['command' => [$local], 'source' => 'node_modules/.bin']];
         }
+        $tried = ['CARD_SANDBOX_COMMAND (not set)', "node_modules/.bin/card-sandbox in {$cwd} and the folders above it"];
         $path = $env['PATH'] ?? '';
-        $onPath = self::onPath('card-sandbox', $path);
         $candidates = [];
         if (self::onPath('npx', $path) !== null) {
-            $candidates[] = ['npx', '--no', '--', 'card-sandbox'];
+            $candidates[] = ['command' => ['npx', '--no', '--', 'card-sandbox'], 'source' => 'npx'];
+        } else {
+            $tried[] = 'npx (not on PATH)';
         }
+        $onPath = self::onPath('card-sandbox', $path);
         if ($onPath !== null) {
-            $candidates[] = [$onPath];
+            $candidates[] = ['command' => [$onPath], 'source' => 'PATH'];
+        } else {
+            $tried[] = 'card-sandbox on PATH';
         }
         if ($candidates === []) {
             throw new SandboxStartException(
-                "card-sandbox: no sandbox to start: CARD_SANDBOX_COMMAND is not set, there is no node_modules/.bin/card-sandbox in {$cwd} or above, "
-                . 'and neither npx nor card-sandbox is on the PATH. Install card-sandbox in this project '
-                . '(npm install --save-dev <the card-sandbox tarball>), or set CARD_SANDBOX_COMMAND '
-                . '(e.g. "node /path/to/card-sandbox/dist/bin/card-sandbox.js"), or set CARD_SANDBOX_URL to use a sandbox that runs already.'
+                'card-sandbox: no sandbox could be started. Tried: ' . implode('; ', $tried) . ".\n" . self::INSTALL_HINT
             );
         }
         return $candidates;

@@ -4,13 +4,15 @@ declare(strict_types=1);
 
 namespace CardSandbox\Process;
 
+use CardSandbox\SandboxClient;
 use CardSandbox\SandboxStartException;
 use CardSandbox\SandboxUrl;
 
 /**
- * A sandbox this process started: `card-sandbox --port 0 --clock manual --log json`, with
- * exit-with-parent on, found as SandboxCommand says; its address read from the `listening`
- * line it prints once it serves.
+ * A sandbox this process started, as every card-sandbox kit starts one: the command found as
+ * SandboxCommand says, run as `card-sandbox --port 0 --clock manual --log json` with
+ * exit-with-parent on, its address read from the JSON `listening` line, then its health asked
+ * until it answers.
  *
  * ```php
  * $sandbox = SandboxProcess::start(['seed' => 1]);
@@ -23,22 +25,32 @@ final class SandboxProcess
     /** What the kit asks for unless the options or the environment say otherwise. */
     private const DEFAULTS = ['port' => 0, 'clock' => 'manual'];
 
+    /** Options passed in the sandbox's environment rather than its command line, out of `ps`. */
+    private const SECRET_OPTIONS = ['webhook-secret', 'tokens'];
+
+    /**
+     * @param array<string, mixed> $banner
+     */
     private function __construct(
         private readonly ChildProcess $child,
         /** The sandbox's origin: `http://127.0.0.1:<port>`; its API is under `/v1`. */
         public readonly string $url,
+        /** Where its command was found: `CARD_SANDBOX_COMMAND`, `node_modules/.bin`, `npx`, `PATH`. */
+        public readonly string $source,
+        /** The `listening` line: version, api, clock, quirks, seed, scenarios, … */
+        public readonly array $banner,
     ) {
     }
 
     /**
-     * Starts a sandbox and waits until it listens.
+     * Starts a sandbox and waits until it answers.
      *
      * @param array<string, string|int|float|bool|list<string>> $options flags of `card-sandbox serve` by name:
      *                                                                   `['seed' => 1, 'scenario' => ['a.yaml'], 'sdk-compat' => true]`;
      *                                                                   a flag whose CARD_SANDBOX_* variable is set is left to the variable
      * @param array<string, string>|null $env     the environment it gets (default: this process's)
      * @param string|null                $cwd     where it runs and where node_modules is looked for (default: the working directory)
-     * @param float                      $timeout seconds to wait for it to listen (a first `npx card-sandbox` in a clone builds for about a minute)
+     * @param float                      $timeout seconds to wait for it (a first `npx card-sandbox` in a clone builds for about a minute)
      *
      * @throws SandboxStartException naming the command and what it printed
      */
@@ -46,29 +58,43 @@ final class SandboxProcess
     {
         $env ??= getenv();
         $cwd ??= (string) getcwd();
+        $childEnv = self::environment($options, $env);
         $arguments = self::arguments($options, $env);
-        // when PHP ends, however it ends, its end of the stdin pipe closes and the sandbox stops
-        $childEnv = ['CARD_SANDBOX_EXIT_WITH_PARENT' => 'on'] + $env;
         $candidates = SandboxCommand::candidates($env, $cwd);
-        foreach ($candidates as $index => $command) {
-            $child = ChildProcess::start([...$command, ...$arguments], $childEnv, $cwd);
+        $failures = [];
+        foreach ($candidates as $candidate) {
+            $child = ChildProcess::start([...$candidate['command'], ...$arguments], $childEnv, $cwd);
             try {
-                return new self($child, self::waitUntilListening($child, $timeout));
+                $banner = self::waitUntilListening($child, $candidate['source'], $timeout);
+                return new self($child, SandboxUrl::origin((string) $banner['api']), $candidate['source'], $banner);
             } catch (SandboxStartException $error) {
                 $child->stop();
                 // npx that cannot find the package: a card-sandbox on the PATH may still do
-                if ($index === count($candidates) - 1) {
+                if ($candidate['source'] !== 'npx') {
                     throw $error;
                 }
+                $failures[] = $error->getMessage();
             }
         }
-        throw new \LogicException('unreachable: the last candidate returns or throws');
+        throw new SandboxStartException(implode("\n", [...$failures, SandboxCommand::INSTALL_HINT]));
     }
 
     /** The process id of what was started (with npx, npx's). */
     public function pid(): int
     {
         return $this->child->pid();
+    }
+
+    /** @return list<string> the command and its arguments */
+    public function command(): array
+    {
+        return $this->child->command();
+    }
+
+    /** The sandbox's version, from its `listening` line. */
+    public function version(): string
+    {
+        return is_string($this->banner['version'] ?? null) ? $this->banner['version'] : '?';
     }
 
     public function isRunning(): bool
@@ -107,48 +133,80 @@ final class SandboxProcess
     {
         $arguments = [];
         foreach (array_merge(self::DEFAULTS, $options) as $flag => $value) {
-            if (($env[self::variable($flag)] ?? '') !== '') {
+            if (($env[self::variable($flag)] ?? '') !== '' || in_array($flag, self::SECRET_OPTIONS, true)) {
                 continue;
             }
             foreach (is_array($value) ? $value : [$value] as $one) {
                 $arguments[] = '--' . $flag;
-                $arguments[] = is_bool($one) ? ($one ? 'on' : 'off') : (string) $one;
+                $arguments[] = self::text($one);
             }
         }
         return [...$arguments, '--log', 'json'];
     }
 
-    /** Reads its output until the `listening` line; its origin. */
-    private static function waitUntilListening(ChildProcess $child, float $timeout): string
+    /**
+     * The sandbox's environment: this one, exit-with-parent on (when PHP ends, however it ends,
+     * its end of the stdin pipe closes and the sandbox stops), and the secret options.
+     *
+     * @param array<string, string|int|float|bool|list<string>> $options
+     * @param array<string, string>                             $env
+     *
+     * @return array<string, string>
+     */
+    private static function environment(array $options, array $env): array
+    {
+        $env['CARD_SANDBOX_EXIT_WITH_PARENT'] = 'on';
+        foreach (self::SECRET_OPTIONS as $flag) {
+            if (isset($options[$flag]) && ($env[self::variable($flag)] ?? '') === '') {
+                $env[self::variable($flag)] = self::text($options[$flag]);
+            }
+        }
+        return $env;
+    }
+
+    /** @param string|int|float|bool|list<string> $value */
+    private static function text(string|int|float|bool|array $value): string
+    {
+        if (is_bool($value)) {
+            return $value ? 'on' : 'off';
+        }
+        return is_array($value) ? implode(',', $value) : (string) $value;
+    }
+
+    /**
+     * Reads its output until the `listening` line, then asks its health until it answers.
+     *
+     * @return array<string, mixed> the `listening` line
+     */
+    private static function waitUntilListening(ChildProcess $child, string $source, float $timeout): array
     {
         $deadline = microtime(true) + $timeout;
-        while (true) {
-            $url = self::listeningUrl($child->output());
-            if ($url !== null) {
-                return $url;
-            }
-            $code = $child->exitCode();
-            if ($code !== null) {
-                throw new SandboxStartException(sprintf(
-                    "card-sandbox: the sandbox exited (code %d) before it listened: %s\n%s",
-                    $code,
-                    ChildProcess::quote($child->command()),
-                    $child->outputTail(),
-                ));
+        $described = ChildProcess::quote($child->command()) . " ({$source})";
+        while (($banner = self::banner($child->output())) === null) {
+            if (($code = $child->exitCode()) !== null) {
+                throw new SandboxStartException("card-sandbox: {$described} exited ({$code}) before it was listening:\n" . self::indent($child->outputTail()));
             }
             if (microtime(true) >= $deadline) {
-                throw new SandboxStartException(sprintf(
-                    "card-sandbox: the sandbox did not listen within %d s: %s\n%s",
-                    $timeout,
-                    ChildProcess::quote($child->command()),
-                    $child->outputTail(),
-                ));
+                throw new SandboxStartException("card-sandbox: {$described} was not listening after {$timeout} s:\n" . self::indent($child->outputTail()));
             }
             usleep(20_000);
         }
+        $client = new SandboxClient((string) $banner['api'], 'card-sandbox-kit', 2.0);
+        while (true) {
+            try {
+                $client->health();
+                return $banner;
+            } catch (\RuntimeException $error) {
+                if (!$child->isRunning() || microtime(true) >= $deadline) {
+                    throw new SandboxStartException("card-sandbox: {$described} printed its address but its health does not answer ({$error->getMessage()}):\n" . self::indent($child->outputTail()));
+                }
+                usleep(50_000);
+            }
+        }
     }
 
-    private static function listeningUrl(string $output): ?string
+    /** @return array<string, mixed>|null */
+    private static function banner(string $output): ?array
     {
         foreach (preg_split('/\R/', $output) ?: [] as $line) {
             if (!str_contains($line, '"listening"')) {
@@ -156,9 +214,14 @@ final class SandboxProcess
             }
             $fields = json_decode($line, true);
             if (is_array($fields) && ($fields['event'] ?? null) === 'listening' && is_string($fields['api'] ?? null)) {
-                return SandboxUrl::origin($fields['api']);
+                return $fields;
             }
         }
         return null;
+    }
+
+    private static function indent(string $text): string
+    {
+        return $text === '' ? '  (no output)' : '  | ' . str_replace("\n", "\n  | ", $text);
     }
 }
