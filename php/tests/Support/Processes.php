@@ -19,7 +19,14 @@ final class Processes
         return $state !== 'Z';
     }
 
-    /** Waits, polling for at most `$seconds`, until no process of `$pids` is alive; those still alive. */
+    /**
+     * Waits, polling for at most `$seconds`, until no process of `$pids` is alive; those still
+     * alive, each as `<pid>: <its command line>`.
+     *
+     * @param list<int> $pids
+     *
+     * @return list<string>
+     */
     public static function waitUntilGone(array $pids, float $seconds = 15.0): array
     {
         $deadline = microtime(true) + $seconds;
@@ -30,7 +37,10 @@ final class Processes
             }
             usleep(50_000);
         } while (microtime(true) < $deadline);
-        return $alive;
+        return array_map(
+            static fn (int $pid): string => $pid . ': ' . trim(str_replace("\0", ' ', (string) @file_get_contents("/proc/{$pid}/cmdline"))),
+            $alive,
+        );
     }
 
     /**
@@ -52,5 +62,31 @@ final class Processes
             }
         }
         return $children;
+    }
+
+    /**
+     * The processes under `$pid`: its children, theirs, and so on.
+     *
+     * @return list<int>
+     */
+    public static function descendantsOf(int $pid): array
+    {
+        $found = [];
+        foreach (self::childrenOf($pid) as $child) {
+            $found = [...$found, $child, ...self::descendantsOf($child)];
+        }
+        return $found;
+    }
+
+    /**
+     * Kills those of `$pids` still alive (SIGKILL): what a failed test leaves behind.
+     *
+     * @param list<int> $pids
+     */
+    public static function killAll(array $pids): void
+    {
+        foreach (array_filter($pids, [self::class, 'isAlive']) as $pid) {
+            posix_kill($pid, 9);
+        }
     }
 }
