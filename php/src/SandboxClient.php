@@ -41,6 +41,9 @@ final class SandboxClient
     /** One handle for every call, so the connection is kept alive between them. */
     private ?\CurlHandle $curl = null;
 
+    /** A sandbox on this machine: no proxy of the environment (http_proxy) would reach it. */
+    private readonly bool $loopback;
+
     /**
      * @param string $baseUrl the sandbox's origin (`http://127.0.0.1:4010`) or its `/v1` base: both work
      * @param string $token   the bearer token: one token is one tenant
@@ -51,6 +54,8 @@ final class SandboxClient
         $this->url = SandboxUrl::origin($baseUrl);
         $this->baseUrl = $this->url . '/v1';
         $this->token = $token;
+        $host = trim((string) parse_url($this->url, PHP_URL_HOST), '[]');
+        $this->loopback = $host === 'localhost' || $host === '::1' || str_starts_with($host, '127.');
     }
 
     /**
@@ -458,6 +463,9 @@ final class SandboxClient
             CURLOPT_CONNECTTIMEOUT_MS => 5000,
             CURLOPT_TIMEOUT_MS => (int) ($this->timeout * 1000),
         ];
+        if ($this->loopback) {
+            $options[CURLOPT_PROXY] = '';
+        }
         if ($body !== null) {
             $headers[] = 'Content-Type: application/json';
             $options[CURLOPT_POSTFIELDS] = self::json($body);
