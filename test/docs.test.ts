@@ -19,6 +19,8 @@ const PAGES = [
   'ARCHITECTURE.md',
   'bench/HISTORY.md',
   'examples/wallet-backend/README.md',
+  'examples/php-wallet-backend/README.md',
+  'php/README.md',
   ...readdirSync(ROOT + 'docs')
     .filter((name) => name.endsWith('.md'))
     .map((name) => `docs/${name}`),
