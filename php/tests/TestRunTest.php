@@ -24,6 +24,7 @@ final class TestRunTest extends TestCase
         $lines = explode("\n", $run->output());
         self::assertStringStartsWith('card-sandbox: started card-sandbox ', $lines[0]);
         self::assertSame(1, substr_count($run->output(), 'card-sandbox: started'), $run->output());
+        self::assertStringNotContainsString('attached', $run->output(), 'the isolated test used the run\'s sandbox as its own');
         $records = $run->records();
         self::assertCount(3, $records, $run->output());
         // the isolated test's PHP ran the bootstrap too, and used the run's sandbox

@@ -22,20 +22,28 @@ final class UsesSandboxTest extends TestCase
         $this->tokenSeenBySetUp = $this->sandbox->token;
     }
 
-    /**
-     * @dataProvider twoTests
-     */
-    public function testGivesEachTestATenantOfItsOwn(string $phone): void
+    public function testGivesEachTestATenantOfItsOwn(): void
     {
-        $this->sandbox->v1('POST', '/card-users/create', ['phone' => $phone]);
-        // a tenant shared with the other data set would hold its card user too
-        self::assertSame([$phone], array_column($this->sandbox->v1('GET', '/card-users')['data'][0]['data'], 'phone'));
+        $this->sandbox->v1('POST', '/card-users/create', ['phone' => '+221770000001']);
+        // the tenant the test below gets: it sees nothing of this one's
+        $neighbour = new SandboxClient(TestRun::url(), TestRun::tokenFor(self::class . '::testResetsTheTenantWhenTheTestStarts'));
+        self::assertNotSame($this->sandbox->token, $neighbour->token);
+        self::assertSame([], $neighbour->v1('GET', '/card-users')['data'][0]['data']);
+        self::assertCount(1, $this->sandbox->v1('GET', '/card-users')['data'][0]['data']);
+    }
+
+    /**
+     * @dataProvider dataSets
+     */
+    public function testNamesTheTenantAfterTheTestAndItsDataSet(string $set): void
+    {
+        self::assertSame(TestRun::tokenFor(self::class . '::testNamesTheTenantAfterTheTestAndItsDataSet#' . $set), $this->sandbox->token);
     }
 
     /** @return array<string, array{string}> */
-    public static function twoTests(): array
+    public static function dataSets(): array
     {
-        return ['one' => ['+221770000001'], 'another' => ['+221770000002']];
+        return ['one' => ['one'], 'another' => ['another']];
     }
 
     public function testTokensDifferByTestAndDataSet(): void
