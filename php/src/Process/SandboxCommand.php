@@ -49,8 +49,9 @@ final class SandboxCommand
         $tried = ['CARD_SANDBOX_COMMAND (not set)', "node_modules/.bin/card-sandbox in {$cwd} and the folders above it"];
         $path = $env['PATH'] ?? '';
         $candidates = [];
-        if (self::onPath('npx', $path) !== null) {
-            $candidates[] = ['command' => ['npx', '--no', '--', 'card-sandbox'], 'source' => 'npx'];
+        $npx = self::onPath('npx', $path);
+        if ($npx !== null) {
+            $candidates[] = ['command' => [$npx, '--no', '--', 'card-sandbox'], 'source' => 'npx'];
         } else {
             $tried[] = 'npx (not on PATH)';
         }
