@@ -16,6 +16,7 @@ import {
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { parentOf } from '../src/lib/processes.js'
 import { startSandbox } from '../src/server/sandbox.js'
 import { until } from './webhooks/receiver.js'
 import { tempDir } from './temp-dir.js'
@@ -703,4 +704,120 @@ describe('npx card-sandbox <command>', () => {
     },
     60_000,
   )
+})
+
+/** The environment of a process the test starts, without npm's mark (`npm test` sets it): only
+ * --exit-with-parent may then make the sandbox watch its parent. */
+function withoutNpm(env: Record<string, string> = {}) {
+  const plain: Record<string, string | undefined> = { ...process.env, ...env }
+  delete plain.npm_lifecycle_event
+  return plain
+}
+
+/**
+ * A parent, as a test runner or a kit is, that starts `card-sandbox serve <args>` (stdin
+ * /dev/null, its output on the parent's own, which the test reads even once the parent is gone)
+ * and lives on until killed. Resolves once the sandbox has written its pid file.
+ */
+async function serveUnderParent(args: string[]) {
+  const pidFile = join(tempDir(), 'sandbox.pid')
+  const argv = [CLI, 'serve', '--port', '0', '--log', 'json', '--pid-file', pidFile, ...args]
+  const parent = spawn(
+    process.execPath,
+    [
+      '-e',
+      `require('node:child_process').spawn(process.execPath, ${JSON.stringify(argv)}, ` +
+        `{ stdio: ['ignore', 'inherit', 'inherit'] }); setInterval(() => {}, 1000)`,
+    ],
+    { env: withoutNpm(), stdio: ['ignore', 'pipe', 'pipe'] },
+  )
+  running.push(parent)
+  let output = ''
+  parent.stdout.on('data', (chunk) => (output += chunk))
+  parent.stderr.on('data', (chunk) => (output += chunk))
+  let server: number | undefined
+  killAfterwards(() => server)
+  await until(() => logLine(output, 'listening') !== undefined, 10_000, 'the banner')
+  server = Number(readFileSync(pidFile, 'utf8'))
+  const { health } = logLine(output, 'listening') as { health?: string }
+  return { parent, server, pidFile, health: health!, output: () => output }
+}
+
+/** The JSON log line of `event` in `output`, if any. */
+function logLine(output: string, event: string) {
+  return output
+    .split('\n')
+    .slice(0, -1) // the last is not a whole line yet
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as { event: string; message?: string; health?: string })
+    .find((line) => line.event === event)
+}
+
+/** Waits two of the parent watch's looks (500 ms apart), to see that nothing stopped meanwhile. */
+const twoLooks = () => new Promise((resolve) => setTimeout(resolve, 1_100))
+
+describe.runIf(process.platform === 'linux')('serve --exit-with-parent', () => {
+  it('stops cleanly once the process that started it is killed with SIGKILL', async () => {
+    const sandbox = await serveUnderParent(['--exit-with-parent', 'on'])
+    expect((await fetch(sandbox.health)).status).toBe(200)
+
+    sandbox.parent.kill('SIGKILL')
+    await until(() => !isRunning(sandbox.server), 10_000, 'the sandbox to stop')
+    expect(logLine(sandbox.output(), 'stopping')?.message).toBe(
+      'its parent process has gone (--exit-with-parent), finishing in-flight requests…',
+    )
+    expect(logLine(sandbox.output(), 'stopped')).toBeDefined()
+    expect(existsSync(sandbox.pidFile)).toBe(false)
+  })
+
+  it('without it, outlives the process that started it', async () => {
+    const sandbox = await serveUnderParent([])
+    sandbox.parent.kill('SIGKILL')
+    await until(
+      () => parentOf(sandbox.server) !== sandbox.parent.pid,
+      10_000,
+      'the sandbox to be adopted',
+    )
+    await twoLooks()
+    expect(isRunning(sandbox.server)).toBe(true)
+    expect((await fetch(sandbox.health)).status).toBe(200)
+    process.kill(sandbox.server, 'SIGTERM')
+    await until(() => !isRunning(sandbox.server), 10_000, 'the sandbox to stop')
+  })
+
+  it('stops cleanly once its stdin closes (CARD_SANDBOX_EXIT_WITH_PARENT), having read and dropped what came', async () => {
+    const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--log', 'json'], {
+      env: withoutNpm({ CARD_SANDBOX_EXIT_WITH_PARENT: 'on' }),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    })
+    running.push(child)
+    let output = ''
+    child.stdout.on('data', (chunk) => (output += chunk))
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
+    await until(() => logLine(output, 'listening') !== undefined, 10_000, 'the banner')
+    // far more than a pipe holds (64 KiB): written only if the sandbox reads it
+    let written = false
+    child.stdin.on('error', () => {}) // EPIPE, should the sandbox be gone
+    child.stdin.write(Buffer.alloc(8 * 1024 * 1024, 'x'), () => (written = true))
+    await until(() => written, 10_000, 'the sandbox to read its stdin')
+    await twoLooks()
+    expect(child.exitCode).toBeNull()
+
+    child.stdin.end()
+    expect(await exited).toBe(0)
+    expect(logLine(output, 'stopping')?.message).toBe(
+      'its stdin closed (--exit-with-parent), finishing in-flight requests…',
+    )
+    expect(logLine(output, 'stopped')).toBeDefined()
+  })
+
+  it('serves on with stdin /dev/null, which ends at once (it watches a pipe or a socket only)', async () => {
+    const cli = startCli(['--log', 'silent', '--exit-with-parent', 'on'])
+    const health = (await cli.baseUrl).replace(/\/v1$/, '/__sandbox/health')
+    await twoLooks()
+    expect(cli.child.exitCode).toBeNull()
+    expect((await fetch(health)).status).toBe(200)
+    cli.child.kill('SIGTERM')
+    expect(await cli.exited).toBe(0)
+  })
 })

@@ -36,7 +36,7 @@ const identity = {
 }
 
 describe('client.v1, typed', () => {
-  it('takes a card user, a card, money, payments, disburses and a dispute through every route', async () => {
+  it('takes a card user, a card, money, payments, disburses, a dispute and a phone through every route', async () => {
     const { v1 } = client
     const created = await v1.cardUsers.create(identity)
     // the whole identity: answered under data, and typed so (no narrowing)
@@ -81,9 +81,9 @@ describe('client.v1, typed', () => {
       amount: 1_000,
       card_reference: card,
       bank_id: 'SN01',
-      bank_name: 'CBAO',
+      bank_name: 'BICICI',
     })
-    expect(payout.data.transaction.merchant).toBe('CBAO')
+    expect(payout.data.transaction.merchant).toBe('BICICI')
     await v1.transactions.cardToWallet({
       amount: 1_000,
       card_reference: card,
@@ -127,6 +127,8 @@ describe('client.v1, typed', () => {
     expect((await v1.disputes.list()).meta.total).toBe(1)
     expect((await v1.business.balances()).data.balance).toBeGreaterThan(0)
     expect((await v1.business.operations()).data.length).toBeGreaterThan(0)
+    const verified = await v1.phone.verify({ phone: '770000001', country_code: 'sn' })
+    expect(verified.data).toEqual({ phone: '770000001', country_code: 'sn' })
 
     // every /v1 route was reached by one of the typed methods (a literal path before a pattern)
     const routes = documentedRoutes(sandbox.app as never)
@@ -196,6 +198,14 @@ describe('client.v1, typed', () => {
       card_user_reference: string
       card_brand: 'visa' | 'mastercard' | 'gim'
       card_type: 'virtual' | 'physical'
+    }>()
+    type Bank = Parameters<typeof client.v1.transactions.cardToBank>[0]['bank_name']
+    // @ts-expect-error a bank the docs' card-to-bank page does not list
+    const unlisted: Bank = 'CBAO'
+    void unlisted
+    expectTypeOf(client.v1.phone.verify).parameter(0).toEqualTypeOf<{
+      phone: string
+      country_code: 'sn' | 'ci' | 'tg' | 'bj' | 'bf'
     }>()
   })
 })

@@ -9,6 +9,7 @@ import { remark } from 'remark'
 import remarkValidateLinks from 'remark-validate-links'
 import { engine } from 'unified-engine'
 import { describe, expect, it } from 'vitest'
+import { BANK_NAMES, PHONE_COUNTRY_CODES } from '../src/db/values.js'
 import { tempDir } from './temp-dir.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -83,6 +84,17 @@ describe('the README and docs/', () => {
         ),
     )
     expect(found).toEqual([])
+  })
+
+  it('list the closed values the schema holds, in its order (docs/api.md, "Closed lists")', () => {
+    const rows = read('docs/api.md').split('\n')
+    const listed = (field: string) => {
+      const row = rows.find((line) => line.startsWith(`| ${field} `))
+      expect(row, field).toBeDefined()
+      return [...row!.split('|')[2].matchAll(/`([^`]+)`/g)].map((match) => match[1])
+    }
+    expect(listed('card-to-bank `bank_name`')).toEqual([...BANK_NAMES])
+    expect(listed('verify phone `country_code`')).toEqual([...PHONE_COUNTRY_CODES])
   })
 
   it('keep the README to a newcomer’s page: at most 300 lines and 20 KB', () => {

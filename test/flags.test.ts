@@ -42,3 +42,29 @@ describe('--cors', () => {
     expect(() => optionsOf(['--cors', 'http://a.test/x'])).toThrow(FlagError)
   })
 })
+
+describe('--exit-with-parent', () => {
+  const exitWithParent = (argv: string[], env: NodeJS.ProcessEnv = {}) => {
+    const command = parseFlags(argv, env)
+    if (command.kind !== 'run') throw new Error(command.kind)
+    return command.exitWithParent
+  }
+
+  it('is off unless the flag or CARD_SANDBOX_EXIT_WITH_PARENT turns it on, the flag first', () => {
+    expect(exitWithParent([])).toBe(false)
+    expect(exitWithParent(['--exit-with-parent', 'on'])).toBe(true)
+    const env = { CARD_SANDBOX_EXIT_WITH_PARENT: 'on' }
+    expect(exitWithParent([], env)).toBe(true)
+    expect(exitWithParent(['--exit-with-parent', 'off'], env)).toBe(false)
+  })
+
+  it('is a property of the serving process, not a sandbox option', () => {
+    expect(optionsOf(['--exit-with-parent', 'on'])).not.toHaveProperty('exitWithParent')
+  })
+
+  it('refuses anything but on or off, naming the flag', () => {
+    expect(() => exitWithParent(['--exit-with-parent', 'yes'])).toThrow(
+      '--exit-with-parent must be one of on, off (got "yes")',
+    )
+  })
+})

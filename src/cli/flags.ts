@@ -138,6 +138,12 @@ export const FLAGS: readonly Flag[] = [
     value: '<file>',
     help: "write the process id here once listening (removed on exit); 'card-sandbox stop' reads it",
   },
+  {
+    name: 'exit-with-parent',
+    value: '<on|off>',
+    default: 'off',
+    help: 'stop when the process that started it is gone, or when stdin (a pipe) closes',
+  },
 ]
 
 export const envName = (flag: string) => `CARD_SANDBOX_${flag.toUpperCase().replaceAll('-', '_')}`
@@ -147,7 +153,7 @@ export class FlagError extends Error {}
 export type CliCommand =
   | { kind: 'help' }
   | { kind: 'version' }
-  | { kind: 'run'; options: SandboxOptions; pidFile?: string }
+  | { kind: 'run'; options: SandboxOptions; pidFile?: string; exitWithParent: boolean }
 
 export function parseFlags(argv: string[], env: NodeJS.ProcessEnv = {}): CliCommand {
   let parsed
@@ -213,7 +219,13 @@ export function parseFlags(argv: string[], env: NodeJS.ProcessEnv = {}): CliComm
       oneOf('webhook-extensions', raw('webhook-extensions'), ['on', 'off'] as const) === 'on',
   }
   if (options.tokens?.length === 0) throw new FlagError('--tokens needs at least one token')
-  return { kind: 'run', options, pidFile: raw('pid-file') }
+  return {
+    kind: 'run',
+    options,
+    pidFile: raw('pid-file'),
+    exitWithParent:
+      oneOf('exit-with-parent', raw('exit-with-parent'), ['on', 'off'] as const) === 'on',
+  }
 }
 
 function integer(name: string, value: string | undefined, min: number, max: number): number {

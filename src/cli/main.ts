@@ -4,10 +4,11 @@
  * transition, trigger, listen, fixtures, journal), or `drift`, which reads a proxy's record
  * file; each is one entry of COMMANDS. Serving: flags (or
  * CARD_SANDBOX_* env vars) → startSandbox(), a start-up banner, the pid file of --pid-file, and
- * a clean shutdown on SIGINT/SIGTERM or when npm, which started it, has gone.
+ * a clean shutdown on SIGINT/SIGTERM, when npm, which started it, has gone, or with
+ * --exit-with-parent when its parent has gone or its stdin closed.
  */
 // first: it notes the parent this process started under before anything else loads
-import { watchLauncher } from '../lib/processes.js'
+import { watchLauncher, watchParent, watchStdinEnd } from '../lib/processes.js'
 import type { Command } from '../commands/command.js'
 import { readPidFile, writePidFile } from '../commands/pid-file.js'
 import { proxyCommand } from '../commands/proxy.js'
@@ -130,7 +131,7 @@ async function serve(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
     return 0
   }
 
-  const { options, pidFile } = command
+  const { options, pidFile, exitWithParent } = command
   const held = pidFile ? readPidFile(pidFile) : undefined
   if (held?.state === 'running') {
     return couldNotStart(
@@ -176,6 +177,11 @@ async function serve(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   process.once('SIGTERM', () => stop('SIGTERM received'))
   // `npx card-sandbox & … kill $!` kills npm, not this process
   watchLauncher(env, () => stop('npm, which started it, has gone'))
+  if (exitWithParent) {
+    // a test runner or a kit killed (SIGKILL too) must not leave the sandbox behind
+    watchParent(() => stop('its parent process has gone (--exit-with-parent)'))
+    watchStdinEnd(() => stop('its stdin closed (--exit-with-parent)'))
+  }
   return 0
 }
 

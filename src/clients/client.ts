@@ -290,6 +290,8 @@ export type ScenarioRule = {
   edit?: {
     /** Sets a key: a new one, or a new value for one that is there. */
     add?: Record<string, unknown>
+    /** Sets a key (the target) to another key's value in the same answer: `{to: from}`. */
+    copy?: Record<string, string>
     drop?: string[]
     /** The key's new name, in the same place. */
     rename?: Record<string, string>

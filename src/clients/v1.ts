@@ -148,6 +148,10 @@ export function typedV1(call: V1Call) {
       operations: (query?: V1PageQuery) =>
         list<Answer<'listBusinessOperationsAnswer'>>('/business/operations', query),
     },
+    phone: {
+      verify: (body: Body<'verifyPhoneBody'>) =>
+        send<Answer<'verifyPhoneAnswer'>>('POST', '/phone/verify', body),
+    },
   }
 }
 

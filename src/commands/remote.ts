@@ -8,6 +8,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { createSandboxClient, SandboxClientError, type SandboxClient } from '../clients/client.js'
 import { helpRow, type HelpRow } from '../cli/help.js'
 import { flagErrorMessage } from '../cli/suggest.js'
+import { watchLauncher } from '../lib/processes.js'
 import type { Command } from './command.js'
 
 /** Where a sandbox started with the defaults listens. */
@@ -28,6 +29,7 @@ export type Remote = {
   positionals: string[]
   values: Record<string, string | boolean | undefined>
   out: (line: string) => void
+  env: NodeJS.ProcessEnv
 }
 
 /**
@@ -64,7 +66,7 @@ export function remoteCommand(
           throw new UsageError(`--url must be an http(s) URL (got "${url}")`)
         const client = createSandboxClient({ baseUrl: url, token })
         const out = (line: string) => void process.stdout.write(line + '\n')
-        return (await body({ client, positionals, values, out })) ?? 0
+        return (await body({ client, positionals, values, out, env })) ?? 0
       } catch (error) {
         return failure(spec.name, url, error, ['url', 'token', ...Object.keys(spec.options ?? {})])
       }
@@ -105,4 +107,29 @@ export function expectArgs(positionals: string[], names: string[], extra = false
   if (!extra && positionals.length > names.length)
     throw new UsageError(`unexpected argument ${positionals[names.length]}`)
   return positionals
+}
+
+/** What stops a command that runs until Ctrl-C. */
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
+
+/**
+ * Waits for Ctrl-C, SIGTERM or SIGHUP, or for npm, which started the command, to have gone
+ * (`npx card-sandbox listen & … kill $!` signals npm alone), or rejects with `failed`'s error;
+ * either way, it leaves no listener behind. Resolves with why it stopped, unless a signal did.
+ */
+export async function untilStopped(
+  env: NodeJS.ProcessEnv,
+  failed: Promise<never> = new Promise(() => {}),
+): Promise<string | undefined> {
+  let stop: (why?: string) => void = () => {}
+  const stopped = new Promise<string | undefined>((resolve) => (stop = resolve))
+  const onSignal = () => stop()
+  for (const signal of STOP_SIGNALS) process.on(signal, onSignal)
+  const unwatch = watchLauncher(env, () => stop('npm, which started it, has gone'))
+  try {
+    return await Promise.race([stopped, failed])
+  } finally {
+    for (const signal of STOP_SIGNALS) process.off(signal, onSignal)
+    unwatch()
+  }
 }

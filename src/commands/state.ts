@@ -5,7 +5,7 @@
  */
 import type { JournalEntry, TransitionResource } from '../clients/client.js'
 import { helpRow } from '../cli/help.js'
-import { expectArgs, remoteCommand, UsageError, type Remote } from './remote.js'
+import { expectArgs, remoteCommand, untilStopped, UsageError, type Remote } from './remote.js'
 
 export const resetCommand = remoteCommand(
   { name: 'reset', usage: 'reset', summary: 'empty the tenant: every resource, job and event' },
@@ -122,21 +122,21 @@ export const journalCommand = remoteCommand(
     help: [helpRow('--tail', 'keep printing requests as they arrive')],
     options: { tail: { type: 'boolean' } },
   },
-  async ({ client, positionals, values, out }) => {
+  async ({ client, positionals, values, out, env }) => {
     expectArgs(positionals, [])
     let seen = await printNew(client, out, new Set())
     if (!values.tail) return
-    await new Promise<void>((resolve) => {
-      const timer = setInterval(() => {
-        printNew(client, out, seen).then((now) => (seen = now), stop)
-      }, TAIL_INTERVAL_MS)
-      function stop() {
-        clearInterval(timer)
-        resolve()
-      }
-      process.once('SIGINT', stop)
-      process.once('SIGTERM', stop)
-    })
+    // a sandbox gone away ends the tail as an error: said, exit code 1
+    let lost: (error: unknown) => void = () => {}
+    const gone = new Promise<never>((_, reject) => (lost = reject))
+    const timer = setInterval(() => {
+      printNew(client, out, seen).then((now) => (seen = now), lost)
+    }, TAIL_INTERVAL_MS)
+    try {
+      await untilStopped(env, gone)
+    } finally {
+      clearInterval(timer)
+    }
   },
 )
 

@@ -3,16 +3,17 @@
  * `trigger <event>` creates what the event needs and makes it fire; `listen [--forward-to URL]`
  * points the tenant's webhooks at itself and prints each delivery live with its signature check,
  * or forwards each to your handler (answering the sandbox what the handler answered, so retries
- * behave as they would), until Ctrl-C. `listen` leaves the secret that signs as it found it (the
- * handler verifies with the secret it knows) and on exit puts the URL and secret back as they
- * were: the tenant's own, or null where they were a default.
+ * behave as they would), until Ctrl-C (or until npm, which started it, has gone). `listen`
+ * leaves the secret that signs as it found it (the handler verifies with the secret it knows)
+ * and on exit puts the URL and secret back as they were: the tenant's own, or null where they
+ * were a default.
  */
 import type { SandboxClient, WebhookEndpoint } from '../clients/client.js'
 import { RETRY_DELAYS_MS } from '../domain/outbox.js'
 import { webhookReceiver, type Delivery, type UnverifiedDelivery } from '../kits/testing.js'
 import { maskToken, maskUrlPassword } from '../lib/masking.js'
 import { helpRow } from '../cli/help.js'
-import { expectArgs, remoteCommand, UsageError } from './remote.js'
+import { expectArgs, remoteCommand, untilStopped, UsageError } from './remote.js'
 
 /** A full-identity card user: verified by itself, so the triggers need no widget. */
 function identity() {
@@ -97,7 +98,7 @@ export const listenCommand = remoteCommand(
     ],
     options: { 'forward-to': { type: 'string' } },
   },
-  async ({ client, positionals, values, out }) => {
+  async ({ client, positionals, values, out, env }) => {
     expectArgs(positionals, [])
     const forwardTo = values['forward-to'] as string | undefined
     if (forwardTo !== undefined && !/^https?:\/\/\S+$/.test(forwardTo))
@@ -132,6 +133,11 @@ export const listenCommand = remoteCommand(
         },
       },
     )
+    const printUnverified = setInterval(() => {
+      for (const delivery of receiver.deliveries.splice(0))
+        if (!delivery.verified) out(deliveryLine(delivery, 401, undefined))
+    }, 200)
+    let stoppedBy: string | undefined
     try {
       out(
         `listening: the tenant's webhooks now go to ${receiver.url}` +
@@ -139,21 +145,13 @@ export const listenCommand = remoteCommand(
           `; signed with ${secretName(found)} ${maskToken(found.secret)}, as before. ` +
           'Ctrl-C stops (and puts the webhook URL back).',
       )
-      const printUnverified = setInterval(() => {
-        for (const delivery of receiver.deliveries.splice(0))
-          if (!delivery.verified) out(deliveryLine(delivery, 401, undefined))
-      }, 200)
-      await new Promise<void>((resolve) => {
-        process.once('SIGINT', resolve)
-        process.once('SIGTERM', resolve)
-        process.once('SIGHUP', resolve)
-      })
-      clearInterval(printUnverified)
+      stoppedBy = await untilStopped(env)
     } finally {
+      clearInterval(printUnverified)
       await receiver.close()
       await client.setWebhook({ url: ownUrl, secret: ownSecret })
     }
-    out(`listening: stopped; ${urlBack(found)}`)
+    out(`listening: stopped${stoppedBy ? ` (${stoppedBy})` : ''}; ${urlBack(found)}`)
   },
 )
 

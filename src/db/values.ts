@@ -58,6 +58,43 @@ export const WALLET_TO_CARD_NETWORKS = [
   'wave-sn',
 ] as const
 
+/**
+ * The banks a card-to-bank transfer may go to: the `bank_name` list of the API reference's
+ * "Card to Bank Account" page (alal-php's Enums/BankName.php holds the same 27).
+ */
+export const BANK_NAMES = [
+  'BICICI',
+  'NSIA_BANQUE_CI',
+  'SIB',
+  'SOCIETE_GENERALE_CI',
+  'CITIBANK_CI',
+  'BOA_CI',
+  'BACI',
+  'ECOBANK_CI',
+  'BHCI',
+  'BNI',
+  'STANDARD_CHARTERED_BANK_CI',
+  'AFRILAND_FIRST_BANK_CI',
+  'VERSUS_BANK_CI',
+  'ORABANK_CI',
+  'BBG_CI',
+  'UBA_CI',
+  'BSIC_CI',
+  'BGFIBANK_CI',
+  'BANQUE_POPULAIRE',
+  'GTBANK_CI',
+  'CBI_CI',
+  'BDU_CI',
+  'STANBIC_BANK_CI',
+  'BDA',
+  'MANSA_BANK_CI',
+  'ORANGE_BANK_CI',
+  'AFG_BANK_CI',
+] as const
+
+/** The countries a phone may be verified in (alal-php's Enums/CountryCode.php). */
+export const PHONE_COUNTRY_CODES = ['sn', 'ci', 'tg', 'bj', 'bf'] as const
+
 /** The networks a disburse may go out on: a bank, or a wallet. */
 export const DISBURSE_NETWORKS = ['bank', ...WALLET_NETWORKS] as const
 

@@ -9,6 +9,8 @@ export const MAGIC_VALUES = {
   verificationFailsPhoneSuffix: '0404',
   /** A card created for a user whose phone ends like this fails to issue. */
   cardFailsPhoneSuffix: '0500',
+  /** A phone ending like this is refused by verify phone (a 422). */
+  phoneVerificationFailsSuffix: '0422',
   /** Amounts that decide how a transfer, disburse or payment ends. */
   amounts: { 4004: 'failed', 4008: 'expired', 2002: 'success' } as Record<number, string>,
 } as const
@@ -19,6 +21,10 @@ export function magicVerification(phone: string): ForcedOutcome | undefined {
 
 export function magicCard(cardUserPhone: string): ForcedOutcome | undefined {
   return cardUserPhone.endsWith(MAGIC_VALUES.cardFailsPhoneSuffix) ? { to: 'failed' } : undefined
+}
+
+export function magicPhoneRefused(phone: string): boolean {
+  return phone.endsWith(MAGIC_VALUES.phoneVerificationFailsSuffix)
 }
 
 /** The outcome an amount forces, if the resource can end that way. */

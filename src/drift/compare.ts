@@ -156,6 +156,7 @@ const SUCCESS_MESSAGES: Record<string, string> = {
   'GET /v1/payments/{reference}': 'Payment fetched successfully',
   'GET /v1/business/balances': 'Business balances fetched successfully',
   'GET /v1/business/operations': 'Business operations fetched successfully',
+  'POST /v1/phone/verify': 'Phone verified successfully',
 }
 
 /** The errors whose message never depends on the request (the others name the field or value). */
@@ -380,15 +381,7 @@ function compareValue(value: unknown, input: JsonSchema, path: string, out: Find
   }
   const branches = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined
   if (branches) {
-    const candidates = branches.filter((b) => !(resolve(b).type === 'null'))
-    // the branch the answer is closest to: none of its findings, or the fewest
-    let best: Findings | undefined
-    for (const branch of candidates) {
-      const trial = new Findings(out.route)
-      compareValue(value, branch, path, trial)
-      if (!best || trial.list.length < best.list.length) best = trial
-      if (trial.list.length === 0) break
-    }
+    const best = closestBranch(value, branches, path, out.route)
     for (const f of best?.list ?? []) out.add(f.path, f.kind, f.upstream, f.sandbox)
     return
   }
@@ -428,6 +421,42 @@ function compareValue(value: unknown, input: JsonSchema, path: string, out: Find
     return
   }
   if (actual === 'object') compareObject(value as Record<string, unknown>, schema, path, out)
+}
+
+/**
+ * The findings of the branch an answer is in: one it matches, else the one that names the most
+ * of the answer's keys (a full-identity create, `data` beside `message`, is not a widget create
+ * however its `data` drifted), then the one with the fewest findings.
+ */
+function closestBranch(
+  value: unknown,
+  branches: JsonSchema[],
+  path: string,
+  route: string,
+): Findings | undefined {
+  let best: { findings: Findings; named: number } | undefined
+  for (const branch of branches) {
+    if (resolve(branch).type === 'null') continue
+    const findings = new Findings(route)
+    compareValue(value, branch, path, findings)
+    if (findings.list.length === 0) return findings
+    const named = keysNamed(value, branch)
+    if (
+      !best ||
+      named > best.named ||
+      (named === best.named && findings.list.length < best.findings.list.length)
+    )
+      best = { findings, named }
+  }
+  return best?.findings
+}
+
+/** How many of an object's keys a schema names (none for a value that is not an object). */
+function keysNamed(value: unknown, schema: JsonSchema): number {
+  const properties = resolve(schema).properties
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return 0
+  if (properties === null || typeof properties !== 'object') return 0
+  return Object.keys(value).filter((key) => Object.hasOwn(properties, key)).length
 }
 
 function compareObject(

@@ -2,16 +2,29 @@
  * Pins what drifted: a drift report (and the record lines it was made from) turned into a
  * scenario file that `--scenario` loads, so the sandbox answers in the real service's shape
  * while it keeps creating and moving resources with its own references. Per route with
- * findings: an `edit` rule (an extra key added with the upstream's masked value, a missing key
- * dropped, a type changed, a null where the upstream sends one, the status and message of a
- * success), a `respond` rule for an error status the upstream gave where the sandbox succeeds,
- * and a comment for what an edit cannot pin (headers, formats, enum values, key order). The
- * delay bounds the recording shows go into `delays:`.
+ * findings: an `edit` rule (a renamed key renamed, renames.ts; an extra key copied from the key
+ * of the same answer it equals, else added with a placeholder or the upstream's masked value,
+ * pin-values.ts; a missing key dropped, a type changed, a null where the upstream sends one,
+ * the status and message of a success), a `respond` rule for an error status the upstream gave
+ * where the sandbox succeeds, and a comment for what an edit cannot pin (headers, formats, enum
+ * values, key order). The delay bounds the recording shows go into `delays:`. No personal value
+ * of the recording is written.
  */
 import { createRequire } from 'node:module'
 import { DELAY_NAMES } from '../domain/schedule.js'
 import type { Edit, EditType } from '../engine/scenarios/edit.js'
 import type { Finding } from './compare.js'
+import {
+  copySource,
+  firstValueAt,
+  generalPath,
+  lastKey,
+  personalValues,
+  withoutPersonal,
+  type PersonalValues,
+  type Placeholder,
+} from './pin-values.js'
+import { findRenames, newName, renamedIn, withRenames } from './renames.js'
 import type { RecordLine, Report } from './report.js'
 
 let yaml: typeof import('yaml') | undefined
@@ -35,14 +48,13 @@ export function scenarioFromReport(
   if (delays.lines.length) out.push(...delays.lines)
 
   const rules: string[] = []
+  const personal = personalValues(lines)
   // the first rule that matches wins: a literal path before a template that would also match it
   const params = (route: string) => (route.match(/\{/g) ?? []).length
   const routes = [...report.routes].sort((a, b) => params(a.route) - params(b.route))
   for (const { route, findings } of routes) {
     if (findings === 0) continue
-    // every finding of the route, not only the report's examples of each (path, kind)
-    const all = lines.flatMap((line) => (line.findings ?? []).filter((f) => f.route === route))
-    rules.push(...pinRoute(route, all, lines))
+    rules.push(...pinRoute(route, lines, personal))
   }
   if (rules.length) out.push('rules:', ...rules)
   else out.push('rules: []')
@@ -98,12 +110,25 @@ function pinDelays(delays: Record<string, Bounds>) {
   return { lines: lines.length ? ['delays:', ...lines] : [] }
 }
 
-/** The rules (YAML list items, with their comments) for one route's findings. */
-function pinRoute(route: string, findings: Finding[], lines: RecordLine[]): string[] {
+/**
+ * The rules (YAML list items, with their comments) for one route's findings; `personal`: the
+ * recording's personal values, never written.
+ */
+function pinRoute(route: string, lines: RecordLine[], personal: PersonalValues): string[] {
   const [method, template = ''] = route.split(' ')
   const path = template.replace(/\{([^}]+)\}/g, ':$1')
-  const calls = lines.filter((line) => line.method === method && routeMatches(template, line.path))
+  const recorded = lines.filter(
+    (line) => line.method === method && routeMatches(template, line.path),
+  )
+  const renames = findRenames(route, recorded)
+  // each call's findings with its renames read as such (renames.ts)
+  const calls = recorded.map((line) => withRenames(line, renames, route))
+  // every finding of the route, not only the report's examples of each (path, kind)
+  const findings = calls.flatMap((line) => (line.findings ?? []).filter((f) => f.route === route))
   const distinct = dedupe(findings)
+  /** A recorded value as a comment shows it: without the recording's personal values. */
+  const shown = (value: unknown, where = '$') =>
+    describe(withoutPersonal(value, personal, { path: where, key: lastKey(where) }))
   const seen = (f: Finding) =>
     calls.filter((line) => (line.findings ?? []).some((g) => sameFinding(f, g)))
   const out: string[] = []
@@ -127,7 +152,9 @@ function pinRoute(route: string, findings: Finding[], lines: RecordLine[]): stri
       match.nth = where.map((line) => calls.indexOf(line) + 1)
     const respond = {
       status,
-      ...(first?.response?.body !== undefined && { body: first.response.body }),
+      ...(first?.response?.body !== undefined && {
+        body: withoutPersonal(first.response.body, personal, { path: '$', key: '' }),
+      }),
     }
     const rule = { match, respond }
     out.push(
@@ -142,6 +169,13 @@ function pinRoute(route: string, findings: Finding[], lines: RecordLine[]): stri
   const edit: Edit = {}
   const pinned: Finding[] = []
   const notes: string[] = []
+  for (const rename of renames) {
+    ;(edit.rename ??= {})[rename.path] = newName(rename)
+    notes.push(
+      `rename at ${rename.path}: the real service answers it as ${rename.renamed} ` +
+        "(each answer's own value moves under the new name)",
+    )
+  }
   for (const finding of distinct) {
     const where = seen(finding)
     // an edit changes success answers only: what differed in an error answer is a note
@@ -155,11 +189,9 @@ function pinRoute(route: string, findings: Finding[], lines: RecordLine[]): stri
     }
     const path = generalPath(finding.path)
     switch (finding.kind) {
-      case 'extra-key': {
-        const value = upstreamValue(finding, where)
-        ;(edit.add ??= {})[path] = value === undefined ? null : value
+      case 'extra-key':
+        notes.push(...pinAdded(edit, path, upstreamValue(finding, where), where, personal))
         break
-      }
       case 'missing-key':
         ;(edit.drop ??= []).push(path)
         break
@@ -170,9 +202,13 @@ function pinRoute(route: string, findings: Finding[], lines: RecordLine[]): stri
         ;(edit.retype ??= {})[path] = 'null'
         break
       case 'message':
-        if (typeof finding.upstream === 'string') edit.message = finding.upstream
+        if (typeof finding.upstream === 'string')
+          edit.message = withoutPersonal(finding.upstream, personal, {
+            path: '$.message',
+            key: 'message',
+          }) as string
         else {
-          notes.push(`message at ${finding.path}: ${describe(finding.upstream)} (not pinned)`)
+          notes.push(`message at ${finding.path}: ${shown(finding.upstream)} (not pinned)`)
           continue
         }
         break
@@ -189,33 +225,38 @@ function pinRoute(route: string, findings: Finding[], lines: RecordLine[]): stri
       case 'enum':
         // a fixed value would freeze a field that moves (a status) or that the request chooses
         notes.push(
-          `enum at ${finding.path}: upstream ${describe(finding.upstream)}, sandbox ` +
+          `enum at ${finding.path}: upstream ${shown(finding.upstream, finding.path)}, sandbox ` +
             `${describe(finding.sandbox)} (not pinned: a fixed value would stop it following the resource)`,
         )
         continue
       case 'header':
         notes.push(
-          `header ${finding.path.replace(/^header:/, '')}: upstream ${describe(finding.upstream)},` +
+          `header ${finding.path.replace(/^header:/, '')}: upstream ${shown(finding.upstream)},` +
             ` sandbox ${describe(finding.sandbox)} (edits change bodies, not headers)`,
         )
         continue
       default:
         notes.push(
-          `${finding.kind} at ${finding.path}: upstream ${describe(finding.upstream)}, sandbox ` +
-            `${describe(finding.sandbox)} (not pinned: an instant, a format or an order differs per answer)`,
+          `${finding.kind} at ${finding.path}: upstream ${shown(finding.upstream, finding.path)}, ` +
+            `sandbox ${describe(finding.sandbox)} (not pinned: an instant, a format or an order differs per answer)`,
         )
         continue
     }
     pinned.push(finding)
   }
 
-  if (pinned.length) {
-    const kinds = [...new Set(pinned.map((f) => f.kind))].join(', ')
-    const where = calls.filter((line) =>
-      (line.findings ?? []).some((g) => pinned.some((f) => sameFinding(f, g))),
+  if (pinned.length || renames.length) {
+    const kinds = [...new Set([...renames.map(() => 'rename'), ...pinned.map((f) => f.kind)])].join(
+      ', ',
+    )
+    const count = pinned.length + renames.length
+    const where = calls.filter(
+      (line, i) =>
+        renames.some((rename) => renamedIn(recorded[i], rename)) ||
+        (line.findings ?? []).some((g) => pinned.some((f) => sameFinding(f, g))),
     )
     out.push(
-      `  # ${route}: ${kinds} — ${pinned.length} finding${pinned.length === 1 ? '' : 's'}` +
+      `  # ${route}: ${kinds} — ${count} finding${count === 1 ? '' : 's'}` +
         ` on ${where.length || '?'} of ${calls.length || '?'} calls` +
         (where[0] ? `, first at ${where[0].at}` : ''),
       ...notes.map((note) => `  #   ${note}`),
@@ -247,11 +288,6 @@ function countOf(finding: Finding, findings: Finding[]): number {
   return findings.filter((f) => sameFinding(f, finding)).length
 }
 
-/** `$.data[3].x`, `$.data[].x` and `$.data.3.x` pin every element: `$.data[*].x`. */
-function generalPath(path: string): string {
-  return path.replace(/\[\d*\]/g, '[*]').replace(/\.\d+(?=$|[.[])/g, '[*]')
-}
-
 /**
  * What the upstream sent where a finding is: read from the recorded (masked) answer, which keeps
  * each value's JSON type, else the finding's own `upstream`.
@@ -259,22 +295,41 @@ function generalPath(path: string): string {
 function upstreamValue(finding: Finding, where: RecordLine[]): unknown {
   for (const line of where) {
     const own = (line.findings ?? []).find((g) => sameFinding(finding, g))
-    const value = own && valueAt(line.response?.body, own.path)
+    const value = own && firstValueAt(line.response?.body, own.path)
     if (value !== undefined) return value
   }
   return finding.upstream
 }
 
-function valueAt(body: unknown, path: string): unknown {
-  let value = body
-  const steps = path.slice(1).match(/\.[^.[\]]+|\[\d+\]/g) ?? []
-  if (!path.startsWith('$') || steps.join('') !== path.slice(1)) return undefined
-  for (const step of steps) {
-    if (value === null || typeof value !== 'object') return undefined
-    const key = step.startsWith('[') ? Number(step.slice(1, -1)) : step.slice(1)
-    value = (value as Record<string | number, unknown>)[key]
+/**
+ * An added key, pinned as a copy of the key it equals in every answer recorded, else added with
+ * the recorded value less what belongs to one resource or one person; the notes that say so.
+ */
+function pinAdded(
+  edit: Edit,
+  path: string,
+  recorded: unknown,
+  where: RecordLine[],
+  personal: PersonalValues,
+): string[] {
+  const source = copySource(
+    path,
+    where.map((line) => line.response?.body),
+  )
+  if (source !== undefined) {
+    ;(edit.copy ??= {})[path] = source
+    return [`${path}: a copy of ${source}, as in every answer recorded`]
   }
-  return value
+  const placeholders: Placeholder[] = []
+  const at = { path, key: lastKey(path), placeholders }
+  ;(edit.add ??= {})[path] = withoutPersonal(recorded ?? null, personal, at)
+  return placeholders.map(placeholderNote)
+}
+
+function placeholderNote({ path, value, what }: Placeholder): string {
+  return what === 'a personal field'
+    ? `${path}: ${describe(value)}, a placeholder for a personal field (the recording's is never written)`
+    : `${path}: ${describe(value)}, a placeholder for ${what} (the recorded one is one resource's)`
 }
 
 function routeMatches(template: string, path: string): boolean {

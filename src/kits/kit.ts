@@ -24,7 +24,7 @@ function optionKey(flag: (typeof FLAGS)[number]): keyof SandboxOptions {
 export function optionsFromEnv(env: Environment = process.env): SandboxOptions {
   const command = parseFlags([], env as NodeJS.ProcessEnv)
   if (command.kind !== 'run') return {}
-  // only the flags that are sandbox options (--pid-file is the command's)
+  // only the flags that are sandbox options (--pid-file, --exit-with-parent are the command's)
   const set = FLAGS.filter(
     (flag) => env[envName(flag.name)] !== undefined && optionKey(flag) in command.options,
   )

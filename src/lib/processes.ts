@@ -1,10 +1,10 @@
 /**
  * What the command knows of other processes, for the database lock, the pid file and the
- * launcher watch: whether one is running, when it started (a pid can be reused; its
- * start time tells the new process from the old one) and its parent. Linux reads /proc; other
- * POSIX systems ask `ps`; Windows answers what `process.kill(pid, 0)` can tell.
+ * watches of its parent or launcher: whether one is running, when it started (a pid can be
+ * reused; its start time tells the new process from the old one) and its parent. Linux reads
+ * /proc; other POSIX systems ask `ps`; Windows answers what `process.kill(pid, 0)` can tell.
  */
-import { readFileSync } from 'node:fs'
+import { fstatSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 
 /** Clock ticks per second of /proc's times: USER_HZ, 100 on every Linux architecture Node runs on. */
@@ -87,31 +87,81 @@ function ps(pid: number, column: 'lstart' | 'ppid'): string | undefined {
  */
 const STARTED_UNDER = process.ppid
 
-/** How often the launcher is looked at. */
-const LAUNCHER_POLL_MS = 500
+/** How often the parent (and npm's chain) is looked at. */
+const PARENT_POLL_MS = 500
+
+type Link = [child: number, parent: number]
+
+/**
+ * Whether `child` is still `parent`'s. On Linux, whether the child's parent changed (it was
+ * adopted), which a reused pid cannot hide; elsewhere, whether the parent runs.
+ */
+function linked([child, parent]: Link): boolean {
+  return process.platform === 'linux' ? parentOf(child) === parent : isRunning(parent)
+}
+
+/** Calls `onGone` once `stillThere` says no (asked every PARENT_POLL_MS); the result stops it. */
+function pollUntilGone(stillThere: () => boolean, onGone: () => void): () => void {
+  const timer = setInterval(() => {
+    if (stillThere()) return
+    clearInterval(timer)
+    onGone()
+  }, PARENT_POLL_MS)
+  timer.unref()
+  return () => clearInterval(timer)
+}
+
+/**
+ * Calls `onGone` when the parent this process started under (a test runner, a kit, a shell,
+ * npm) has gone, SIGKILL included. Started as a container's first process (no parent), it
+ * watches nothing.
+ */
+export function watchParent(onGone: () => void): () => void {
+  if (STARTED_UNDER < 1) return () => {}
+  return pollUntilGone(() => linked([process.pid, STARTED_UNDER]), onGone)
+}
 
 /**
  * Started through npm (`npx card-sandbox`, `npm start`: npm sets npm_lifecycle_event), the
- * sandbox runs as npm → `sh -c` → node, and `npx card-sandbox & … kill $!` signals npm alone:
- * its shell dies with it or not, and this process lived on, holding the port. Calls `onGone`
- * when the parent or grandparent it started under has gone (on Linux: when either link of that
- * chain changes, which a reused pid cannot hide). Not when started directly, where `kill $!`
- * reaches it and `nohup node … &` keeps its meaning.
+ * command runs as npm → `sh -c` → node, and `npx card-sandbox & … kill $!` signals npm alone:
+ * its shell dies with it or not, and this process lived on (a sandbox holding its port, `listen`
+ * the tenant's webhook URL). Calls `onGone` when the parent or grandparent it started under has
+ * gone. Not when started directly, where `kill $!` reaches it and `nohup node … &` keeps its
+ * meaning.
  */
 export function watchLauncher(env: NodeJS.ProcessEnv, onGone: () => void): () => void {
   if (env.npm_lifecycle_event === undefined || process.platform === 'win32') return () => {}
   const parent = STARTED_UNDER
   const grandparent = parentOf(parent)
-  // npm never runs a command as init's child: adopted by init, it has gone already
-  const chain: [child: number, parent: number][] = [[process.pid, parent]]
+  const chain: Link[] = [[process.pid, parent]]
   if (grandparent !== undefined && grandparent > 1) chain.push([parent, grandparent])
-  const linked = ([child, itsParent]: [number, number]) =>
-    process.platform === 'linux' ? parentOf(child) === itsParent : isRunning(itsParent)
-  const timer = setInterval(() => {
-    if (parent > 1 && chain.every(linked)) return
-    clearInterval(timer)
-    onGone()
-  }, LAUNCHER_POLL_MS)
-  timer.unref()
-  return () => clearInterval(timer)
+  // npm never runs a command as init's child: adopted by init, it has gone already
+  return pollUntilGone(() => parent > 1 && chain.every(linked), onGone)
+}
+
+/**
+ * Calls `onEnd` once stdin reaches its end, when stdin is a pipe or a socket: a parent that
+ * spawned this process with a stdin pipe and holds its other end (a kit) closes it, or its
+ * system does when it dies. A terminal, /dev/null (which ends at once) or a file is not watched.
+ * What arrives on it is read and dropped, never kept.
+ */
+export function watchStdinEnd(onEnd: () => void): void {
+  let stdin
+  try {
+    stdin = fstatSync(0)
+  } catch {
+    return
+  }
+  if (!stdin.isFIFO() && !stdin.isSocket()) return
+  let ended = false
+  const end = () => {
+    if (ended) return
+    ended = true
+    onEnd()
+  }
+  process.stdin.on('data', () => {})
+  process.stdin.once('end', end)
+  process.stdin.once('close', end)
+  // a socket reset by a peer that died: its end too
+  process.stdin.once('error', end)
 }

@@ -84,6 +84,7 @@ function interrupt(before: unknown[], signal: 'SIGINT' | 'SIGTERM' = 'SIGINT') {
 const signalListeners = () => [
   ...process.rawListeners('SIGINT'),
   ...process.rawListeners('SIGTERM'),
+  ...process.rawListeners('SIGHUP'),
 ]
 
 const identity = {
@@ -312,14 +313,19 @@ describe('journal', () => {
 })
 
 describe('journal --tail when the sandbox goes away', () => {
-  it('stops following and exits', async () => {
+  it('says so, exits 1 and leaves no signal listener behind', async () => {
     const other = await startSandbox({ port: 0, clock: 'manual' })
     const before = signalListeners()
     const tail = start(journalCommand, ['--tail'], { CARD_SANDBOX_URL: other.url })
     try {
       await until(() => signalListeners().length > before.length, 5_000, 'tail to start')
       await other.close()
-      expect((await tail.done).code).toBe(0)
+      const { code, stderr } = await tail.done
+      expect(code).toBe(1)
+      expect(stderr).toMatch(
+        new RegExp(`^card-sandbox journal: no sandbox answers at ${other.url} \\([^)]+\\): `),
+      )
+      expect(signalListeners()).toEqual(before)
     } finally {
       interrupt(before)
     }

@@ -3,6 +3,7 @@
  * ports, forwarding to a real handler that verifies signatures with the secret its team set.
  * `npm test` builds dist/ first.
  */
+import { spawn } from 'node:child_process'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
@@ -11,7 +12,8 @@ import { verifySignature } from '../../src/kits/testing.js'
 import { startSandbox, type RunningSandbox } from '../../src/server/sandbox.js'
 import { fullIdentity } from '../helpers.js'
 import { until } from '../webhooks/receiver.js'
-import { startCli } from './cli-process.js'
+import { isRunning } from '../../src/lib/processes.js'
+import { CLI, startCli } from './cli-process.js'
 
 const TOKEN = 'cli-listen-token'
 const TEAM_SECRET = 'team-secret-0042'
@@ -57,6 +59,44 @@ async function stop(listen: ReturnType<typeof start>, signal: NodeJS.Signals) {
   expect(stopped.stderr).toBe('')
   expect(stopped.code).toBe(0)
   return stopped.stdout
+}
+
+/**
+ * `card-sandbox listen` as `npx card-sandbox listen` runs it: npm (here a node process with npm's
+ * npm_lifecycle_event) → `sh -c` → the command. Resolves once it listens, with npm's process and
+ * the command's pid (`echo $!`, the first line out).
+ */
+async function listenUnderNpm(sandbox: RunningSandbox) {
+  const shell = `"${process.execPath}" "${CLI}" listen & echo $!; wait`
+  const npm = spawn(
+    process.execPath,
+    [
+      '-e',
+      `require('node:child_process').spawn('sh', ['-c', ${JSON.stringify(shell)}], ` +
+        `{ stdio: 'inherit' }); setInterval(() => {}, 1000)`,
+    ],
+    {
+      env: {
+        ...process.env,
+        CARD_SANDBOX_URL: sandbox.url,
+        CARD_SANDBOX_TOKEN: TOKEN,
+        npm_lifecycle_event: 'npx',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  )
+  let output = ''
+  npm.stdout.on('data', (chunk) => (output += chunk))
+  npm.stderr.on('data', (chunk) => (output += chunk))
+  const pid = () => Number(/^(\d+)\n/.exec(output)?.[1])
+  try {
+    await until(() => output.includes('listening:'), 10_000, 'listen to start')
+  } catch (error) {
+    npm.kill('SIGKILL')
+    if (isRunning(pid())) process.kill(pid(), 'SIGKILL')
+    throw error
+  }
+  return { npm, listen: pid(), output: () => output }
 }
 
 describe('on a sandbox without webhook flags', () => {
@@ -134,6 +174,24 @@ describe('on a sandbox without webhook flags', () => {
       await handler.close()
       expect(stdout).toContain('listening: stopped; the webhook URL is unset again')
     }
+    expect(await client.webhook()).toEqual(before)
+  })
+
+  it('started through npx, stops once npm is killed (SIGKILL) and puts URL and secret back as found', async () => {
+    await client.setWebhook({ url: 'https://hooks.example.com/team', secret: TEAM_SECRET })
+    const before = await client.webhook()
+    const started = await listenUnderNpm(sandbox)
+    try {
+      expect((await client.webhook()).url).not.toBe(before.url)
+      started.npm.kill('SIGKILL')
+      await until(() => !isRunning(started.listen), 10_000, 'listen to stop')
+    } finally {
+      started.npm.kill('SIGKILL')
+      if (isRunning(started.listen)) process.kill(started.listen, 'SIGKILL')
+    }
+    expect(started.output()).toContain(
+      "listening: stopped (npm, which started it, has gone); the webhook URL is the tenant's own again (https://hooks.example.com/team)",
+    )
     expect(await client.webhook()).toEqual(before)
   })
 

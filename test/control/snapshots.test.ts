@@ -45,7 +45,7 @@ describe('snapshots', () => {
       amount: 1_000,
       card_reference: card.reference,
       bank_id: 'SN01',
-      bank_name: 'CBAO',
+      bank_name: 'BICICI',
     })
     await s.call('DELETE', '/__sandbox/scenarios/teapot')
     await s.call('POST', '/__sandbox/reset')
@@ -84,7 +84,7 @@ describe('snapshots', () => {
         amount: 1_000,
         card_reference: card.reference,
         bank_id: 'SN01',
-        bank_name: 'CBAO',
+        bank_name: 'BICICI',
       })
       balances.push((await s.call('GET', `/v1/cards/${card.reference}`)).body.data.card.balance)
     }

@@ -156,7 +156,7 @@ describe('ledger', () => {
                   amount: step.amount,
                   card_reference: card,
                   bank_id: 'B',
-                  bank_name: 'CBAO',
+                  bank_name: 'BICICI',
                 })
                 if (res.status === 200)
                   movable.push(['transactions', res.body.data.transaction.slug])
@@ -264,7 +264,7 @@ describe('concurrency', () => {
             card_reference: card,
             reference: `race-${i}`,
             bank_id: 'B',
-            bank_name: 'CBAO',
+            bank_name: 'BICICI',
           }),
         ),
       )

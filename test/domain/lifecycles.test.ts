@@ -210,7 +210,7 @@ describe('transactions and the card balance', () => {
       amount: 4_000,
       card_reference: reference,
       bank_id: 'SN01',
-      bank_name: 'CBAO',
+      bank_name: 'BICICI',
     })
     expect((await card(s, reference)).balance).toBe(6_000)
     await advance(s, '5s')
@@ -244,7 +244,7 @@ describe('transactions and the card balance', () => {
       amount: 1_001,
       card_reference: reference,
       bank_id: 'SN01',
-      bank_name: 'CBAO',
+      bank_name: 'BICICI',
     })
     expect(refused.status).toBe(422)
     expect(refused.body.errors).toEqual({
@@ -401,7 +401,7 @@ describe('disputes', () => {
         amount: 100,
         card_reference: reference,
         bank_id: 'SN01',
-        bank_name: 'CBAO',
+        bank_name: 'BICICI',
       })
     ).body.data.transaction.slug
     const opened = await s.call('POST', '/__sandbox/disputes', {

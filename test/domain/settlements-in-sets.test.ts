@@ -28,7 +28,7 @@ async function withPendingMoney(): Promise<{ s: Sandbox; handMoved: string }> {
   const funded = (await s.fundedCard('visa', undefined, 1_000_000)).reference
   // never funded: a wallet-to-card transfer to it opens its account when it lands
   const empty = (await s.issuedCard('mastercard')).reference
-  const bank = { bank_id: 'SN012-01001-000123456789-12', bank_name: 'CBAO' }
+  const bank = { bank_id: 'SN012-01001-000123456789-12', bank_name: 'BICICI' }
   const wallet = { phone: '+221770000001', network: 'wave-sn' }
   for (const amount of [15_000, 4004])
     await ok('/v1/transactions/create/card-to-bank', { amount, card_reference: funded, ...bank })
@@ -198,7 +198,7 @@ describe('settlements made as a set', () => {
           amount: i % 2 ? 4004 : 1_000 + i,
           card_reference: funded,
           bank_id: 'SN012-01001-000123456789-12',
-          bank_name: 'CBAO',
+          bank_name: 'BICICI',
         })
       const ctx = await contextOf(s)
       const moves = await pendingMoves(s, 'transactions')

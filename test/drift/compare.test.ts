@@ -5,6 +5,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { readFileSync } from 'node:fs'
 import { compareExchange, routeOf } from '../../src/drift/compare.js'
+import { fullIdentity } from '../helpers.js'
 import { record, type Recorded } from './stand-in.js'
 
 let recorded: Recorded
@@ -233,6 +234,48 @@ describe('compareExchange, kind by kind', () => {
         sandbox: 'application/json',
       },
       { route, path: 'header:x-trace', kind: 'header', upstream: 'a1', sandbox: 'absent' },
+    ])
+  })
+})
+
+describe('compareExchange on a create with two answer shapes', () => {
+  const USER = '0b5e0d0e-1111-4222-8333-444455556666'
+  const { first_name, last_name, address, id_no, phone, email } = fullIdentity()
+  const person = { reference: USER, first_name, last_name, address, id_no, phone, email }
+  const create = (body: unknown) =>
+    compareExchange({ method: 'POST', path: '/v1/card-users/create', status: 200, headers, body })
+  const message = 'User verification in progress'
+  const route = 'POST /v1/card-users/create'
+
+  it('compares a full-identity create with the full-identity shape, whatever drifted under data', () => {
+    expect(create({ message, statusCode: 200, data: { message, userCard: person } })).toEqual([])
+    // as many findings against the widget shape (no userCard beside message, a data it lacks)
+    const renamed = { message, statusCode: 200, data: { message, cardUser: person } }
+    expect(create(renamed)).toEqual([
+      {
+        route,
+        path: '$.data.userCard',
+        kind: 'missing-key',
+        upstream: 'absent',
+        sandbox: 'object',
+      },
+      { route, path: '$.data.cardUser', kind: 'extra-key', upstream: person, sandbox: 'absent' },
+    ])
+    // more findings than against the widget shape, still the shape of its keys
+    const more = { ...renamed, data: { ...renamed.data, kyc: 1 } }
+    expect(create(more).map((f) => `${f.kind} ${f.path}`)).toEqual([
+      'missing-key $.data.userCard',
+      'extra-key $.data.cardUser',
+      'extra-key $.data.kyc',
+    ])
+  })
+
+  it('compares a widget create with the widget shape', () => {
+    const { id_no, ...first } = person
+    const widget = { ...first, id_no }
+    expect(create({ message, statusCode: 200, userCard: widget })).toEqual([])
+    expect(create({ message, statusCode: 200, userCard: { ...widget, kyc: 1 } })).toEqual([
+      { route, path: '$.userCard.kyc', kind: 'extra-key', upstream: 1, sandbox: 'absent' },
     ])
   })
 })

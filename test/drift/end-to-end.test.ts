@@ -5,12 +5,13 @@
  * proxy; the report of the record file is the table's findings, nothing more, and the upstream
  * received `/v1/<rest>` (the proxy's upstream base URL includes `/v1`: no doubled `/v1`).
  */
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { scenarioFromReport } from '../../src/drift/pin.js'
 import type { RecordLine } from '../../src/drift/report.js'
 import { compareRecording, startProxy } from '../../src/index.js'
-import { fullIdentity } from '../helpers.js'
+import { fullIdentity, newSandbox, UUID } from '../helpers.js'
 import { tempDir } from '../temp-dir.js'
 import {
   controlOf,
@@ -32,11 +33,16 @@ afterEach(async () => {
 })
 
 /** A stand-in and the proxy in front of it, recording to a fresh file. */
-async function proxied(edits: Edit[] = EDITS) {
+async function proxied(edits: Edit[] = EDITS, maskPersonal = false) {
   const standIn = await startStandIn(edits)
   cleanups.push(() => standIn.close())
   const file = join(tempDir(), 'drift.jsonl')
-  const proxy = await startProxy({ upstream: `${standIn.url}/v1`, port: 0, record: file })
+  const proxy = await startProxy({
+    upstream: `${standIn.url}/v1`,
+    port: 0,
+    record: file,
+    maskPersonal,
+  })
   cleanups.push(() => proxy.close())
   const read = (): RecordLine[] =>
     readFileSync(file, 'utf8')
@@ -139,4 +145,68 @@ describe('drift end to end: the proxy in front of a stand-in upstream', () => {
     expect(text).not.toMatch(new RegExp(`"cvv2":"?${cvv2}\\b`))
     expect(text).not.toContain(direct.body.data.card.card_number)
   })
+
+  it.each([
+    ['', false],
+    [' (recorded with --mask-personal)', true],
+  ])(
+    'pins a renamed key and a key copied from the reference so that each create keeps its own card user%s',
+    async (_, maskPersonal) => {
+      // the real service calls the full-identity create's `userCard` `cardUser`, and adds `id`,
+      // the reference again
+      const renamed: Edit = {
+        route: 'POST /v1/card-users/create',
+        edit(a) {
+          const { message, userCard } = a.body.data
+          a.body.data = { message, cardUser: { ...userCard, id: userCard.reference } }
+        },
+        findings: (a) => [
+          { path: '$.data.userCard', kind: 'missing-key', upstream: 'absent', sandbox: 'object' },
+          {
+            path: '$.data.cardUser',
+            kind: 'extra-key',
+            upstream: a.body.data.cardUser,
+            sandbox: 'absent',
+          },
+        ],
+      }
+      const { standIn, proxy, read } = await proxied([renamed], maskPersonal)
+      const send = sender(proxy.url)
+      const recorded = await send('POST', '/v1/card-users/create', fullIdentity())
+      const person = recorded.body.data.cardUser
+      expect(person.id).toBe(person.reference)
+
+      const lines = read()
+      expect(lines.map((line) => line.findings?.map((f) => `${f.kind} ${f.path}`))).toEqual(
+        standIn.expected.map((findings) => findings.map((f) => `${f.kind} ${f.path}`)),
+      )
+      const file = join(tempDir(), 'pinned.yaml')
+      const text = scenarioFromReport(compareRecording(lines), lines)
+      writeFileSync(file, text)
+      // no recorded person's data, nor the recorded reference, in the file
+      for (const value of [person.reference, ...Object.values(fullIdentity())])
+        expect(text).not.toContain(String(value))
+
+      const s = newSandbox({ scenarios: [file] })
+      cleanups.push(() => s.close())
+      const first = await s.call('POST', '/v1/card-users/create', fullIdentity())
+      const second = await s.call('POST', '/v1/card-users/create', fullIdentity())
+      const references = [first, second].map((answer) => {
+        expect(answer.status).toBe(200)
+        expect(Object.keys(answer.body.data)).toEqual(['message', 'cardUser'])
+        const { cardUser } = answer.body.data
+        expect(cardUser.reference).toMatch(UUID)
+        expect(cardUser.id).toBe(cardUser.reference)
+        // in the real service's order: `id` after the identity
+        expect(Object.keys(cardUser)).toEqual(Object.keys(person))
+        return cardUser.reference as string
+      })
+      expect(references[0]).not.toBe(references[1])
+      for (const reference of references) {
+        const shown = await s.call('GET', `/v1/card-users/${reference}`)
+        expect(shown.status).toBe(200)
+        expect(shown.body.data.cardUser.reference).toBe(reference)
+      }
+    },
+  )
 })

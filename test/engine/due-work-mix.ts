@@ -135,7 +135,7 @@ export async function runMix(db: string | undefined): Promise<MixResult> {
         amount: round === 1 ? 4004 : 15_000 + round,
         card_reference: funded,
         bank_id: 'SN012-01001-000123456789-12',
-        bank_name: 'CBAO',
+        bank_name: 'BICICI',
       })
       await call('POST', '/v1/transactions/create/card-to-wallet', {
         amount: 7_000 + round,

@@ -54,7 +54,7 @@ async function measure(db: string): Promise<number> {
               amount: 100,
               card_reference: card,
               bank_id: 'SN012-01001-000123456789-12',
-              bank_name: 'CBAO',
+              bank_name: 'BICICI',
             })
     for (let made = 0; made < N; made += 50)
       await Promise.all(Array.from({ length: Math.min(50, N - made) }, create))

@@ -261,6 +261,43 @@ rules:
       expect(answer.body.meta).toEqual(plain.meta)
     })
 
+    it("copy: a key set to another key's value, read after the renames", async () => {
+      const answer = await edited({
+        rename: { '$.data.card.reference': 'ref' },
+        copy: { '$.data.card.id': '$.data.card.ref', '$.data.card.none': '$.data.card.nothing' },
+      })
+      const card = answer.body.data.card
+      expect(card.ref).toBe(reference)
+      expect(card.id).toBe(reference)
+      // after the keys that were there; a source that names nothing sets nothing
+      expect(Object.keys(card).slice(-1)).toEqual(['id'])
+      expect('none' in card).toBe(false)
+    })
+
+    it('copy with [*]: each element from its own, or every element from one place', async () => {
+      await edited({ copy: { '$.data[*].id': '$.data[*].reference' } }, '/v1/cards')
+      const second = await createCard(s, await s.verifiedUser())
+      expect(second.status).toBe(200)
+      await s.call('POST', '/__sandbox/scenarios', {
+        name: 'one-edit',
+        rules: [
+          {
+            match: { method: 'GET', path: '/v1/cards' },
+            edit: {
+              copy: { '$.data[*].id': '$.data[*].reference', '$.data[*].page': '$.meta.total' },
+            },
+          },
+        ],
+      })
+      const listed = await s.call('GET', '/v1/cards')
+      expect(listed.body.data).toHaveLength(2)
+      for (const card of listed.body.data) {
+        expect(card.id).toBe(card.reference)
+        expect(card.page).toBe(2)
+      }
+      expect(listed.body.data[0].id).not.toBe(listed.body.data[1].id)
+    })
+
     it('status and message: the HTTP status, the envelope statusCode and message', async () => {
       const answer = await edited({ status: 202, message: 'Card fetched' })
       expect(answer.status).toBe(202)
@@ -305,9 +342,21 @@ rules:
         'FILE:6: rules.0.edit.renmae: unknown field',
       )
       expect(messageOf(rule('      {}'))).toMatch(
-        /^FILE:5: rules\.0\.edit: expected at least one of add, drop, rename, retype, status, message/,
+        /^FILE:5: rules\.0\.edit: expected at least one of add, copy, drop, rename, retype, status, message/,
       )
       expect(messageOf(rule('      status: 99'))).toMatch(/^FILE:5: rules\.0\.edit\.status: /)
+    })
+
+    it("a copy whose source is not a path, or has a [*] the target's element cannot give", () => {
+      expect(messageOf(rule('      copy: { $.data.id: data.reference }'))).toBe(
+        "FILE:5: rules.0.edit.copy.$.data.id: expected a JSON path from the answer's top, such as $.data.card.status",
+      )
+      expect(messageOf(rule('      copy: { $.data.id: "$.data[*].reference" }'))).toBe(
+        "FILE:5: rules.0.edit.copy.$.data.id: $.data[*].reference has more [*] than $.data.id: each [*] of the source takes the element of the target's",
+      )
+      expect(messageOf(rule('      copy: { "$.data[0]": $.data.reference }'))).toMatch(
+        /^FILE:5: rules\.0\.edit\.copy\.\$\.data\[0\]: \$\.data\[0\] must end with a key/,
+      )
     })
 
     it('posted at run time: a 422 naming the field, never a 500', async () => {

@@ -112,13 +112,13 @@ describe('the example scenarios', () => {
       amount: 100_000,
       card_reference: reference,
       bank_id: 'B',
-      bank_name: 'CBAO',
+      bank_name: 'BICICI',
     })
     const small = await s.call('POST', '/v1/transactions/create/card-to-bank', {
       amount: 99_999,
       card_reference: reference,
       bank_id: 'B',
-      bank_name: 'CBAO',
+      bank_name: 'BICICI',
     })
     const wave = await s.call('POST', '/v1/transactions/create/card-to-wallet', {
       amount: 10,
@@ -579,7 +579,7 @@ describe('magic values (no scenario file)', () => {
       amount: 4004,
       card_reference: reference,
       bank_id: 'B',
-      bank_name: 'CBAO',
+      bank_name: 'BICICI',
     })
     const d = await s.call('POST', '/v1/disburses/create', {
       amount: 4004,

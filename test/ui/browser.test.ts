@@ -197,7 +197,11 @@ describe.skipIf(!HAS_CHROMIUM)('in chromium', () => {
   })
 
   describe('layout', () => {
-    /** A tenant with a row in every table, a button for each move, a webhook and requests. */
+    /**
+     * A tenant with a row in every table, a webhook and requests, and the rows with the most
+     * actions: a pending payment (three moves and its checkout link), an issued card (a move and
+     * the fund form), a submitted dispute (two moves).
+     */
     async function busyTenant() {
       await api('PUT', '/__sandbox/webhook', { url: 'http://127.0.0.1:9/a/rather/long/hook/path' })
       await api('POST', '/v1/card-users/create', fullIdentity({ phone: '+221770000002' }))
@@ -214,10 +218,22 @@ describe.skipIf(!HAS_CHROMIUM)('in chromium', () => {
         amount: 1_500,
         card_reference: card,
         bank_id: 'B',
-        bank_name: 'CBAO',
+        bank_name: 'BICICI',
       })
+      const topUp = await api('POST', '/v1/transactions/create', {
+        action: 'recharge',
+        amount: 700,
+        card_reference: card,
+      })
+      const dispute = await api('POST', '/v1/disputes/create', {
+        transaction_slug: topUp.body.data.transaction.slug,
+        reason: 'duplicate',
+      })
+      const disputeReference = dispute.body.data[0].slug as string
+      await api('POST', `/__sandbox/disputes/${disputeReference}/transition`, { to: 'submitted' })
       const customer = { full_name: 'Moussa Ba', phone: '+221770000042' }
-      await api('POST', '/v1/payments/create', { amount: 12_500, network: 'wave-sn', customer })
+      const pay = { amount: 1_250_000, network: 'orange-money-sn', customer }
+      await api('POST', '/v1/payments/create', pay)
       await api('POST', '/v1/disburses/create', { amount: 7_000, network: 'wave-sn', customer })
     }
 
@@ -278,15 +294,38 @@ describe.skipIf(!HAS_CHROMIUM)('in chromium', () => {
       return problems
     }
 
+    /**
+     * The rows of the open dashboard whose action buttons (moves, a form, a link) take more than
+     * one line: on one line, every one of them starts above where each of the others ends.
+     */
+    async function wrappedActions(width: number) {
+      const cells = await page.locator('#panel td.actions:visible').evaluateAll((tds) =>
+        tds.map((td: any) => {
+          const boxes = [...td.children].map((el: any) => el.getBoundingClientRect())
+          const row = td.closest('tr')
+          return {
+            row: `${row.closest('section').dataset.section} ${row.dataset.reference ?? row.dataset.event}`,
+            lowestTop: Math.max(...boxes.map((b: any) => b.top)),
+            highestBottom: Math.min(...boxes.map((b: any) => b.bottom)),
+            actions: boxes.length,
+          }
+        }),
+      )
+      return cells
+        .filter((cell) => cell.actions > 1 && cell.lowestTop >= cell.highestBottom)
+        .map((cell) => `${width} px: the ${cell.actions} actions of ${cell.row} take two lines`)
+    }
+
     it('keeps dashboard buttons and ids on one line and every panel within its box, wide and at 390 px', async () => {
       await busyTenant()
       await openDashboard(TOKEN)
       await eventually(() => page.locator('#panel button', { hasText: '→ issued' }).count()).toBe(1)
       expect(await page.locator('#panel button').count()).toBeGreaterThan(10)
       const problems: string[] = []
-      for (const width of [1400, 1024, 390]) {
+      for (const width of [1920, 1400, 1024, 390]) {
         await page.setViewportSize({ width, height: 900 })
         problems.push(...(await layoutProblems(width)))
+        if (width >= 1024) problems.push(...(await wrappedActions(width)))
         await page.screenshot({ path: `${ARTIFACTS}dashboard-${width}.png`, fullPage: true })
       }
       expect(problems).toEqual([])

@@ -177,6 +177,33 @@ describe('the dashboard panel', () => {
   })
 })
 
+describe('the dashboard request table', () => {
+  it("shows each request at its sandbox time and its wall time, as the journal's at and wall_at", async () => {
+    const s = newSandbox()
+    await s.call('GET', '/v1/cards')
+    await s.call('POST', '/__sandbox/clock/advance', { by: '2h' })
+    const [advance, first] = (await s.call('GET', '/__sandbox/requests')).body.data
+    const html = await (
+      await s.app.request('/__sandbox/ui/panel', {
+        headers: { Authorization: 'Bearer test-token' },
+      })
+    ).text()
+    expect(html).toContain('<th>sandbox time</th>')
+    expect(html).toContain('<th>wall time</th>')
+    for (const entry of [first, advance]) {
+      const row = html.slice(html.indexOf(`data-request="${entry.id}"`)).split('</tr>')[0]
+      const times = [...row.matchAll(/<time datetime="([^"]+)" title="([^"]+)">([^<]+)</g)]
+      expect(times.map(([, datetime, title, shown]) => [datetime, title, shown])).toEqual([
+        [entry.at, `sandbox time ${entry.at}`, entry.at.slice(11, 19)],
+        [entry.wall_at, `wall time ${entry.wall_at}`, entry.wall_at.slice(11, 19)],
+      ])
+    }
+    // on the manual clock the two tell apart what the sandbox time cannot
+    expect(first.at).toBe('2026-01-01T00:00:00.000Z')
+    expect(first.wall_at).not.toBe(first.at)
+  })
+})
+
 describe('the dashboard shell', () => {
   it('lists every tenant by masked token, and never prints a token, even one in its URL', async () => {
     const s = newSandbox()

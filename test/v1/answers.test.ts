@@ -92,7 +92,7 @@ beforeAll(async () => {
     amount: 1_000,
     card_reference: card,
     bank_id: 'SN01',
-    bank_name: 'CBAO',
+    bank_name: 'BICICI',
   })
   await send(`POST ${transfers}/card-to-wallet`, `${transfers}/card-to-wallet`, {
     amount: 1_000,
@@ -122,7 +122,7 @@ beforeAll(async () => {
     network: 'bank',
     customer: {
       full_name: 'Moussa Ba',
-      bank_name: 'CBAO',
+      bank_name: 'BICICI',
       bank_id: 'SN01',
       bank_account_name: 'M Ba',
     },
@@ -151,6 +151,10 @@ beforeAll(async () => {
   await send('GET /v1/disputes/:reference', `/v1/disputes/${dispute}`)
   await send('GET /v1/business/balances', '/v1/business/balances')
   await send('GET /v1/business/operations', '/v1/business/operations')
+  await send('POST /v1/phone/verify', '/v1/phone/verify', {
+    phone: '770000001',
+    country_code: 'sn',
+  })
 })
 
 describe('the /v1 answers', () => {

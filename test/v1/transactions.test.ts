@@ -11,6 +11,40 @@ const UNKNOWN_UUID = '3f2504e0-4f89-41d3-9a0c-0305e82c3301'
 const START_MICROS = '2026-01-01T00:00:00.000000Z'
 const START_MILLIS = '2026-01-01T00:00:00.000Z'
 
+/**
+ * The `bank_name` list of the docs' "Card to Bank Account" page, written out here rather than
+ * read from src/: a change to the sandbox's list must show against the docs' own.
+ */
+const DOCUMENTED_BANKS = [
+  'BICICI',
+  'NSIA_BANQUE_CI',
+  'SIB',
+  'SOCIETE_GENERALE_CI',
+  'CITIBANK_CI',
+  'BOA_CI',
+  'BACI',
+  'ECOBANK_CI',
+  'BHCI',
+  'BNI',
+  'STANDARD_CHARTERED_BANK_CI',
+  'AFRILAND_FIRST_BANK_CI',
+  'VERSUS_BANK_CI',
+  'ORABANK_CI',
+  'BBG_CI',
+  'UBA_CI',
+  'BSIC_CI',
+  'BGFIBANK_CI',
+  'BANQUE_POPULAIRE',
+  'GTBANK_CI',
+  'CBI_CI',
+  'BDU_CI',
+  'STANBIC_BANK_CI',
+  'BDA',
+  'MANSA_BANK_CI',
+  'ORANGE_BANK_CI',
+  'AFG_BANK_CI',
+]
+
 const CARD_TO_BANK = '/v1/transactions/create/card-to-bank'
 const CARD_TO_WALLET = '/v1/transactions/create/card-to-wallet'
 const WALLET_TO_CARD = '/v1/transactions/create/wallet-to-card'
@@ -21,7 +55,7 @@ const VALID_BODIES: Record<string, (card: string) => Record<string, unknown>> = 
     amount: 15000,
     card_reference: card,
     bank_id: 'SN012-01001-000123456789-12',
-    bank_name: 'CBAO',
+    bank_name: 'BICICI',
   }),
   [CARD_TO_WALLET]: (card) => ({
     amount: 15000,
@@ -87,7 +121,7 @@ describe('POST /v1/transactions/create/card-to-bank', () => {
       card_reference: card,
       reference: 'order-2026-0001',
       bank_id: 'SN012-01001-000123456789-12',
-      bank_name: 'CBAO',
+      bank_name: 'BICICI',
       bank_account_name: 'Moussa Ndiaye',
       description: 'Supplier invoice 42',
     })
@@ -102,9 +136,9 @@ describe('POST /v1/transactions/create/card-to-bank', () => {
           reference: 'order-2026-0001',
           status: 'pending',
           kind: 'card_to_bank',
-          merchant: 'CBAO',
+          merchant: 'BICICI',
           amount: 15000,
-          bank_name: 'CBAO',
+          bank_name: 'BICICI',
           bank_id: 'SN012-01001-000123456789-12',
           bank_account_name: 'Moussa Ndiaye',
           created_at: START_MICROS,
@@ -121,7 +155,7 @@ describe('POST /v1/transactions/create/card-to-bank', () => {
       card_reference: card,
       reference: 'order-2026-0001',
       bank_id: 'SN012-01001-000123456789-12',
-      bank_name: 'CBAO',
+      bank_name: 'BICICI',
       bank_account_name: 'Moussa Ndiaye',
     })
     expect(res.status, JSON.stringify(res.body)).toBe(200)
@@ -135,9 +169,9 @@ describe('POST /v1/transactions/create/card-to-bank', () => {
           reference: 'order-2026-0001',
           status: 'pending',
           kind: 'card_to_bank',
-          merchant: 'CBAO',
+          merchant: 'BICICI',
           amount: 15000,
-          bank_name: 'CBAO',
+          bank_name: 'BICICI',
           bank_id: 'SN012-01001-000123456789-12',
           bank_account_name: 'Moussa Ndiaye',
           created_at: START_MILLIS,
@@ -211,6 +245,34 @@ describe('POST /v1/transactions/create/card-to-bank', () => {
         bank_name: ['The bank name field is required.'],
       },
     })
+  })
+
+  it('accepts each of the 27 banks of the docs’ card-to-bank page', async () => {
+    const { call, card } = await withCard()
+    for (const bank of DOCUMENTED_BANKS) {
+      const res = await call('POST', CARD_TO_BANK, {
+        ...VALID_BODIES[CARD_TO_BANK](card),
+        bank_name: bank,
+      })
+      expect(res.status, `${bank}: ${JSON.stringify(res.body)}`).toBe(200)
+      expect(res.body.data.transaction.bank_name).toBe(bank)
+    }
+  })
+
+  it('refuses a bank the docs do not list with a 422 naming bank_name and the 27 it takes, and records nothing', async () => {
+    const { call, card } = await withCard()
+    const before = (await call('GET', `/v1/transactions?card_reference=${card}`)).body.meta.total
+    for (const bank of ['CBAO', 'bicici']) {
+      const res = await call('POST', CARD_TO_BANK, {
+        ...VALID_BODIES[CARD_TO_BANK](card),
+        bank_name: bank,
+      })
+      expect(res.status, JSON.stringify(res.body)).toBe(422)
+      const message = `The selected bank name is invalid. Allowed: ${DOCUMENTED_BANKS.join(', ')}.`
+      expect(res.body, bank).toEqual({ message, statusCode: 422, errors: { bank_name: [message] } })
+    }
+    const after = (await call('GET', `/v1/transactions?card_reference=${card}`)).body.meta.total
+    expect(after).toBe(before)
   })
 })
 
@@ -949,7 +1011,7 @@ describe('idempotency', () => {
       card_reference: card,
       reference: 'invoice-9',
       bank_id: 'B',
-      bank_name: 'CBAO',
+      bank_name: 'BICICI',
     }
     expect((await s.call('POST', CARD_TO_BANK, body)).status).toBe(200)
     const again = await s.call('POST', CARD_TO_BANK, body)

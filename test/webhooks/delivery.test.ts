@@ -374,6 +374,20 @@ describe('retries', () => {
     await until(() => receiver.requests.length === 2)
   })
 
+  it('logs an attempt once the receiver has answered, not when the request reaches it', async () => {
+    const { s, receiver } = await setup(['hang'], { webhookTimeoutMs: 10_000 })
+    await s.call('PUT', '/__sandbox/webhook', { url: receiver.url })
+    await verifiedByTheClock(s)
+    await until(() => receiver.requests.length === 1)
+    // the receiver holds the request: the log has the event, and no attempt yet
+    const [held] = await events(s)
+    expect(held).toMatchObject({ status: 'pending', attempts: [] })
+    receiver.hanging[0].writeHead(200).end('ok')
+    await until(async () => (await events(s))[0].status === 'delivered')
+    const [answered] = await events(s)
+    expect(answered.attempts).toMatchObject([{ attempt: 1, status_code: 200, response: 'ok' }])
+  })
+
   it('logs a refused connection as an error and retries it', async () => {
     const { s, receiver } = await setup()
     const dead = await startReceiver()

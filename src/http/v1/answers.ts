@@ -19,6 +19,7 @@ import {
   DISPUTE_REASONS,
   DISPUTE_STATUSES,
   PAYMENT_STATUSES,
+  PHONE_COUNTRY_CODES,
   TRANSACTION_KINDS,
   TRANSACTION_STATUSES,
   WALLET_NETWORKS,
@@ -276,4 +277,14 @@ export const businessOperationAnswer = z.strictObject({
 export const listBusinessOperationsAnswer = envelope({
   data: z.array(businessOperationAnswer),
   meta: pageMetaAnswer,
+})
+
+// ---- miscellaneous ----
+
+/**
+ * Verify phone: no source shows the answer. The envelope, with what alal-node's phoneVerification
+ * reads back (`phone`, `country_code`) under `data` (docs/choices.md).
+ */
+export const verifyPhoneAnswer = envelope({
+  data: z.strictObject({ phone: z.string(), country_code: z.enum(PHONE_COUNTRY_CODES) }),
 })

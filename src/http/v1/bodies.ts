@@ -6,12 +6,14 @@
  */
 import { z } from 'zod'
 import {
+  BANK_NAMES,
   CARD_BRANDS,
   CARD_TYPES,
   CODE_NETWORKS,
   DISBURSE_NETWORKS,
   DISPUTE_REASONS,
   IDENTITY_FIELDS,
+  PHONE_COUNTRY_CODES,
   WALLET_NETWORKS,
   WALLET_TO_CARD_NETWORKS,
 } from '../../db/values.js'
@@ -161,7 +163,7 @@ export const cardToBankBody = withExample(
     card_reference: uuid(),
     reference: text().optional(),
     bank_id: text(),
-    bank_name: text(),
+    bank_name: z.enum(BANK_NAMES),
     bank_account_name: text().optional(),
     description: text(1000).optional(),
   }),
@@ -169,8 +171,8 @@ export const cardToBankBody = withExample(
     amount: 25000,
     card_reference: '6a1b7c52-0c7e-4d36-9f0a-4b8e2f1d7c90',
     reference: 'payout-0042',
-    bank_id: 'SN012',
-    bank_name: 'CBAO',
+    bank_id: 'CI008-01001-000123456789-12',
+    bank_name: 'ECOBANK_CI',
     bank_account_name: 'Awa Diop',
     description: 'Rent, March',
   },
@@ -356,4 +358,12 @@ export const updateDisputeBody = withExample(
     transaction_slug: 'b7e6c1d2-5a4f-4e3b-8c9d-0a1b2c3d4e5f',
     explanation: 'The second charge is order-42 again.',
   },
+)
+
+// ---- miscellaneous ----
+
+/** alal-php's phoneVerification: the phone as its owner writes it, and its country. */
+export const verifyPhoneBody = withExample(
+  z.object({ phone: phone(), country_code: z.enum(PHONE_COUNTRY_CODES) }),
+  { phone: '770000001', country_code: 'sn' },
 )

@@ -7,6 +7,7 @@ import { cardsApi } from './cards.js'
 import { disbursesApi } from './disburses.js'
 import { disputesApi } from './disputes.js'
 import { paymentsApi } from './payments.js'
+import { phoneApi } from './phone.js'
 import { transactionsApi } from './transactions.js'
 
 export function createV1Api(options: { quirks: boolean }) {
@@ -18,6 +19,7 @@ export function createV1Api(options: { quirks: boolean }) {
     .route('/disburses', disbursesApi)
     .route('/payments', paymentsApi)
     .route('/business', businessApi)
+    .route('/phone', phoneApi)
   // SPEC §9: one example creates a card user under a doubled prefix; the service accepts it.
   if (options.quirks) api.route('/v1/card-users', cardUsersApi)
   return api

@@ -1,6 +1,7 @@
 /**
  * The dashboard's request table: the tenant's newest journal records (journal/journal.ts), each
- * with its masked request and response bodies, or a line saying the journal is off.
+ * at its sandbox time and its wall time, with its masked request and response bodies, or a line
+ * saying the journal is off.
  */
 import { html } from 'hono/html'
 import { entryId } from '../../journal/entry.js'
@@ -21,11 +22,22 @@ export function journalSection(records: JournalRecord[] | null) {
           </p>`
         : records.length
           ? html`<table>
+              <thead>
+                <tr>
+                  <th>sandbox time</th>
+                  <th>wall time</th>
+                  <th>method</th>
+                  <th>request</th>
+                  <th>status</th>
+                  <th>latency</th>
+                </tr>
+              </thead>
               <tbody>
                 ${records.map(
                   (e) =>
                     html`<tr data-request="${entryId(e)}">
-                      <td>${new Date(e.at).toISOString().slice(11, 19)}</td>
+                      <td>${instant('sandbox time', e.at)}</td>
+                      <td class="muted">${instant('wall time', e.wallAt)}</td>
                       <td><code>${e.method}</code></td>
                       <td>
                         <details>
@@ -43,4 +55,13 @@ export function journalSection(records: JournalRecord[] | null) {
           : html`<p class="muted">No requests yet.</p>`
     }
   </section>`
+}
+
+/**
+ * An instant as its UTC time of day, the whole of it in its title: `at` on the sandbox clock, or
+ * `wall_at` on the machine's (they differ on a manual clock).
+ */
+function instant(clock: string, ms: number) {
+  const iso = new Date(ms).toISOString()
+  return html`<time datetime="${iso}" title="${clock} ${iso}">${iso.slice(11, 19)}</time>`
 }

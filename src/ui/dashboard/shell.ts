@@ -88,7 +88,9 @@ main { padding: 16px 20px; }
 .tenant > div { min-width: 0; max-width: 100%; }
 .tenant p { margin: 4px 0; }
 .clock { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; }
-.grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(520px, 100%), 1fr)); gap: 16px; }
+/* two tables side by side only where the widest row fits in each (a pending payment: its cells, three
+   moves and its checkout link, about 900 px); below that, one table a line */
+.grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(920px, 100%), 1fr)); gap: 16px; }
 .table { background: #fff; border: 1px solid var(--line); border-radius: 10px; padding: 12px 16px;
   margin-bottom: 16px; overflow-x: auto; min-width: 0; }
 table { border-collapse: collapse; width: 100%; }
@@ -100,8 +102,7 @@ code.id, summary code, .tenant code { display: inline-block; max-width: 100%; ov
   text-overflow: ellipsis; white-space: nowrap; vertical-align: bottom; }
 code.id { max-width: 20ch; }
 summary code { max-width: calc(100% - 1.5em); }
-/* buttons never break inside; a row of them wraps between them */
-.table td.actions { white-space: normal; }
+/* buttons never break inside, and a row's actions stay on one line (on a phone, a line of their own) */
 .actions button, .actions form, .actions a { margin: 0 4px 2px 0; }
 form.inline { display: inline-flex; gap: 4px; }
 form.inline input { width: 90px; }
@@ -120,6 +121,7 @@ pre { background: #f2f4f7; padding: 8px; border-radius: 6px; max-height: 240px; 
     border-bottom: 1px solid var(--line); }
   .table td { border: 0; padding: 0; min-width: 0; max-width: 100%; }
   .table td.actions, .table td:has(> details) { flex-basis: 100%; }
+  .table td.actions { white-space: normal; }
   .table td:empty { display: none; }
 }
 `
