@@ -16,10 +16,17 @@ use PHPUnit\Framework\TestCase;
  */
 final class TestRunTest extends TestCase
 {
+    /** A run whose tests all pass, for the tests that read one (it is made once). */
+    private static ?InnerRun $passing = null;
+
+    public static function tearDownAfterClass(): void
+    {
+        self::$passing = null;
+    }
+
     public function testOneSandboxServesTheWholeRunAndNothingIsLeftAfterIt(): void
     {
-        $run = InnerRun::start();
-        self::assertSame(0, $run->finish(), $run->output());
+        $run = self::passingRun();
 
         $lines = explode("\n", $run->output());
         self::assertStringStartsWith('card-sandbox: started card-sandbox ', $lines[0]);
@@ -38,9 +45,7 @@ final class TestRunTest extends TestCase
 
     public function testGivesEachTestATenantOfItsOwn(): void
     {
-        $run = InnerRun::start();
-        self::assertSame(0, $run->finish(), $run->output());
-        $tokens = array_column($run->records(), 'token');
+        $tokens = array_column(self::passingRun()->records(), 'token');
         self::assertCount(3, array_unique($tokens));
         self::assertMatchesRegularExpression('/^phpunit-[0-9a-f]{6}-[0-9a-f]{10}$/', $tokens[0]);
         self::assertCount(1, array_unique(array_map(static fn (string $token): string => substr($token, 0, 15), $tokens)), 'one run word');
@@ -122,7 +127,7 @@ final class TestRunTest extends TestCase
         $run = InnerRun::start(['CARD_SANDBOX_COMMAND' => 'node /nonexistent/card-sandbox.js']);
         self::assertSame(1, $run->finish());
         self::assertStringStartsWith(
-            'card-sandbox: node /nonexistent/card-sandbox.js --port 0 --clock manual --log json (CARD_SANDBOX_COMMAND) exited (1) before it was listening:',
+            'card-sandbox: node /nonexistent/card-sandbox.js --port 0 --clock manual --log json --exit-with-parent on (CARD_SANDBOX_COMMAND) exited (1) before it was listening:',
             $run->output(),
         );
         self::assertStringContainsString("Cannot find module '/nonexistent/card-sandbox.js'", $run->output());
@@ -130,5 +135,14 @@ final class TestRunTest extends TestCase
         $missing = InnerRun::start(['CARD_SANDBOX_COMMAND' => '/nonexistent/card-sandbox --seed 1']);
         self::assertSame(1, $missing->finish());
         self::assertStringStartsWith('card-sandbox: CARD_SANDBOX_COMMAND runs /nonexistent/card-sandbox, which is not a file nor on the PATH', $missing->output());
+    }
+
+    private static function passingRun(): InnerRun
+    {
+        if (self::$passing === null) {
+            self::$passing = InnerRun::start();
+            self::assertSame(0, self::$passing->finish(), self::$passing->output());
+        }
+        return self::$passing;
     }
 }

@@ -10,8 +10,8 @@ use CardSandbox\SandboxUrl;
 
 /**
  * A sandbox this process started, as every card-sandbox kit starts one: the command found as
- * SandboxCommand says, run as `card-sandbox --port 0 --clock manual --log json` with
- * exit-with-parent on, its address read from the JSON `listening` line, then its health asked
+ * SandboxCommand says, run as `card-sandbox --port 0 --clock manual --log json
+ * --exit-with-parent on`, its address read from the JSON `listening` line, then its health asked
  * until it answers.
  *
  * ```php
@@ -122,7 +122,9 @@ final class SandboxProcess
 
     /**
      * The flags: the kit's defaults under the options, a flag whose variable is set left out (the
-     * sandbox reads it), and `--log json` always (the address is read from the log).
+     * sandbox reads it), and two always: `--log json` (the address is read from the log) and
+     * `--exit-with-parent on` (when PHP ends, however it ends, its end of the stdin pipe closes
+     * and the sandbox stops as on SIGTERM).
      *
      * @param array<string, string|int|float|bool|list<string>> $options
      * @param array<string, string>                             $env
@@ -141,12 +143,11 @@ final class SandboxProcess
                 $arguments[] = self::text($one);
             }
         }
-        return [...$arguments, '--log', 'json'];
+        return [...$arguments, '--log', 'json', '--exit-with-parent', 'on'];
     }
 
     /**
-     * The sandbox's environment: this one, exit-with-parent on (when PHP ends, however it ends,
-     * its end of the stdin pipe closes and the sandbox stops), and the secret options.
+     * The sandbox's environment: this one, and the secret options.
      *
      * @param array<string, string|int|float|bool|list<string>> $options
      * @param array<string, string>                             $env
@@ -155,7 +156,6 @@ final class SandboxProcess
      */
     private static function environment(array $options, array $env): array
     {
-        $env['CARD_SANDBOX_EXIT_WITH_PARENT'] = 'on';
         foreach (self::SECRET_OPTIONS as $flag) {
             if (isset($options[$flag]) && ($env[self::variable($flag)] ?? '') === '') {
                 $env[self::variable($flag)] = self::text($options[$flag]);
