@@ -116,27 +116,28 @@ final class ChildProcess
     }
 
     /**
-     * Ends it: closes its stdin, then (unless `$eofGrace` passes first with it gone) asks it to
-     * stop with SIGTERM, and after `$termGrace` more kills it. Its output file is deleted.
-     * Safe to call twice.
-     *
-     * @param float $eofGrace  seconds it gets to stop by itself once its stdin closes
-     * @param float $termGrace seconds it gets after SIGTERM
+     * Ends it and waits, its output file deleted; safe to call twice. A program that stops on
+     * SIGTERM (the sandbox, which then logs whose stop it is) gets SIGTERM and its stdin closed;
+     * one that stops when its stdin closes (the PHP server's supervisor) gets that first, and
+     * SIGTERM only if it is still there `$grace` seconds later. SIGKILL after `$grace` more.
      */
-    public function stop(float $eofGrace = 0.0, float $termGrace = 10.0): void
+    public function stop(float $grace = 10.0, bool $stdinFirst = false): void
     {
         if (!is_resource($this->process)) {
             return;
         }
+        if (!$stdinFirst) {
+            proc_terminate($this->process, self::SIGTERM);
+        }
         if (is_resource($this->stdin)) {
             fclose($this->stdin);
         }
-        if (!$this->waitForExit($eofGrace)) {
+        if ($stdinFirst && !$this->waitForExit($grace)) {
             proc_terminate($this->process, self::SIGTERM);
-            if (!$this->waitForExit($termGrace)) {
-                proc_terminate($this->process, self::SIGKILL);
-                $this->waitForExit(5.0);
-            }
+        }
+        if (!$this->waitForExit($grace)) {
+            proc_terminate($this->process, self::SIGKILL);
+            $this->waitForExit(5.0);
         }
         proc_close($this->process);
         $this->process = null;

@@ -64,7 +64,7 @@ final class PhpServer
                 return new self($child, 'http://' . self::hostInUrl($advertisedHost) . ':' . $port, $port);
             }
             $lastOutput = $child->outputTail();
-            $child->stop(5.0);
+            $child->stop(5.0, stdinFirst: true);
             // another process took the port in between: another one
             if (!str_contains($lastOutput, 'Address already in use')) {
                 break;
@@ -88,7 +88,7 @@ final class PhpServer
     /** Stops the server (its supervisor's stdin closed) and waits for it. Safe to call twice. */
     public function stop(): void
     {
-        $this->child->stop(5.0);
+        $this->child->stop(5.0, stdinFirst: true);
     }
 
     /** A port nothing listens on now, from the system. */

@@ -108,7 +108,7 @@ final class SandboxProcess
         return $this->child->output();
     }
 
-    /** Stops it (stdin closed, then SIGTERM: it finishes what is in flight) and waits for it. */
+    /** Stops it (SIGTERM, and its stdin closed: it finishes what is in flight) and waits for it. */
     public function stop(): void
     {
         $this->child->stop();
