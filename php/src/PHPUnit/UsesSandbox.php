@@ -77,10 +77,12 @@ trait UsesSandbox
      * closed after the test (the tenant's URL taken back off).
      *
      * @param string|null $secret         what signs the tenant's webhooks (default: its token)
-     * @param string      $host           the address to bind (`0.0.0.0` when the sandbox runs in a container)
-     * @param string|null $advertisedHost the host in the URL given to the sandbox (`host.docker.internal`)
+     * @param string|null $host           the address to bind (`0.0.0.0` when the sandbox runs in a container;
+     *                                    default: CARD_SANDBOX_WEBHOOK_BIND, else 127.0.0.1)
+     * @param string|null $advertisedHost the host in the URL given to the sandbox (`host.docker.internal`;
+     *                                    default: CARD_SANDBOX_WEBHOOK_HOST, else the bound address)
      */
-    protected function webhookReceiver(?string $secret = null, string $host = '127.0.0.1', ?string $advertisedHost = null): WebhookReceiver
+    protected function webhookReceiver(?string $secret = null, ?string $host = null, ?string $advertisedHost = null): WebhookReceiver
     {
         $receiver = WebhookReceiver::start($this->sandbox, $secret, $host, $advertisedHost);
         $this->cardSandboxReceivers[] = $receiver;

@@ -46,16 +46,20 @@ final class WebhookReceiver
      * Starts a receiver and points the client's tenant's webhooks at it, signed with `$secret`.
      *
      * @param string|null $secret         what signs the tenant's webhooks (default: the token, the sandbox's own default)
-     * @param string      $host           the address to bind (`0.0.0.0` when the sandbox runs in a container)
-     * @param string|null $advertisedHost the host in the URL the sandbox is given (`host.docker.internal`); default: the bound address
+     * @param string|null $host           the address to bind (`0.0.0.0` when the sandbox runs in a container);
+     *                                    default: CARD_SANDBOX_WEBHOOK_BIND, else 127.0.0.1
+     * @param string|null $advertisedHost the host in the URL the sandbox is given (`host.docker.internal`);
+     *                                    default: CARD_SANDBOX_WEBHOOK_HOST, else the bound address
      */
     public static function start(
         SandboxClient $client,
         ?string $secret = null,
-        string $host = '127.0.0.1',
+        ?string $host = null,
         ?string $advertisedHost = null,
     ): self {
         $secret ??= $client->token;
+        $host ??= self::setting('CARD_SANDBOX_WEBHOOK_BIND') ?? '127.0.0.1';
+        $advertisedHost ??= self::setting('CARD_SANDBOX_WEBHOOK_HOST');
         $dir = sys_get_temp_dir() . '/card-sandbox-webhooks-' . bin2hex(random_bytes(6));
         mkdir($dir . '/deliveries', 0700, true);
         self::writeConfig($dir, $secret, 200);
@@ -208,6 +212,12 @@ final class WebhookReceiver
     public function __debugInfo(): array
     {
         return ['url' => $this->url, 'secret' => Masking::token($this->secret), 'deliveries' => count($this->deliveries)];
+    }
+
+    private static function setting(string $variable): ?string
+    {
+        $value = getenv($variable);
+        return $value === false || $value === '' ? null : $value;
     }
 
     private static function writeConfig(string $dir, string $secret, int $status): void

@@ -119,6 +119,23 @@ final class WebhookReceiverTest extends TestCase
         self::assertSame($named->url, $this->sandbox->webhook()['url']);
     }
 
+    public function testTakesTheAddressesFromTheEnvironmentWhenNotGiven(): void
+    {
+        putenv('CARD_SANDBOX_WEBHOOK_BIND=0.0.0.0');
+        putenv('CARD_SANDBOX_WEBHOOK_HOST=172.17.0.1');
+        try {
+            $receiver = $this->webhookReceiver();
+        } finally {
+            putenv('CARD_SANDBOX_WEBHOOK_BIND');
+            putenv('CARD_SANDBOX_WEBHOOK_HOST');
+        }
+        self::assertMatchesRegularExpression('~^http://172\.17\.0\.1:\d+/webhooks$~', $receiver->url);
+        // bound to every address: this machine reaches it on loopback too
+        $port = (int) parse_url($receiver->url, PHP_URL_PORT);
+        $forged = Signature::signPayload(['event' => 'x', 'data' => []], 'not-the-secret');
+        self::assertSame(401, self::post("http://127.0.0.1:{$port}/webhooks", $forged['body'], $forged['headers']));
+    }
+
     public function testCloseStopsItAndPutsTheEndpointBackAsItWas(): void
     {
         $this->sandbox->setWebhook('http://127.0.0.1:9/hooks', 'own-secret');
