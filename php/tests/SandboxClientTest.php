@@ -246,6 +246,16 @@ final class SandboxClientTest extends TestCase
         self::assertStringContainsString('***************oken', $printed);
     }
 
+    public function testCallsEveryMethodOfTheClientHere(): void
+    {
+        $source = (string) file_get_contents(__FILE__);
+        foreach ((new \ReflectionClass(SandboxClient::class))->getMethods(\ReflectionMethod::IS_PUBLIC) as $method) {
+            if (!str_starts_with($method->getName(), '__')) {
+                self::assertStringContainsString('->' . $method->getName() . '(', $source);
+            }
+        }
+    }
+
     /** A full-data card user (verified by itself after 3 s of its clock), its reference. */
     private function cardUser(): string
     {
