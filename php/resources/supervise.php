@@ -7,10 +7,10 @@ declare(strict_types=1);
  * closes: the test process holds the other end of that pipe, so the server goes when the test
  * process goes, even killed with SIGKILL, which runs no PHP code.
  *
- * Usage: php supervise.php <host> <port> <docroot> <router>
+ * Usage: php supervise.php <host> <port> <docroot> <router> [<folder to remove once it has stopped>]
  */
 
-[, $host, $port, $docroot, $router] = $argv + [null, '', '', '', ''];
+[, $host, $port, $docroot, $router, $removeWhenDone] = $argv + [null, '', '', '', '', ''];
 $address = (str_contains($host, ':') ? "[{$host}]" : $host) . ':' . $port;
 $server = proc_open(
     [PHP_BINARY, '-S', $address, '-t', $docroot, $router],
@@ -48,3 +48,15 @@ if (proc_get_status($server)['running']) {
     proc_terminate($server, 9);
 }
 proc_close($server);
+
+// what the server wrote there (the webhook receiver's deliveries), gone with it
+if ($removeWhenDone !== '' && is_dir($removeWhenDone)) {
+    $files = new RecursiveIteratorIterator(
+        new RecursiveDirectoryIterator($removeWhenDone, FilesystemIterator::SKIP_DOTS),
+        RecursiveIteratorIterator::CHILD_FIRST,
+    );
+    foreach ($files as $file) {
+        $file->isDir() ? @rmdir($file->getPathname()) : @unlink($file->getPathname());
+    }
+    @rmdir($removeWhenDone);
+}

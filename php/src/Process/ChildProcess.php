@@ -23,10 +23,13 @@ final class ChildProcess
     /**
      * @param mixed $process the proc_open resource
      * @param mixed $stdin   the write end of the child's stdin
+     * @param mixed $output  a read handle on the output file (which, but on Windows, is already
+     *                       unlinked: nothing is left behind, however this process ends)
      */
     private function __construct(
         private mixed $process,
         private mixed $stdin,
+        private mixed $output,
         private readonly int $pid,
         private readonly string $outputFile,
         /** @var list<string> */
@@ -51,8 +54,12 @@ final class ChildProcess
             $error = error_get_last()['message'] ?? 'proc_open failed';
             throw new SandboxStartException(sprintf('cannot run %s: %s', self::quote($command), $error));
         }
+        $output = fopen($outputFile, 'r');
+        if (PHP_OS_FAMILY !== 'Windows') {
+            @unlink($outputFile);
+        }
         $status = proc_get_status($process);
-        return new self($process, $pipes[0], (int) $status['pid'], $outputFile, $command);
+        return new self($process, $pipes[0], $output, (int) $status['pid'], $outputFile, $command);
     }
 
     /** The child's process id (with a launcher such as npx, the launcher's). */
@@ -90,7 +97,11 @@ final class ChildProcess
     /** What it has written to stdout and stderr so far. */
     public function output(): string
     {
-        return (string) @file_get_contents($this->outputFile);
+        if (!is_resource($this->output)) {
+            return '';
+        }
+        rewind($this->output);
+        return (string) stream_get_contents($this->output);
     }
 
     /** The last lines of its output, for an error message. */
@@ -116,7 +127,7 @@ final class ChildProcess
     }
 
     /**
-     * Ends it and waits, its output file deleted; safe to call twice. A program that stops on
+     * Ends it and waits, its output let go; safe to call twice. A program that stops on
      * SIGTERM (the sandbox, which then logs whose stop it is) gets SIGTERM and its stdin closed;
      * one that stops when its stdin closes (the PHP server's supervisor) gets that first, and
      * SIGTERM only if it is still there `$grace` seconds later. SIGKILL after `$grace` more.
@@ -141,6 +152,9 @@ final class ChildProcess
         }
         proc_close($this->process);
         $this->process = null;
+        if (is_resource($this->output)) {
+            fclose($this->output);
+        }
         @unlink($this->outputFile);
     }
 

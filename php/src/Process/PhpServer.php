@@ -37,6 +37,8 @@ final class PhpServer
      * @param string|null           $advertisedHost the host in `url` (default: the bound address; 127.0.0.1 for 0.0.0.0)
      * @param array<string, string> $env            variables for the server's scripts, beside this process's
      * @param float                 $timeout        seconds to wait for it to listen
+     * @param string|null           $removeWhenDone a folder of the server's own (what it writes), removed once it has stopped,
+     *                                              however the test process ended
      *
      * @throws SandboxStartException
      */
@@ -47,6 +49,7 @@ final class PhpServer
         ?string $advertisedHost = null,
         array $env = [],
         float $timeout = 10.0,
+        ?string $removeWhenDone = null,
     ): self {
         if (!is_file($router)) {
             throw new SandboxStartException("card-sandbox: no router script at {$router}");
@@ -57,7 +60,7 @@ final class PhpServer
         for ($attempt = 1; $attempt <= self::ATTEMPTS; $attempt++) {
             $port = self::freePort($host);
             $child = ChildProcess::start(
-                [PHP_BINARY, $supervisor, $host, (string) $port, $docroot ?? dirname($router), $router],
+                [PHP_BINARY, $supervisor, $host, (string) $port, $docroot ?? dirname($router), $router, $removeWhenDone ?? ''],
                 $env + getenv(),
             );
             if (self::waitUntilListening($child, $host, $port, $timeout)) {

@@ -69,6 +69,7 @@ final class WebhookReceiver
             host: $host,
             advertisedHost: $advertisedHost,
             env: ['CARD_SANDBOX_RECEIVER_DIR' => $dir],
+            removeWhenDone: $dir,
         );
         $url = $server->url . '/webhooks';
         try {
@@ -163,8 +164,9 @@ final class WebhookReceiver
             return;
         }
         $this->closed = true;
+        // its supervisor removes the folder once the server has stopped; what it could not, here
         $this->server->stop();
-        foreach (array_diff(scandir($this->dir . '/deliveries') ?: [], ['.', '..']) as $file) {
+        foreach (array_diff(@scandir($this->dir . '/deliveries') ?: [], ['.', '..']) as $file) {
             @unlink($this->dir . '/deliveries/' . $file);
         }
         @unlink($this->dir . '/config.json');
