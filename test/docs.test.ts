@@ -22,6 +22,8 @@ const PAGES = [
   'examples/wallet-backend/README.md',
   'examples/python-wallet-backend/README.md',
   'python/README.md',
+  'examples/php-wallet-backend/README.md',
+  'php/README.md',
   ...readdirSync(ROOT + 'docs')
     .filter((name) => name.endsWith('.md'))
     .map((name) => `docs/${name}`),
