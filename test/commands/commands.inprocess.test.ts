@@ -460,6 +460,45 @@ describe('trigger and listen', () => {
     expect((await listen.done).code).toBe(0)
   })
 
+  it.each([
+    ["the tenant's own secret with the default URL", { url: null, secret: 'team-secret-0042' }],
+    ["the tenant's own URL with the default secret", { url: 'http://127.0.0.1:9/mine' }],
+  ])('keeps %s: each delivery verifies, and exit puts both back', async (_, endpoint) => {
+    await client.setWebhook(endpoint)
+    const found = await client.webhook()
+    expect([found.url_source, found.secret_source]).toEqual(
+      endpoint.url === null ? ['none', 'tenant'] : ['tenant', 'token'],
+    )
+    // the team's handler checks with the secret it knows: the one the tenant signs with
+    const verified: boolean[] = []
+    const handler: Server = createServer((req, res) => {
+      let body = ''
+      req.on('data', (chunk) => (body += chunk))
+      req.on('end', () => {
+        verified.push(verifySignature(body, req.headers['x-alal-signature'], found.secret!))
+        res.writeHead(200).end()
+      })
+    })
+    await new Promise<void>((resolve) => handler.listen(0, '127.0.0.1', resolve))
+    const handlerUrl = `http://127.0.0.1:${(handler.address() as AddressInfo).port}/hooks`
+    const before = signalListeners()
+    const listen = start(listenCommand, ['--forward-to', handlerUrl])
+    try {
+      await until(() => listen.live.stdout.includes('listening:'), 5_000, 'listen to start')
+      await verifiedUser()
+      const printed = () => /attempt 1: (signature ok|BAD SIGNATURE)/.exec(listen.live.stdout)
+      await until(() => printed() !== null, 5_000, 'the delivery line')
+      expect(printed()?.[1]).toBe('signature ok')
+      await until(() => verified.length === 1, 5_000, 'the forwarded delivery')
+      expect(verified).toEqual([true])
+    } finally {
+      interrupt(before)
+      handler.close()
+    }
+    expect((await listen.done).code).toBe(0)
+    expect(await client.webhook()).toEqual(found)
+  })
+
   it('answers the sandbox 502 when the handler cannot be reached, saying why', async () => {
     const dead = await deadUrl()
     const before = signalListeners()
