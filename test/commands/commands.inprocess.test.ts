@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createSandboxClient, type SandboxClient } from '../../src/clients/client.js'
 import type { Command } from '../../src/commands/command.js'
 import { readPidFile, removePidFile, writePidFile } from '../../src/commands/pid-file.js'
@@ -28,6 +28,7 @@ import { verifySignature } from '../../src/kits/testing.js'
 import { isRunning } from '../../src/lib/processes.js'
 import { startSandbox, type RunningSandbox } from '../../src/index.js'
 import { until } from '../webhooks/receiver.js'
+import { interrupt, signalListeners, startRun } from './in-process.js'
 import { tempDir } from '../temp-dir.js'
 
 const TOKEN = 'in-process-commands'
@@ -45,47 +46,20 @@ beforeEach(async () => {
   await client.setWebhook({ url: null, secret: null })
 })
 
-type Output = { code: number; stdout: string; stderr: string }
-
 /**
  * Runs `command` with `args` as the CLI would (CARD_SANDBOX_URL and CARD_SANDBOX_TOKEN name the
  * sandbox unless `env` says otherwise); `live` sees the output as it is written.
  */
 function start(command: Command, args: string[], env: NodeJS.ProcessEnv = {}) {
-  const live = { stdout: '', stderr: '' }
-  const capture = (stream: 'stdout' | 'stderr') =>
-    vi.spyOn(process[stream], 'write').mockImplementation((chunk: string | Uint8Array) => {
-      live[stream] += String(chunk)
-      return true
-    })
-  const out = capture('stdout')
-  const err = capture('stderr')
-  const done: Promise<Output> = command
-    .run(args, { CARD_SANDBOX_URL: sandbox.url, CARD_SANDBOX_TOKEN: TOKEN, ...env })
-    .then((code) => ({ code, ...live }))
-    .finally(() => {
-      out.mockRestore()
-      err.mockRestore()
-    })
-  return { done, live }
+  return startRun((a, e) => command.run(a, e), args, {
+    CARD_SANDBOX_URL: sandbox.url,
+    CARD_SANDBOX_TOKEN: TOKEN,
+    ...env,
+  })
 }
 
 const run = (command: Command, args: string[], env?: NodeJS.ProcessEnv) =>
   start(command, args, env).done
-
-/** Stops a command that runs until Ctrl-C, as Ctrl-C would: its own SIGINT listener only. */
-function interrupt(before: unknown[], signal: 'SIGINT' | 'SIGTERM' = 'SIGINT') {
-  const other = signal === 'SIGINT' ? 'SIGTERM' : 'SIGINT'
-  for (const listener of process.rawListeners(signal))
-    if (!before.includes(listener)) (listener as (signal: string) => void)(signal)
-  for (const listener of process.rawListeners(other))
-    if (!before.includes(listener)) process.off(other, listener as () => void)
-}
-const signalListeners = () => [
-  ...process.rawListeners('SIGINT'),
-  ...process.rawListeners('SIGTERM'),
-  ...process.rawListeners('SIGHUP'),
-]
 
 const identity = {
   first_name: 'Awa',
