@@ -6,7 +6,7 @@
  */
 import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
@@ -90,6 +90,20 @@ async function attempted() {
     'the attempt to be logged',
   )
   return (await client.webhooks()).data
+}
+
+/** A team's webhook handler on a free port: `answer` gives its status for each delivery. */
+async function startHandler(answer: (body: string, headers: IncomingHttpHeaders) => number) {
+  const server: Server = createServer((req, res) => {
+    let body = ''
+    req.on('data', (chunk) => (body += chunk))
+    req.on('end', () => res.writeHead(answer(body, req.headers)).end())
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    close: () => server.close(),
+  }
 }
 
 /** A URL nothing listens on: a port taken, then let go. */
@@ -389,20 +403,15 @@ describe('trigger and listen', () => {
 
   it('forwards each delivery as sent to a handler whose answer the sandbox gets', async () => {
     const got: { body: string; signature: string; type: string }[] = []
-    const handler: Server = createServer((req, res) => {
-      let body = ''
-      req.on('data', (chunk) => (body += chunk))
-      req.on('end', () => {
-        got.push({
-          body,
-          signature: String(req.headers['x-alal-signature']),
-          type: String(req.headers['content-type']),
-        })
-        res.writeHead(got.length === 1 ? 500 : 204).end()
+    const handler = await startHandler((body, headers) => {
+      got.push({
+        body,
+        signature: String(headers['x-alal-signature']),
+        type: String(headers['content-type']),
       })
+      return got.length === 1 ? 500 : 204
     })
-    await new Promise<void>((resolve) => handler.listen(0, '127.0.0.1', resolve))
-    const handlerUrl = `http://127.0.0.1:${(handler.address() as AddressInfo).port}/hooks`
+    const handlerUrl = handler.url
     const before = signalListeners()
     const listen = start(listenCommand, ['--forward-to', handlerUrl])
     try {
@@ -445,16 +454,11 @@ describe('trigger and listen', () => {
     )
     // the team's handler checks with the secret it knows: the one the tenant signs with
     const verified: boolean[] = []
-    const handler: Server = createServer((req, res) => {
-      let body = ''
-      req.on('data', (chunk) => (body += chunk))
-      req.on('end', () => {
-        verified.push(verifySignature(body, req.headers['x-alal-signature'], found.secret!))
-        res.writeHead(200).end()
-      })
+    const handler = await startHandler((body, headers) => {
+      verified.push(verifySignature(body, headers['x-alal-signature'], found.secret!))
+      return 200
     })
-    await new Promise<void>((resolve) => handler.listen(0, '127.0.0.1', resolve))
-    const handlerUrl = `http://127.0.0.1:${(handler.address() as AddressInfo).port}/hooks`
+    const handlerUrl = handler.url
     const before = signalListeners()
     const listen = start(listenCommand, ['--forward-to', handlerUrl])
     try {
