@@ -11,52 +11,19 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { main } from '../../src/cli/main.js'
 import { readPidFile, writePidFile } from '../../src/commands/pid-file.js'
 import { PACKAGE_VERSION } from '../../src/lib/package-files.js'
-import { until } from '../webhooks/receiver.js'
 import { tempDir } from '../temp-dir.js'
-import {
-  captureOutput,
-  catchExit,
-  interrupt,
-  signalListeners,
-  startRun,
-} from '../commands/in-process.js'
+import { startRun, startService } from '../commands/in-process.js'
 
 const cleanups: (() => unknown)[] = []
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
 })
 
-/**
- * `card-sandbox <argv>` served in this process, with `env` as its environment: main()'s code,
- * what it prints (`live`, as it is printed), and `stop(signal)`, which stops it as the signal
- * would and resolves with the codes it called process.exit with once stopped.
- */
+/** `card-sandbox <argv>` served in this process, with `env` as its environment. */
 async function serve(argv: string[], env: NodeJS.ProcessEnv = {}) {
-  const before = signalListeners()
-  const stdoutErrorListeners = process.stdout.listeners('error')
-  const output = captureOutput()
-  const exit = catchExit()
-  let serving = false
-  const stop = async (signal: 'SIGINT' | 'SIGTERM' = 'SIGTERM') => {
-    serving = false
-    interrupt(before, signal)
-    await until(() => exit.codes.length > 0, 10_000, 'the sandbox to stop')
-    return exit.codes
-  }
-  cleanups.push(async () => {
-    try {
-      if (serving) await stop()
-    } finally {
-      output.restore()
-      exit.restore()
-      for (const listener of process.stdout.listeners('error'))
-        if (!stdoutErrorListeners.includes(listener))
-          process.stdout.off('error', listener as () => void)
-    }
-  })
-  const code = await main(argv, env)
-  serving = code === 0
-  return { code, live: output.live, stop }
+  const served = await startService(main, argv, env)
+  cleanups.push(served.end)
+  return served
 }
 
 /** `card-sandbox <argv>` that ends by itself: its code and output. */

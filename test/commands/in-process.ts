@@ -5,6 +5,7 @@
  * would end the test run). So a mutation of src/ is seen (vitest.mutation.config.ts).
  */
 import { vi } from 'vitest'
+import { until } from '../webhooks/receiver.js'
 
 export type Output = { code: number; stdout: string; stderr: string }
 
@@ -62,4 +63,49 @@ export function catchExit() {
     codes.push(code)
   }) as typeof process.exit)
   return { codes, restore: () => spy.mockRestore() }
+}
+
+/**
+ * A command that serves until Ctrl-C (serve, proxy) run in this process: resolves once its
+ * run() has, with its code, what it prints (`live`, as it is printed), `stop(signal)`, which
+ * stops it as the signal would and resolves with the codes it then called process.exit with,
+ * and `end()`, which stops it if it still serves and gives the process back its output and exit.
+ */
+export async function startService(
+  run: (args: string[], env: NodeJS.ProcessEnv) => Promise<number>,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+) {
+  const before = signalListeners()
+  const stdoutErrorListeners = process.stdout.listeners('error')
+  const output = captureOutput()
+  const exit = catchExit()
+  let serving = false
+  const stop = async (signal: 'SIGINT' | 'SIGTERM' = 'SIGTERM') => {
+    serving = false
+    interrupt(before, signal)
+    await until(() => exit.codes.length > 0, 10_000, 'the command to stop')
+    return exit.codes
+  }
+  const end = async () => {
+    try {
+      if (serving) await stop()
+    } finally {
+      output.restore()
+      exit.restore()
+      // a command that serves keeps writing whatever happens to stdout: not past its test
+      for (const listener of process.stdout.listeners('error'))
+        if (!stdoutErrorListeners.includes(listener))
+          process.stdout.off('error', listener as () => void)
+    }
+  }
+  let code: number
+  try {
+    code = await run(args, env)
+  } catch (error) {
+    await end()
+    throw error
+  }
+  serving = code === 0
+  return { code, live: output.live, stop, end }
 }
