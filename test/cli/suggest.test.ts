@@ -26,6 +26,9 @@ describe('nearest', () => {
     expect(editDistance('pory', 'port')).toBe(1)
     expect(editDistance('trigerr', 'trigger')).toBe(2)
     expect(editDistance('', 'db')).toBe(2)
+    expect(editDistance('db', '')).toBe(2)
+    // a swap is of two neighbours, each where the other was
+    expect(editDistance('cors', 'host')).toBe(3)
   })
 
   it('takes the nearest name within a third of the typed length (one edit up to five)', () => {
@@ -41,6 +44,14 @@ describe('nearest', () => {
     expect(nearest('forward', ['forward-to', 'url', 'token'])).toBe('forward-to')
     expect(nearest('webhook', ['webhook-url', 'webhook-secret'])).toBeUndefined()
     expect(nearest('po', ['port'])).toBeUndefined()
+  })
+
+  it('takes the nearest of the names near enough, the first of two as near', () => {
+    expect(nearest('quirkz', ['quick', 'quirks'])).toBe('quirks')
+    expect(nearest('quirkz', ['quirks', 'quick'])).toBe('quirks')
+    expect(nearest('hots', ['host', 'hot'])).toBe('host')
+    // three letters are enough to begin a name
+    expect(nearest('for', ['forward-to', 'url', 'token'])).toBe('forward-to')
   })
 })
 
