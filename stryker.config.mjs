@@ -22,6 +22,9 @@ export default {
     'src/drift/**/*.ts',
     'src/lib/**/*.ts',
     'src/cli/**/*.ts',
+    // what the installed command runs and nothing else: importing either runs the command
+    '!src/cli/bin.ts',
+    '!src/cli/entry.ts',
     'src/commands/**/*.ts',
   ],
   concurrency: 2,
