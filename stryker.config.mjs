@@ -1,9 +1,10 @@
 /**
  * Mutation testing (`npm run test:mutation`): StrykerJS changes the code of the store, the
- * domain, the engine, the webhooks, the request journal, the HTTP middleware, src/lib and the
- * CLI's commands one small edit at a time and checks that some test fails for each. Only the
- * tests that cover a mutant run for it (coverageAnalysis perTest). The whole scope takes hours
- * on two CPUs; one folder at a time, with the tests that drive it (vitest.mutation.config.ts):
+ * domain, the engine, the webhooks, the request journal, the HTTP layer, drift, src/lib, the
+ * command line and its commands one small edit at a time and checks that some test fails for
+ * each. Only the tests that cover a mutant run for it (coverageAnalysis perTest). The whole
+ * scope takes hours on two CPUs; one folder at a time, with the tests that drive it
+ * (vitest.mutation.config.ts):
  * `MUTATION_TESTS='test/lib/**' npm run test:mutation -- --mutate 'src/lib/**' --concurrency 1`.
  * docs/mutation.md has the folders, their tests and the last scores.
  */
@@ -17,8 +18,13 @@ export default {
     'src/engine/**/*.ts',
     'src/webhooks/**/*.ts',
     'src/journal/**/*.ts',
-    'src/http/middleware/**/*.ts',
+    'src/http/**/*.ts',
+    'src/drift/**/*.ts',
     'src/lib/**/*.ts',
+    'src/cli/**/*.ts',
+    // what the installed command runs and nothing else: importing either runs the command
+    '!src/cli/bin.ts',
+    '!src/cli/entry.ts',
     'src/commands/**/*.ts',
   ],
   concurrency: 2,

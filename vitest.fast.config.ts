@@ -22,7 +22,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     exclude: [
       'test/cli.test.ts',
-      'test/cli/**',
+      'test/cli/did-you-mean.test.ts',
+      'test/cli/proxy.test.ts',
       'test/scripts/**',
       'test/db/open-pg.test.ts',
       'test/dockerfile.test.ts',

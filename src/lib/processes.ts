@@ -90,7 +90,8 @@ const STARTED_UNDER = process.ppid
 /** How often the parent (and npm's chain) is looked at. */
 const PARENT_POLL_MS = 500
 
-type Link = [child: number, parent: number]
+/** A process and the parent it started under. */
+export type Link = [child: number, parent: number]
 
 /**
  * Whether `child` is still `parent`'s. On Linux, whether the child's parent changed (it was
@@ -113,12 +114,15 @@ function pollUntilGone(stillThere: () => boolean, onGone: () => void): () => voi
 
 /**
  * Calls `onGone` when the parent this process started under (a test runner, a kit, a shell,
- * npm) has gone, SIGKILL included. Started as a container's first process (no parent), it
- * watches nothing.
+ * npm) has gone, SIGKILL included; `link` names another process and its parent instead.
+ * Started as a container's first process (no parent), it watches nothing.
  */
-export function watchParent(onGone: () => void): () => void {
-  if (STARTED_UNDER < 1) return () => {}
-  return pollUntilGone(() => linked([process.pid, STARTED_UNDER]), onGone)
+export function watchParent(
+  onGone: () => void,
+  link: Link = [process.pid, STARTED_UNDER],
+): () => void {
+  if (link[1] < 1) return () => {}
+  return pollUntilGone(() => linked(link), onGone)
 }
 
 /**
@@ -143,25 +147,30 @@ export function watchLauncher(env: NodeJS.ProcessEnv, onGone: () => void): () =>
  * Calls `onEnd` once stdin reaches its end, when stdin is a pipe or a socket: a parent that
  * spawned this process with a stdin pipe and holds its other end (a kit) closes it, or its
  * system does when it dies. A terminal, /dev/null (which ends at once) or a file is not watched.
- * What arrives on it is read and dropped, never kept.
+ * What arrives on it is read and dropped, never kept. `input` names another file descriptor and
+ * its stream instead.
  */
-export function watchStdinEnd(onEnd: () => void): void {
+export function watchStdinEnd(
+  onEnd: () => void,
+  input?: { fd: number; stream: NodeJS.ReadableStream },
+): void {
   let stdin
   try {
-    stdin = fstatSync(0)
+    stdin = fstatSync(input?.fd ?? 0)
   } catch {
     return
   }
   if (!stdin.isFIFO() && !stdin.isSocket()) return
+  const stream = input?.stream ?? process.stdin
   let ended = false
   const end = () => {
     if (ended) return
     ended = true
     onEnd()
   }
-  process.stdin.on('data', () => {})
-  process.stdin.once('end', end)
-  process.stdin.once('close', end)
+  stream.on('data', () => {})
+  stream.once('end', end)
+  stream.once('close', end)
   // a socket reset by a peer that died: its end too
-  process.stdin.once('error', end)
+  stream.once('error', end)
 }

@@ -1,10 +1,10 @@
 /**
- * A mistyped flag or command gets the nearest one ("did you mean"), by edit distance: the built
- * command as a person runs it (`npm test` builds dist/ first), and the distance itself.
+ * A mistyped flag or command gets the nearest one ("did you mean"): the built command as a
+ * person runs it (`npm test` builds dist/ first). The distance and the choice itself, in this
+ * process: suggest.test.ts.
  */
 import { spawnSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
-import { editDistance, nearest } from '../../src/cli/suggest.js'
 
 const CLI = new URL('../../dist/bin/card-sandbox.js', import.meta.url).pathname
 
@@ -69,32 +69,5 @@ describe('did you mean', () => {
     const command = cli(['frobnicate'])
     expect(command.code).toBe(2)
     expect(command.stderr).not.toContain('did you mean')
-  })
-})
-
-describe('nearest', () => {
-  it('counts insertions, deletions, substitutions and a swap of neighbours as one edit each', () => {
-    expect(editDistance('port', 'port')).toBe(0)
-    expect(editDistance('prot', 'port')).toBe(1)
-    expect(editDistance('prt', 'port')).toBe(1)
-    expect(editDistance('poort', 'port')).toBe(1)
-    expect(editDistance('pory', 'port')).toBe(1)
-    expect(editDistance('trigerr', 'trigger')).toBe(2)
-    expect(editDistance('', 'db')).toBe(2)
-  })
-
-  it('takes the nearest name within a third of the typed length (one edit up to five)', () => {
-    expect(nearest('prot', ['host', 'port', 'seed'])).toBe('port')
-    expect(nearest('hots', ['host', 'port'])).toBe('host')
-    expect(nearest('trigerr', ['trigger', 'transition'])).toBe('trigger')
-    expect(nearest('PORT', ['port'])).toBe('port')
-    // two edits in a four-letter name is another word
-    expect(nearest('pt', ['port'])).toBeUndefined()
-    expect(nearest('cork', ['port', 'cors'])).toBe('cors')
-    expect(nearest('frobnicate', ['port', 'host', 'fixtures'])).toBeUndefined()
-    // the one name a typed one begins
-    expect(nearest('forward', ['forward-to', 'url', 'token'])).toBe('forward-to')
-    expect(nearest('webhook', ['webhook-url', 'webhook-secret'])).toBeUndefined()
-    expect(nearest('po', ['port'])).toBeUndefined()
   })
 })

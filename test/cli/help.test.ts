@@ -1,21 +1,21 @@
 /**
- * `card-sandbox --help` and `help <command>` as the built command prints them: no line over 100
- * columns, and each row's left column (what to type) apart from its description by two spaces at
- * least, or alone on its line with the description below it. `npm test` builds dist/ first.
+ * `card-sandbox --help` and `help <command>` as main() prints them, in this process: no line
+ * over 100 columns, and each row's left column (what to type) apart from its description by two
+ * spaces at least, or alone on its line with the description below it. The built command's
+ * --help: test/cli.test.ts.
  */
-import { spawnSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
 import { FLAGS } from '../../src/cli/flags.js'
 import { helpRow, helpTable, HELP_WIDTH } from '../../src/cli/help.js'
-import { COMMANDS } from '../../src/cli/main.js'
+import { COMMANDS, main } from '../../src/cli/main.js'
+import { startRun } from '../commands/in-process.js'
 
-const CLI = new URL('../../dist/bin/card-sandbox.js', import.meta.url).pathname
 /** The commands that drive a sandbox or read a file: all but serve and help. */
 const REMOTE = COMMANDS.filter((c) => c.name !== 'serve' && c.name !== 'help')
 
-function help(args: string[]): string {
-  const run = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' })
-  expect(run.status, run.stderr).toBe(0)
+async function help(args: string[]): Promise<string> {
+  const run = await startRun(main, args, {}).done
+  expect(run.code, run.stderr).toBe(0)
   return run.stdout
 }
 
@@ -46,8 +46,8 @@ function expectWithinWidth(text: string) {
 }
 
 describe('--help', () => {
-  it('fits in 100 columns, each description apart from its flag or command, in one column a table', () => {
-    const text = help(['--help'])
+  it('fits in 100 columns, each description apart from its flag or command, in one column a table', async () => {
+    const text = await help(['--help'])
     expectWithinWidth(text)
     const [commands, flags] = text.split('Flags of serve:')
     const usages = ['serve [flags]', ...REMOTE.map((c) => c.usage), 'help [command]']
@@ -62,8 +62,8 @@ describe('--help', () => {
 
   it.each(REMOTE.map((command) => [command.name, command]))(
     '`help %s` fits in 100 columns, each description apart from its flag',
-    (name, command) => {
-      const text = help(['help', name])
+    async (name, command) => {
+      const text = await help(['help', name])
       expectWithinWidth(text)
       expect(text).toContain(`Usage: npx card-sandbox ${command.usage}\n`)
       const lefts = command.help.map((row) => row.left)

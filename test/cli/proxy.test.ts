@@ -1,7 +1,8 @@
 /**
  * `card-sandbox proxy` as the built command runs it (`npm test` builds dist/ first): its first
  * line names where it listens, each exchange prints one masked line, the record file fills,
- * Ctrl-C stops it with 0; a usage mistake exits 2.
+ * Ctrl-C stops it with 0; an HTTPS upstream whose CA NODE_EXTRA_CA_CERTS names. The usage
+ * mistakes and the rest, in this process: test/commands/proxy.inprocess.test.ts.
  */
 import { spawn, spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync } from 'node:fs'
@@ -101,25 +102,5 @@ describe('card-sandbox proxy', () => {
       child.kill()
       upstream.close()
     }
-  })
-
-  it('exits 2 on a usage mistake, naming the flag', () => {
-    const missing = spawnSync(process.execPath, [CLI, 'proxy'], { encoding: 'utf8' })
-    expect(missing.status).toBe(2)
-    expect(missing.stderr).toContain('needs --upstream <url>')
-    const typo = spawnSync(
-      process.execPath,
-      [CLI, 'proxy', '--upstream', 'http://127.0.0.1:1/v1', '--timout', '5'],
-      { encoding: 'utf8' },
-    )
-    expect(typo.status).toBe(2)
-    expect(typo.stderr).toContain('did you mean --timeout?')
-    const port = spawnSync(
-      process.execPath,
-      [CLI, 'proxy', '--upstream', 'http://127.0.0.1:1/v1', '--port', 'x'],
-      { encoding: 'utf8' },
-    )
-    expect(port.status).toBe(2)
-    expect(port.stderr).toContain('--port must be a whole number')
   })
 })

@@ -6,10 +6,10 @@
  */
 import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createSandboxClient, type SandboxClient } from '../../src/clients/client.js'
 import type { Command } from '../../src/commands/command.js'
 import { readPidFile, removePidFile, writePidFile } from '../../src/commands/pid-file.js'
@@ -28,6 +28,7 @@ import { verifySignature } from '../../src/kits/testing.js'
 import { isRunning } from '../../src/lib/processes.js'
 import { startSandbox, type RunningSandbox } from '../../src/index.js'
 import { until } from '../webhooks/receiver.js'
+import { interrupt, signalListeners, startRun } from './in-process.js'
 import { tempDir } from '../temp-dir.js'
 
 const TOKEN = 'in-process-commands'
@@ -45,47 +46,20 @@ beforeEach(async () => {
   await client.setWebhook({ url: null, secret: null })
 })
 
-type Output = { code: number; stdout: string; stderr: string }
-
 /**
  * Runs `command` with `args` as the CLI would (CARD_SANDBOX_URL and CARD_SANDBOX_TOKEN name the
  * sandbox unless `env` says otherwise); `live` sees the output as it is written.
  */
 function start(command: Command, args: string[], env: NodeJS.ProcessEnv = {}) {
-  const live = { stdout: '', stderr: '' }
-  const capture = (stream: 'stdout' | 'stderr') =>
-    vi.spyOn(process[stream], 'write').mockImplementation((chunk: string | Uint8Array) => {
-      live[stream] += String(chunk)
-      return true
-    })
-  const out = capture('stdout')
-  const err = capture('stderr')
-  const done: Promise<Output> = command
-    .run(args, { CARD_SANDBOX_URL: sandbox.url, CARD_SANDBOX_TOKEN: TOKEN, ...env })
-    .then((code) => ({ code, ...live }))
-    .finally(() => {
-      out.mockRestore()
-      err.mockRestore()
-    })
-  return { done, live }
+  return startRun((a, e) => command.run(a, e), args, {
+    CARD_SANDBOX_URL: sandbox.url,
+    CARD_SANDBOX_TOKEN: TOKEN,
+    ...env,
+  })
 }
 
 const run = (command: Command, args: string[], env?: NodeJS.ProcessEnv) =>
   start(command, args, env).done
-
-/** Stops a command that runs until Ctrl-C, as Ctrl-C would: its own SIGINT listener only. */
-function interrupt(before: unknown[], signal: 'SIGINT' | 'SIGTERM' = 'SIGINT') {
-  const other = signal === 'SIGINT' ? 'SIGTERM' : 'SIGINT'
-  for (const listener of process.rawListeners(signal))
-    if (!before.includes(listener)) (listener as (signal: string) => void)(signal)
-  for (const listener of process.rawListeners(other))
-    if (!before.includes(listener)) process.off(other, listener as () => void)
-}
-const signalListeners = () => [
-  ...process.rawListeners('SIGINT'),
-  ...process.rawListeners('SIGTERM'),
-  ...process.rawListeners('SIGHUP'),
-]
 
 const identity = {
   first_name: 'Awa',
@@ -116,6 +90,20 @@ async function attempted() {
     'the attempt to be logged',
   )
   return (await client.webhooks()).data
+}
+
+/** A team's webhook handler on a free port: `answer` gives its status for each delivery. */
+async function startHandler(answer: (body: string, headers: IncomingHttpHeaders) => number) {
+  const server: Server = createServer((req, res) => {
+    let body = ''
+    req.on('data', (chunk) => (body += chunk))
+    req.on('end', () => res.writeHead(answer(body, req.headers)).end())
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    close: () => server.close(),
+  }
 }
 
 /** A URL nothing listens on: a port taken, then let go. */
@@ -415,20 +403,15 @@ describe('trigger and listen', () => {
 
   it('forwards each delivery as sent to a handler whose answer the sandbox gets', async () => {
     const got: { body: string; signature: string; type: string }[] = []
-    const handler: Server = createServer((req, res) => {
-      let body = ''
-      req.on('data', (chunk) => (body += chunk))
-      req.on('end', () => {
-        got.push({
-          body,
-          signature: String(req.headers['x-alal-signature']),
-          type: String(req.headers['content-type']),
-        })
-        res.writeHead(got.length === 1 ? 500 : 204).end()
+    const handler = await startHandler((body, headers) => {
+      got.push({
+        body,
+        signature: String(headers['x-alal-signature']),
+        type: String(headers['content-type']),
       })
+      return got.length === 1 ? 500 : 204
     })
-    await new Promise<void>((resolve) => handler.listen(0, '127.0.0.1', resolve))
-    const handlerUrl = `http://127.0.0.1:${(handler.address() as AddressInfo).port}/hooks`
+    const handlerUrl = handler.url
     const before = signalListeners()
     const listen = start(listenCommand, ['--forward-to', handlerUrl])
     try {
@@ -458,6 +441,40 @@ describe('trigger and listen', () => {
       handler.close()
     }
     expect((await listen.done).code).toBe(0)
+  })
+
+  it.each([
+    ["the tenant's own secret with the default URL", { url: null, secret: 'team-secret-0042' }],
+    ["the tenant's own URL with the default secret", { url: 'http://127.0.0.1:9/mine' }],
+  ])('keeps %s: each delivery verifies, and exit puts both back', async (_, endpoint) => {
+    await client.setWebhook(endpoint)
+    const found = await client.webhook()
+    expect([found.url_source, found.secret_source]).toEqual(
+      endpoint.url === null ? ['none', 'tenant'] : ['tenant', 'token'],
+    )
+    // the team's handler checks with the secret it knows: the one the tenant signs with
+    const verified: boolean[] = []
+    const handler = await startHandler((body, headers) => {
+      verified.push(verifySignature(body, headers['x-alal-signature'], found.secret!))
+      return 200
+    })
+    const handlerUrl = handler.url
+    const before = signalListeners()
+    const listen = start(listenCommand, ['--forward-to', handlerUrl])
+    try {
+      await until(() => listen.live.stdout.includes('listening:'), 5_000, 'listen to start')
+      await verifiedUser()
+      const printed = () => /attempt 1: (signature ok|BAD SIGNATURE)/.exec(listen.live.stdout)
+      await until(() => printed() !== null, 5_000, 'the delivery line')
+      expect(printed()?.[1]).toBe('signature ok')
+      await until(() => verified.length === 1, 5_000, 'the forwarded delivery')
+      expect(verified).toEqual([true])
+    } finally {
+      interrupt(before)
+      handler.close()
+    }
+    expect((await listen.done).code).toBe(0)
+    expect(await client.webhook()).toEqual(found)
   })
 
   it('answers the sandbox 502 when the handler cannot be reached, saying why', async () => {

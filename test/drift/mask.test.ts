@@ -76,6 +76,19 @@ describe('maskRecordValue by value, under any key', () => {
     expect(maskRecordValue('amount', 424242424242, plain)).toBe(424242424242)
   })
 
+  it('masks a Luhn-valid card number of 13, 15 or 19 digits inside a string', () => {
+    for (const number of ['4222222222222', '378282246310005', '6011000000000000001']) {
+      expect(luhnValid(number)).toBe(true)
+      const masked = '0'.repeat(number.length - 4) + number.slice(-4)
+      expect(maskRecordValue('note', `paid with ${number} today`, plain), number).toBe(
+        `paid with ${masked} today`,
+      )
+      expect(maskValuesInText(`{"note":"card ${number}"}`), number).toBe(
+        `{"note":"card ${masked}"}`,
+      )
+    }
+  })
+
   it('masks a bearer token and a card-reveal URL token anywhere in a string', () => {
     expect(maskValuesInText('sent Authorization: Bearer abcdefghijklmnop, then')).toBe(
       'sent Authorization: Bearer ************mnop, then',

@@ -293,6 +293,39 @@ describe('scenarioFromReport', () => {
     )
   })
 
+  it('pins a route refused on every recorded call for every call, not the first n', async () => {
+    const CREATE_USER = 'POST /v1/card-users/create'
+    const taken = { message: 'The phone is taken.', statusCode: 409 }
+    const refused = (at: string) =>
+      line(
+        at,
+        'POST',
+        '/v1/card-users/create',
+        409,
+        [{ route: CREATE_USER, path: '$', kind: 'status', upstream: 409, sandbox: 200 }],
+        taken,
+      )
+    const lines = [refused('2026-11-28T17:00:00.000Z'), refused('2026-11-28T17:00:01.000Z')]
+    const text = scenarioFromReport(compareRecording(lines), lines)
+    expect(parseScenario(text, 'pinned.yaml').rules).toEqual([
+      {
+        match: { method: 'POST', path: '/v1/card-users/create' },
+        respond: { status: 409, body: taken },
+      },
+    ])
+    expect(text).toContain('— 2 of 2 calls, first at 2026-11-28T17:00:00.000Z')
+
+    const file = join(tempDir(), 'pinned.yaml')
+    writeFileSync(file, text)
+    const s = newSandbox({ scenarios: [file] })
+    cleanups.push(() => s.close())
+    // past the two calls recorded too
+    for (let i = 0; i < 3; i++) {
+      const answer = await s.call('POST', '/v1/card-users/create', fullIdentity())
+      expect([answer.status, answer.body]).toEqual([409, taken])
+    }
+  })
+
   it("leaves a delay alone when the sandbox's default lies within the bounds the recording shows", () => {
     const clean = [line('2026-11-28T17:00:00.000Z', 'POST', '/v1/cards/create', 200, [])]
     const report = {

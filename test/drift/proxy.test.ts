@@ -324,6 +324,32 @@ describe('an answer cut short', () => {
     expect(line.response.headers['content-length']).toBe('100')
     expect((await fetch(`${p.url}/__sandbox/requests`)).status).toBe(501)
   })
+  it('a body that keeps coming past the timeout, never stalling that long: relayed whole', async () => {
+    // 30 pieces 20 ms apart: 600 ms in all, each gap far within the 400 ms timeout
+    const pieces = Array.from({ length: 30 }, (_, i) => JSON.stringify({ piece: i }))
+    const whole = `[${pieces.join(',')}]`
+    const up = await upstream((_req, _body, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' })
+      res.write('[')
+      let sent = 0
+      const timer = setInterval(() => {
+        res.write((sent ? ',' : '') + pieces[sent++])
+        if (sent < pieces.length) return
+        clearInterval(timer)
+        res.end(']')
+      }, 20)
+      res.on('close', () => clearInterval(timer))
+    })
+    const file = recordFile()
+    const p = await proxy({ upstream: `${up.url}/v1`, timeoutMs: 400, record: file })
+    const res = await fetch(`${p.url}/v1/stream`)
+    expect(res.status).toBe(200)
+    expect(await res.text()).toBe(whole)
+    const [line] = readRecord(file)
+    expect(line).toMatchObject({ path: '/v1/stream', status: 200 })
+    expect(line.error).toBeUndefined()
+    expect(line.response.body).toEqual(JSON.parse(whole))
+  })
 })
 
 describe('the record file', () => {

@@ -10,12 +10,15 @@
  * (a sandbox, a proxy in front of `startStandIn()`'s server); `plant()` applies the table to one
  * answer.
  */
+import { writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { join } from 'node:path'
 import { compareExchange, routeOf, type Finding } from '../../src/drift/compare.js'
 import type { RecordLine, Report } from '../../src/drift/report.js'
 import { startSandbox, type RunningSandbox } from '../../src/index.js'
 import { fullIdentity } from '../helpers.js'
+import { tempDir } from '../temp-dir.js'
 
 export type Answer = { status: number; headers: Record<string, string>; body: any }
 
@@ -292,6 +295,25 @@ export async function record(): Promise<Recorded> {
   } finally {
     await upstream.close()
   }
+}
+
+/**
+ * The flow recorded (record()) as two record files' lines: `drifted`, the answers through the
+ * planted edits; `clean`, the same exchanges with the findings of the answers unedited.
+ */
+export async function recordings(): Promise<{ drifted: RecordLine[]; clean: RecordLine[] }> {
+  const recorded = await record()
+  return {
+    drifted: recorded.lines,
+    clean: recorded.lines.map((line, i) => ({ ...line, findings: recorded.unedited[i] })),
+  }
+}
+
+/** `lines` written to a record file of a directory of its own, as proxy --record writes them. */
+export function recordFile(lines: RecordLine[]): string {
+  const file = join(tempDir(), 'drift.jsonl')
+  writeFileSync(file, lines.map((line) => JSON.stringify(line) + '\n').join(''))
+  return file
 }
 
 /** Headers that describe one HTTP connection or one encoding of the bytes, not the answer. */

@@ -174,6 +174,18 @@ describe('compareWebhook', () => {
       ])
     })
 
+    it('an unprefixed hex SHA-256 signature: not the scheme, with a secret or without', async () => {
+      const { headers, body } = (await load())[verification]
+      const sha256 = createHmac('sha256', SECRET).update(body).digest('hex')
+      const delivery = { headers: { ...headers, 'x-alal-signature': sha256 }, body }
+      expect(compareWebhook(delivery).map((f) => [f.kind, f.upstream])).toEqual([
+        ['signature', 'unknown scheme: 64 hex digits'],
+      ])
+      expect(compareWebhook(delivery, SECRET).map((f) => [f.kind, f.upstream])).toEqual([
+        ['signature', 'verifies as hex HMAC-SHA256 of the raw body'],
+      ])
+    })
+
     it('a status outside the event, headers the sandbox sends missing, an unknown event', async () => {
       const delivery = replanted((await load())[creation], (b) => (b.data.status = 'active'))
       const { 'x-alal-event-id': _id, ...headers } = delivery.headers

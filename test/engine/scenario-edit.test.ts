@@ -180,6 +180,44 @@ rules:
     expect(next.body).toEqual({ message: 'OK', statusCode: 200, data: [{ id: 7 }] })
   })
 
+  it('edits every element of a list of two or more with [*], within a path or at its end', async () => {
+    const s = sandboxWith(`name: canned
+rules:
+  - match: { method: GET, path: /v1/cards }
+    respond:
+      status: 200
+      body: { data: [{ id: 1, x: 0 }, { id: 2, x: 0 }, { id: 3, x: 0 }], codes: ['10', '20', '30'] }
+    continue: true
+  - match: { method: GET, path: /v1/cards }
+    edit:
+      drop: ['$.data[*].x']
+      retype: { '$.data[*].id': string, '$.codes[*]': number }
+      add: { '$.data[*].pinned': true }
+`)
+    const answer = await s.call('GET', '/v1/cards')
+    expect(answer.body).toEqual({
+      data: [
+        { id: '1', pinned: true },
+        { id: '2', pinned: true },
+        { id: '3', pinned: true },
+      ],
+      codes: [10, 20, 30],
+    })
+  })
+
+  it('retypes "false", "0" and "" to false, other text ("true") to true', async () => {
+    const s = sandboxWith(`name: canned
+rules:
+  - match: { method: GET, path: /v1/cards }
+    respond: { status: 200, body: { no: 'false', zero: '0', empty: '', yes: 'true' } }
+    continue: true
+  - match: { method: GET, path: /v1/cards }
+    edit: { retype: { $.no: boolean, $.zero: boolean, $.empty: boolean, $.yes: boolean } }
+`)
+    const answer = await s.call('GET', '/v1/cards')
+    expect(answer.body).toEqual({ no: false, zero: false, empty: false, yes: true })
+  })
+
   describe('each kind, on a card as GET /v1/cards/:reference shows it', () => {
     let s: Sandbox
     let reference: string

@@ -1,11 +1,29 @@
 /** What the command reads of other processes (src/lib/processes.ts), against real processes. */
 import { spawn, spawnSync } from 'node:child_process'
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { closeSync, constants, existsSync, openSync, readFileSync, writeFileSync } from 'node:fs'
+import { Socket } from 'node:net'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
-import { isRunning, parentOf, startedAt } from '../../src/lib/processes.js'
+import { createInterface } from 'node:readline'
+import { PassThrough } from 'node:stream'
+import { afterEach, describe, expect, it } from 'vitest'
+import {
+  isRunning,
+  parentOf,
+  startedAt,
+  watchParent,
+  watchStdinEnd,
+} from '../../src/lib/processes.js'
 import { until } from '../webhooks/receiver.js'
 import { tempDir } from '../temp-dir.js'
+
+const cleanups: (() => unknown)[] = []
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0).reverse()) cleanup()
+})
+
+/** Kills `pid` when the test ends, if it still runs. */
+const killAfterwards = (pid: number) =>
+  cleanups.push(() => isRunning(pid) && process.kill(pid, 'SIGKILL'))
 
 /** The tsc build of src/lib/processes.ts (`npm test` builds first), for a process of its own. */
 const BUILT_PROCESSES = new URL('../../dist/lib/processes.js', import.meta.url).href
@@ -43,6 +61,71 @@ describe.runIf(process.platform === 'linux')('processes (Linux: /proc)', () => {
       expect(startedAt(child.pid!)).toBeGreaterThanOrEqual(started)
     } finally {
       child.kill('SIGKILL')
+    }
+  })
+
+  it("calls back once a process's parent has gone (SIGKILL), not while it lives", async () => {
+    // a parent of our own that starts a child and prints its pid
+    const parent = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const child = require('node:child_process').spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)'], { stdio: 'ignore' })
+console.log(child.pid)
+setInterval(() => {}, 1000)`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    )
+    killAfterwards(parent.pid!)
+    const lines = createInterface({ input: parent.stdout })[Symbol.asyncIterator]()
+    const child = Number((await lines.next()).value)
+    killAfterwards(child)
+    expect(parentOf(child)).toBe(parent.pid)
+    // this process and its parent, which lives on: watched first, so each of its polls comes
+    // before the other watch's
+    let ours = 0
+    cleanups.push(watchParent(() => ours++, [process.pid, process.ppid]))
+    let gone = 0
+    cleanups.push(watchParent(() => gone++, [child, parent.pid!]))
+    parent.kill('SIGKILL')
+    await until(() => gone > 0, 5_000, 'the watch to notice')
+    expect(isRunning(child)).toBe(true)
+    expect([gone, ours]).toEqual([1, 0])
+  })
+
+  it('calls back once a pipe ends, when the process holding its other end dies, having read what came', async () => {
+    const fifo = join(tempDir('card-sandbox-stdin-'), 'stdin')
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0)
+    const fd = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK)
+    const writeEnd = openSync(fifo, constants.O_WRONLY)
+    // more than a pipe holds (64 KiB): the writer waits for each part to be read
+    const writer = spawn(
+      process.execPath,
+      ['-e', "process.stdout.write('x'.repeat(200_000)); setInterval(() => {}, 1000)"],
+      { stdio: ['ignore', writeEnd, 'ignore'] },
+    )
+    closeSync(writeEnd)
+    killAfterwards(writer.pid!)
+    const stream = new Socket({ fd, readable: true, writable: false })
+    cleanups.push(() => stream.destroy())
+    let ended = 0
+    watchStdinEnd(() => ended++, { fd, stream })
+    await until(() => stream.bytesRead === 200_000, 5_000, 'what the writer sent')
+    expect(ended).toBe(0)
+    writer.kill('SIGKILL')
+    await until(() => ended > 0, 5_000, 'the end of the pipe')
+    expect(ended).toBe(1)
+  })
+
+  it('watches no file and no /dev/null', () => {
+    const file = join(tempDir('card-sandbox-stdin-'), 'input.txt')
+    writeFileSync(file, 'text')
+    for (const path of [file, '/dev/null']) {
+      const fd = openSync(path, 'r')
+      cleanups.push(() => closeSync(fd))
+      const stream = new PassThrough()
+      watchStdinEnd(() => {}, { fd, stream })
+      expect(stream.listenerCount('end'), path).toBe(0)
     }
   })
 

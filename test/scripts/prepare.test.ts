@@ -10,6 +10,7 @@ import {
   existsSync,
   mkdirSync,
   readFileSync,
+  renameSync,
   rmSync,
   statSync,
   utimesSync,
@@ -147,6 +148,10 @@ describe('prepare', () => {
     [
       'a SQLite migration changes',
       (dir) => appendFileSync(join(dir, 'drizzle/0000_init.sql'), '-- x\n'),
+    ],
+    [
+      'a file is renamed, its content the same (a git mv of a migration)',
+      (dir) => renameSync(join(dir, 'drizzle/0000_init.sql'), join(dir, 'drizzle/0001_init.sql')),
     ],
   ]
   it.each(changes)('rebuilds when %s, then not again', (_, change) => {

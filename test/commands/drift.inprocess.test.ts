@@ -1,0 +1,243 @@
+/**
+ * `card-sandbox drift` in this process (src/commands/drift.ts's run(), its output captured), on
+ * the stand-in's recording (test/drift/stand-in.ts): a terminal report grouped by route, --json,
+ * --check's exit codes, a clear exit 2 for a missing or malformed file, --scenario's file, and
+ * --webhook on a delivery the sandbox really sent. The built command: drift.test.ts.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { driftCommand } from '../../src/commands/drift.js'
+import type { RecordLine } from '../../src/drift/report.js'
+import { parseScenario } from '../../src/engine/scenarios/load.js'
+import { signPayload } from '../../src/kits/testing.js'
+import { fullIdentity, newSandbox } from '../helpers.js'
+import { tempDir } from '../temp-dir.js'
+import { startReceiver, until } from '../webhooks/receiver.js'
+import { recordFile, recordings } from '../drift/stand-in.js'
+import { startRun } from './in-process.js'
+
+const cleanups: (() => unknown)[] = []
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+})
+
+const drift = (...args: string[]) => driftWith({}, ...args)
+
+/** `card-sandbox drift <args>` with CARD_SANDBOX_WEBHOOK_SECRET empty unless `env` sets it. */
+const driftWith = (env: Record<string, string>, ...args: string[]) =>
+  startRun((a, e) => driftCommand.run(a, e), args, { CARD_SANDBOX_WEBHOOK_SECRET: '', ...env }).done
+
+let drifted: RecordLine[]
+let clean: RecordLine[]
+beforeAll(async () => {
+  ;({ drifted, clean } = await recordings())
+})
+
+describe('card-sandbox drift', () => {
+  it('--check exits 1 on a recording with a finding, 0 on a clean one', async () => {
+    const found = await drift(recordFile(drifted), '--check')
+    expect(found.code, found.stderr).toBe(1)
+    const none = await drift(recordFile(clean), '--check')
+    expect(none.code, none.stderr).toBe(0)
+    expect(none.stdout).toMatch(/^16 exchanges, 0 findings on 0 of 10 routes\n/)
+  })
+
+  it('exits 0 without --check, whatever it found', async () => {
+    expect((await drift(recordFile(drifted))).code).toBe(0)
+  })
+
+  it('--json prints the report as JSON', async () => {
+    const run = await drift(recordFile(drifted), '--json')
+    expect(run.code, run.stderr).toBe(0)
+    const report = JSON.parse(run.stdout)
+    expect(report.exchanges).toBe(drifted.length)
+    expect(report.findings).toBe(14)
+    expect(report.routes[0].route).toBe('GET /v1/card-users/{reference}')
+    expect(report.timing.find((t: any) => t.delay === 'card_issuing')).toMatchObject({
+      lastOldMs: 6000,
+      firstNewMs: 9000,
+      sandboxMs: 5000,
+    })
+  })
+
+  it('groups the terminal report by route, each finding under its route with its count', async () => {
+    const run = await drift(recordFile(drifted))
+    const text = run.stdout
+    expect(text).toMatch(/^16 exchanges, 14 findings on 5 of 10 routes\n/)
+    const block = (route: string) => {
+      const start = text.indexOf(`\n${route}  (`)
+      expect(start, `no block for ${route}`).toBeGreaterThan(0)
+      return text.slice(start + 1, text.indexOf('\n\n', start + 1))
+    }
+    expect(block('GET /v1/cards').split('\n')).toEqual([
+      'GET /v1/cards  (2 exchanges, 3 findings)',
+      '  type        $.data[*].balance   2×  upstream "0", sandbox integer',
+      '  enum        $.data[*].status    1×',
+      '              upstream "active", sandbox ["issuing","issued","frozen","failed"]',
+    ])
+    expect(block('GET /v1/cards/{reference}')).toContain(
+      '  missing-key $.data.card.cvv2   2×  upstream absent, sandbox string or null',
+    )
+    expect(block('POST /v1/cards/freeze')).toBe(
+      'POST /v1/cards/freeze  (2 exchanges, no difference)',
+    )
+    expect(text).toContain(
+      '  card_issuing            old at 6.0 s, new at 9.0 s, sandbox 5.0 s (1 of 1 moved: active, issued)',
+    )
+    for (const line of text.split('\n')) expect(line.length).toBeLessThanOrEqual(100)
+  })
+
+  it('says what is wrong with a missing or malformed file, and exits 2', async () => {
+    const dir = tempDir()
+    const missing = await drift(join(dir, 'nothing.jsonl'))
+    expect(missing.code).toBe(2)
+    expect(missing.stderr).toBe(
+      `card-sandbox drift: ${join(dir, 'nothing.jsonl')} does not exist\n`,
+    )
+
+    const broken = join(dir, 'broken.jsonl')
+    writeFileSync(broken, JSON.stringify(drifted[0]) + '\n{"at": \n')
+    const run = await drift(broken, '--check')
+    expect(run.code).toBe(2)
+    expect(run.stderr).toMatch(/^card-sandbox drift: .*broken\.jsonl line 2 is not JSON \(/)
+
+    const wrong = join(dir, 'wrong.jsonl')
+    writeFileSync(wrong, JSON.stringify({ ...drifted[0], status: '200' }) + '\n')
+    expect((await drift(wrong)).stderr).toBe(
+      `card-sandbox drift: ${wrong} line 1 is not a record line: "status" must be a number\n`,
+    )
+  })
+
+  it('needs exactly one file and knows its flags', async () => {
+    expect((await drift()).stderr).toMatch(/drift needs the record file: card-sandbox drift <file>/)
+    const typo = await drift('x.jsonl', '--chek')
+    expect(typo.code).toBe(2)
+    expect(typo.stderr).toMatch(/unknown flag --chek; did you mean --check\?/)
+  })
+
+  it('--scenario writes what drifted as a scenario file, and says how many rules and how to load it', async () => {
+    const out = join(tempDir(), 'pinned.yaml')
+    const run = await drift(recordFile(drifted), '--scenario', out, '--check')
+    expect(run.code, run.stderr).toBe(1)
+    expect(run.stdout).toMatch(/^16 exchanges, 14 findings/)
+    const rules = parseScenario(readFileSync(out, 'utf8'), out).rules
+    expect(run.stdout).toMatch(
+      new RegExp(
+        `\\n\\nWrote ${out}: ${rules.length} rules pinning what drifted \\(each says where it comes from\\)\\.\\n` +
+          `Load it with: npx card-sandbox --scenario ${out}\\n$`,
+      ),
+    )
+    expect(rules.map((rule) => `${rule.match.method} ${rule.match.path}`)).toContain(
+      'POST /v1/cards/create',
+    )
+    const unwritable = join(tempDir(), 'no', 'such', 'dir', 'pinned.yaml')
+    const refused = await drift(recordFile(drifted), '--scenario', unwritable)
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toMatch(
+      new RegExp(`^card-sandbox drift: cannot write ${unwritable}: ENOENT`),
+    )
+  })
+
+  it('--scenario under --json keeps stdout one JSON document', async () => {
+    const out = join(tempDir(), 'pinned.yaml')
+    const run = await drift(recordFile(drifted), '--json', '--scenario', out)
+    expect(run.code, run.stderr).toBe(0)
+    expect(JSON.parse(run.stdout).findings).toBe(14)
+    expect(run.stderr).toContain(`Load it with: npx card-sandbox --scenario ${out}`)
+    expect(existsSync(out)).toBe(true)
+  })
+
+  it('--webhook compares a saved delivery clean with the right secret and reports a wrong one', async () => {
+    const secret = 'whsec_drift_cli'
+    const receiver = await startReceiver()
+    const s = newSandbox({ webhookTimeoutMs: 1000 })
+    cleanups.push(
+      () => receiver.close(),
+      () => s.close(),
+    )
+    await s.call('PUT', '/__sandbox/webhook', { url: receiver.url, secret })
+    await s.call('POST', '/v1/card-users/create', fullIdentity())
+    await s.call('POST', '/__sandbox/clock/advance', { by: '3s' })
+    await until(() => receiver.requests.length === 1, 5_000, 'one delivery')
+    const { headers, body } = receiver.requests[0]
+    const file = join(tempDir(), 'delivery.json')
+    writeFileSync(file, JSON.stringify({ headers, body }))
+
+    const clean = await drift('--webhook', file, '--secret', secret, '--check')
+    expect(clean.code, clean.stderr).toBe(0)
+    expect(clean.stdout).toBe(
+      "webhook card_user_verification.successful: no difference from the sandbox's event\n" +
+        'signature: verifies with the secret given\n',
+    )
+    // the secret from the environment, as a CI job passes it
+    expect(
+      (await driftWith({ CARD_SANDBOX_WEBHOOK_SECRET: secret }, '--webhook', file)).stdout,
+    ).toContain('\nsignature: verifies with the secret given\n')
+    expect((await drift('--webhook', file)).stdout).toContain(
+      '\nsignature: not verified (no --secret nor CARD_SANDBOX_WEBHOOK_SECRET)\n',
+    )
+
+    const wrong = await drift('--webhook', file, '--secret', 'not-the-secret', '--check')
+    expect(wrong.code).toBe(1)
+    expect(wrong.stdout.split('\n')).toEqual([
+      'webhook card_user_verification.successful: 1 finding',
+      'signature: does not verify with the secret given',
+      '  signature   header:x-alal-signature',
+      '              delivery does not verify with the secret given',
+      '              sandbox  hex HMAC-SHA512 of the raw body (128 hex digits)',
+      '',
+    ])
+    const json = await driftWith(
+      { CARD_SANDBOX_WEBHOOK_SECRET: 'not-the-secret' },
+      '--webhook',
+      file,
+      '--json',
+    )
+    expect(json.code).toBe(0)
+    expect(JSON.parse(json.stdout)).toEqual([
+      {
+        route: 'webhook card_user_verification.successful',
+        path: 'header:x-alal-signature',
+        kind: 'signature',
+        upstream: 'does not verify with the secret given',
+        sandbox: 'hex HMAC-SHA512 of the raw body (128 hex digits)',
+      },
+    ])
+
+    // a delivery that drifted: a renamed status and an extra key, signed again with the secret
+    const changed = JSON.parse(body)
+    changed.data.status = 'verified'
+    changed.data.kyc_level = 2
+    const signed = signPayload(changed, secret)
+    const driftedFile = join(tempDir(), 'drifted.json')
+    writeFileSync(
+      driftedFile,
+      JSON.stringify({ headers: { ...headers, ...signed.headers }, body: signed.body }),
+    )
+    const drifted = await drift('--webhook', driftedFile, '--secret', secret, '--check')
+    expect(drifted.code).toBe(1)
+    expect(drifted.stdout.split('\n')).toEqual([
+      'webhook card_user_verification.successful: 2 findings',
+      'signature: verifies with the secret given',
+      '  extra-key   $.data.kyc_level  delivery number, sandbox absent',
+      '  enum        $.data.status     delivery verified, sandbox ["passed"]',
+      '',
+    ])
+  })
+
+  it('--webhook says what is wrong with the delivery file or the flags', async () => {
+    const dir = tempDir()
+    const notSaved = join(dir, 'delivery.json')
+    writeFileSync(notSaved, JSON.stringify({ headers: {}, body: { event: 'x' } }))
+    const run = await drift('--webhook', notSaved)
+    expect(run.code).toBe(2)
+    expect(run.stderr).toBe(
+      `card-sandbox drift: ${notSaved} is not a saved delivery: "body" must be the raw body as a string, as received\n`,
+    )
+    expect((await drift('x.jsonl', '--webhook', notSaved)).stderr).toMatch(
+      /--webhook reads the delivery file alone/,
+    )
+    expect((await drift('x.jsonl', '--secret', 's')).stderr).toMatch(/--secret goes with --webhook/)
+  })
+})
