@@ -73,7 +73,8 @@ export const cards = sqliteTable(
   'cards',
   {
     seq: integer('seq').primaryKey({ autoIncrement: true }),
-    reference: text('reference').notNull().unique(),
+    /** Unique per tenant: a linked card's is the client's choice (the others', a UUID made here). */
+    reference: text('reference').notNull(),
     tenantId: text('tenant_id').notNull(),
     cardUserReference: text('card_user_reference').notNull(),
     /** Set for linked cards only (SPEC §2.4: present on the link-card response). */
@@ -88,6 +89,8 @@ export const cards = sqliteTable(
     updatedAt: integer('updated_at').notNull(),
   },
   (t) => [
+    // the reference first: a due set reads its cards by reference (store/due-sets.ts rowsForMove)
+    uniqueIndex('cards_reference_tenant').on(t.reference, t.tenantId),
     index('cards_tenant_seq').on(t.tenantId, t.seq),
     // linking looks a tenant's identifier up; only linked cards have one, so only they are indexed
     // (a card's creation writes one index entry fewer)

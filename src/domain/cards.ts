@@ -11,7 +11,6 @@ import {
   cardWithBalanceByReference,
   insertCard,
   insertCardWithJob,
-  isCardReferenceTaken,
   isIdentifierLinked,
   updateCard,
   type CardWithBalance,
@@ -87,8 +86,10 @@ export function createCard(
 
 /**
  * Links an existing card by its identifier, or by the reference the older body sends, which
- * becomes the card's own (PRODUCT §10). References are unique across the sandbox, as the real
- * service's are: one already taken is refused (422), whoever took it.
+ * becomes the card's own (PRODUCT §10). A reference is unique per tenant, as the identifier is:
+ * one the tenant's cards already have is refused (422); another tenant's cards are no concern
+ * of this one's (PRODUCT §3), and nothing finds a tenant by a card's reference (the hosted pages
+ * look up card users, payments and disburses, whose references the sandbox makes).
  */
 export function linkCard(
   ctx: DomainContext,
@@ -101,7 +102,10 @@ export function linkCard(
       (await isIdentifierLinked(ctx.db, ctx.tenant.id, input.identifier))
     )
       throw refused('identifier', 'A card with this identifier is already linked.')
-    if (input.reference !== undefined && (await isCardReferenceTaken(ctx.db, input.reference)))
+    if (
+      input.reference !== undefined &&
+      (await cardByReference(ctx.db, ctx.tenant.id, input.reference))
+    )
       throw refused('reference', 'The reference has already been taken.')
     const card = await insertCard(ctx.db, {
       reference: input.reference ?? ctx.ids.uuid(),

@@ -103,7 +103,7 @@ export async function applyFixture(fixture: Fixture, call: Call): Promise<number
     const where =
       `fixture ${fixture.name}, step ${index + 1} (call "${step.call}"` +
       `${step.as ? `, as "${step.as}"` : ''})`
-    const path = fill(rawPath, named, where) as string
+    const path = fill(rawPath, named, `${where}, in its path`) as string
     const res = await call(method, path, fill(step.body, named, where))
     if (res.status < 200 || res.status > 299) {
       const answer = res.body as { message?: string; errors?: Record<string, string[]> } | null
@@ -124,26 +124,34 @@ export async function applyFixture(fixture: Fixture, call: Call): Promise<number
 
 /**
  * Replaces `{{name.path}}` in every string of a value with what an earlier step answered; a
- * reference that finds nothing, or an object, fails naming the step (`where`), the reference and
- * what the answer holds where the path stops.
+ * reference that finds nothing, or an object, fails naming the step (`where`), the body field it
+ * is in (`field`, in dot notation: `customer.phone`), the reference and what the answer holds
+ * where the path stops.
  */
-function fill(value: unknown, named: Record<string, unknown>, where: string): unknown {
+function fill(
+  value: unknown,
+  named: Record<string, unknown>,
+  where: string,
+  field?: string,
+): unknown {
   if (typeof value === 'string') {
+    const place = field === undefined ? where : `${where}, body field ${field}`
     return value.replace(/\{\{\s*([\w.]+)\s*\}\}/g, (_, path: string) => {
-      const found = lookup(path, named, where)
+      const found = lookup(path, named, place)
       if (found !== null && typeof found === 'object') {
         throw new FixtureError(
-          `${where}: {{${path}}} is an object, not a value: name one of its fields ` +
+          `${place}: {{${path}}} is an object, not a value: name one of its fields ` +
             `(${keysOf(found)})`,
         )
       }
       return String(found as string | number | boolean | null)
     })
   }
-  if (Array.isArray(value)) return value.map((item) => fill(item, named, where))
+  const inside = (key: string | number) => (field === undefined ? `${key}` : `${field}.${key}`)
+  if (Array.isArray(value)) return value.map((item, i) => fill(item, named, where, inside(i)))
   if (value && typeof value === 'object') {
     return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => [key, fill(item, named, where)]),
+      Object.entries(value).map(([key, item]) => [key, fill(item, named, where, inside(key))]),
     )
   }
   return value

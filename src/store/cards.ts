@@ -1,4 +1,4 @@
-/** The cards table (SPEC §4.3). A linked card's `identifier` is unique per tenant. */
+/** The cards table (SPEC §4.3). A card's reference, and a linked card's `identifier`, are unique per tenant. */
 import { and, eq, sql } from 'drizzle-orm'
 import type { Db, NewJob } from './driver.js'
 import { insertWithJob } from './jobs.js'
@@ -58,17 +58,4 @@ export async function isIdentifierLinked(
   identifier: number,
 ): Promise<boolean> {
   return (await byIdentifier(db).get({ tenant: tenantId, identifier })) !== undefined
-}
-
-const byReference = statement((db, t) =>
-  db
-    .select({ seq: t.cards.seq })
-    .from(t.cards)
-    .where(eq(t.cards.reference, sql.placeholder('reference')))
-    .prepare(),
-)
-
-/** Whether any tenant's card has this reference (the column is unique across tenants). */
-export async function isCardReferenceTaken(db: Db, reference: string): Promise<boolean> {
-  return (await byReference(db).get({ reference })) !== undefined
 }

@@ -1,7 +1,8 @@
 /**
  * The committed migrations (drizzle/) bring a file database of an older version forward with its
  * rows: here, the jobs of a database from before `jobs.resource_seq` (migration 0020) find their
- * resource's row, so that a transition still cancels them.
+ * resource's row, so that a transition still cancels them; the cards of a database from before
+ * their reference was unique per tenant (migration 0021) are kept.
  */
 import Database from 'better-sqlite3'
 import { drizzle } from 'drizzle-orm/better-sqlite3'
@@ -62,5 +63,30 @@ it("fills a job's resource_seq from its resource's key, for every kind of job, t
     { tenant_id: 'ten_2', resource: 'cards', key: 'ref-c', resource_seq: 3 },
     { tenant_id: 'ten_1', resource: 'wallet-codes', key: '1', resource_seq: 1 },
     { tenant_id: 'ten_1', resource: 'cards', key: 'ref-gone', resource_seq: null },
+  ])
+})
+
+it("keeps a database's cards through 0021, after which a card's reference is unique per tenant", () => {
+  const dir = tempDir('card-sandbox-migrations-')
+  const file = join(dir, 'sandbox.db')
+  const old = new Database(file)
+  migrate(drizzle(old), {
+    migrationsFolder: migrationsBefore('0021_cards_reference_per_tenant', dir),
+  })
+  const insertCard = `INSERT INTO cards (reference, tenant_id, card_user_reference, brand, type,
+    status, created_at, updated_at) VALUES (?, ?, 'u', 'visa', 'physical', 'issued', 0, 0)`
+  old.prepare(insertCard).run('ref-a', 'ten_1')
+  expect(() => old.prepare(insertCard).run('ref-a', 'ten_2')).toThrow(/UNIQUE/)
+  old.close()
+
+  const db = openDb(file)
+  const card = db.$client.prepare(insertCard)
+  card.run('ref-a', 'ten_2')
+  expect(() => card.run('ref-a', 'ten_1')).toThrow(/UNIQUE/)
+  const cards = db.$client.prepare('SELECT reference, tenant_id FROM cards ORDER BY seq').all()
+  closeDb(db)
+  expect(cards).toEqual([
+    { reference: 'ref-a', tenant_id: 'ten_1' },
+    { reference: 'ref-a', tenant_id: 'ten_2' },
   ])
 })

@@ -132,14 +132,14 @@ describe('a fixture step that names an earlier answer', () => {
     })
     expect(applied.status).toBe(422)
     expect(applied.body.errors.fixture).toEqual([
-      'fixture object-reference, step 2 (call "POST /v1/cards/create"): {{user.userCard}} is an object, not a value: name one of its fields (fields reference, first_name, last_name, address, phone, email, id_no) — the tenant is as it was before the fixture',
+      'fixture object-reference, step 2 (call "POST /v1/cards/create"), body field card_user_reference: {{user.userCard}} is an object, not a value: name one of its fields (fields reference, first_name, last_name, address, phone, email, id_no) — the tenant is as it was before the fixture',
     ])
     // all or nothing: neither the card nor the card user of its first step is left
     expect((await s.call('GET', '/v1/cards')).body.data).toEqual([])
     expect((await s.call('GET', '/v1/card-users')).body.meta.total).toBe(0)
   })
 
-  it('names the step, the missing field and what the answer holds there', async () => {
+  it('names the step, the body field, the missing field and what the answer holds there', async () => {
     const s = newSandbox()
     const refer = async (reference: string) =>
       await s.call('POST', '/__sandbox/fixtures', {
@@ -155,7 +155,9 @@ describe('a fixture step that names an earlier answer', () => {
           ],
         },
       })
-    const where = 'fixture missing-field, step 2 (call "POST /v1/cards/create", as "card")'
+    const where =
+      'fixture missing-field, step 2 (call "POST /v1/cards/create", as "card"), ' +
+      'body field card_user_reference'
     const missing = await refer('{{u.userCard.nope}}')
     expect(missing.status).toBe(422)
     expect(missing.body.errors.fixture).toEqual([
@@ -178,6 +180,51 @@ describe('a fixture step that names an earlier answer', () => {
       /names nothing: the answer named u has no "more" at userCard\.reference, where it holds "[\w-]+" — /,
     )
     expect((await s.call('GET', '/v1/card-users')).body.meta.total).toBe(0)
+  })
+
+  it('names a field nested in the body in dot notation, and a reference in the path as such', async () => {
+    const s = newSandbox()
+    const apply = async (step: { call: string; body?: unknown }) =>
+      await s.call('POST', '/__sandbox/fixtures', {
+        fixture: {
+          name: 'placed',
+          steps: [
+            { call: 'POST /v1/card-users/create', body: { phone: '+221770000001' }, as: 'u' },
+            step,
+          ],
+        },
+      })
+    // a scenario that fails gim cards, and the cards of the card user made first
+    const nested = await apply({
+      call: 'POST /__sandbox/scenarios',
+      body: {
+        name: 'cards-fail',
+        rules: [
+          {
+            match: { method: 'POST', path: '/v1/cards/create', body: { card_brand: 'gim' } },
+            outcome: 'failed',
+          },
+          {
+            match: {
+              method: 'POST',
+              path: '/v1/cards/create',
+              body: { card_user_reference: '{{u.userCard.nope}}' },
+            },
+            outcome: 'failed',
+          },
+        ],
+      },
+    })
+    expect(nested.body.errors.fixture[0]).toMatch(
+      /^fixture placed, step 2 \(call "POST \/__sandbox\/scenarios"\), body field rules\.1\.match\.body\.card_user_reference: \{\{u\.userCard\.nope\}\} names nothing: /,
+    )
+    const inPath = await apply({
+      call: 'POST /__sandbox/card-users/{{u.nope}}/transition',
+      body: { to: 'passed' },
+    })
+    expect(inPath.body.errors.fixture[0]).toMatch(
+      /^fixture placed, step 2 \(call "POST \/__sandbox\/card-users\/\{\{u\.nope\}\}\/transition"\), in its path: \{\{u\.nope\}\} names nothing: /,
+    )
   })
 })
 

@@ -1093,12 +1093,13 @@ describe('POST /v1/cards/link, the older body', () => {
     expect(res.body.data.card).toMatchObject({ identifier: 77, reference })
   })
 
-  it('refuses (422 naming reference) a reference already taken, by this tenant or another', async () => {
+  it("refuses (422 naming reference) a reference the tenant's cards already have", async () => {
     const sb = newSandbox()
-    const mine = await sb.issuedCard()
-    const theirs = await sb.issuedCard('visa', 'other')
+    const created = await sb.issuedCard()
     const user = await sb.verifiedUser()
-    for (const reference of [mine.reference, theirs.reference]) {
+    const linked = '3b0c8f0e-5d1a-4e7b-9c2d-6a4f8e1b7c35'
+    await sb.call('POST', '/v1/cards/link', { reference: linked, card_user_reference: user })
+    for (const reference of [created.reference, linked]) {
       const res = await sb.call('POST', '/v1/cards/link', { reference, card_user_reference: user })
       expect(res.status, JSON.stringify(res.body)).toBe(422)
       expect(res.body).toEqual({
@@ -1108,7 +1109,38 @@ describe('POST /v1/cards/link, the older body', () => {
       })
     }
     const list = await sb.call('GET', '/v1/cards')
-    expect(list.body.meta.total).toBe(1)
+    expect(list.body.meta.total).toBe(2)
+  })
+
+  it("links a reference another tenant's card has: references are unique per tenant, and nothing tells one tenant what another used", async () => {
+    const sb = newSandbox()
+    const theirs = await sb.issuedCard('visa', 'other')
+    const linkedByThem = 'a6e2b1c4-7f3d-4c8e-9b5a-1d2e3f4a5b6c'
+    const theirUser = await sb.verifiedUser('other')
+    const first = await sb.call(
+      'POST',
+      '/v1/cards/link',
+      { reference: linkedByThem, card_user_reference: theirUser },
+      { token: 'other' },
+    )
+    expect(first.status, JSON.stringify(first.body)).toBe(200)
+    const user = await sb.verifiedUser()
+    for (const reference of [theirs.reference, linkedByThem]) {
+      const res = await sb.call('POST', '/v1/cards/link', { reference, card_user_reference: user })
+      expect(res.status, JSON.stringify(res.body)).toBe(200)
+      expect(res.body.data.card.reference).toBe(reference)
+    }
+    const list = await sb.call('GET', '/v1/cards')
+    expect(list.body.data.map((c: any) => c.reference).sort()).toEqual(
+      [theirs.reference, linkedByThem].sort(),
+    )
+    // the other tenant's card is theirs still: created virtual, where this tenant's is linked
+    const shown = await sb.call('GET', `/v1/cards/${theirs.reference}`, undefined, {
+      token: 'other',
+    })
+    expect(shown.body.data.card).toMatchObject({ card_type: 'virtual', status: 'issued' })
+    const theirList = await sb.call('GET', '/v1/cards', undefined, { token: 'other' })
+    expect(theirList.body.meta.total).toBe(2)
   })
 
   it('refuses a reference that is not a UUID (422 naming reference)', async () => {

@@ -1,0 +1,2 @@
+DROP INDEX `cards_reference_unique`;--> statement-breakpoint
+CREATE UNIQUE INDEX `cards_reference_tenant` ON `cards` (`reference`,`tenant_id`);
