@@ -21,7 +21,7 @@ export default defineConfig({
     maxWorkers: 2,
     include: ['test/**/*.test.ts'],
     exclude: [
-      'test/cli.test.ts',
+      'test/cli/cli.test.ts',
       'test/cli/did-you-mean.test.ts',
       'test/cli/proxy.test.ts',
       'test/scripts/**',

@@ -2,7 +2,7 @@
  * The tests that mutation testing runs (`npm run test:mutation`, stryker.config.mjs): those that
  * drive src/ in this process (the store, domain, engine, webhooks, journal, HTTP, drift, src/lib,
  * the command line's main() and the commands, test/commands/*.inprocess.test.ts). Left out: the
- * browser, bench, crash and built-CLI tests (test/cli.test.ts, test/cli/did-you-mean.test.ts,
+ * browser, bench, crash and built-CLI tests (test/cli/cli.test.ts, test/cli/did-you-mean.test.ts,
  * test/cli/proxy.test.ts, test/commands/drift.test.ts, listen.test.ts, remote.test.ts) and the
  * wallet-backend example, which run the built bundle or another process (a mutant in src/ never
  * reaches them), and the fuzz and static checks.
@@ -18,9 +18,7 @@ const ALL = [
   'test/domain/**/*.test.ts',
   'test/engine/**/*.test.ts',
   'test/webhooks/**/*.test.ts',
-  'test/control/**/*.test.ts',
   'test/journal/**/*.test.ts',
-  'test/v1/**/*.test.ts',
   'test/http/**/*.test.ts',
   'test/lib/**/*.test.ts',
   'test/drift/**/*.test.ts',
@@ -31,9 +29,9 @@ const ALL = [
   'test/security/reset-race.test.ts',
   'test/ui/hosted-pages.test.ts',
   'test/auth.test.ts',
-  'test/flags.test.ts',
-  'test/sandbox.test.ts',
-  'test/client.test.ts',
+  'test/cli/flags.test.ts',
+  'test/server/sandbox.test.ts',
+  'test/clients/client.test.ts',
   'test/guide.test.ts',
 ]
 

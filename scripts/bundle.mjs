@@ -43,7 +43,7 @@ const zodEnglishOnly = {
  * (domain/ids.ts and its callers: person, location, company and internet names). The bundles'
  * locale keeps those categories alone, whole and in the same [fr, en, base] order, so a seed
  * draws the same values: checked here against the whole locale, and end to end by
- * test/cli.test.ts (the command and the CommonJS build give the library's names for a seed).
+ * test/cli/cli.test.ts (the command and the CommonJS build give the library's names for a seed).
  */
 const FAKER_CATEGORIES = ['metadata', 'person', 'location', 'company', 'internet']
 const fakerDrawsUsed = (faker) => [

@@ -4,7 +4,7 @@
  * pre-processor): no import goes up a layer or sideways between sibling layers, and no module
  * reaches itself again through its imports (a cycle, even one made only of types).
  */
-import { readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
@@ -194,6 +194,46 @@ function cycles(graph: Graph): string[][] {
   return found.map((cycle) => cycle.map((file) => relative(ROOT, file)))
 }
 
+/**
+ * The places a test may lie that mirror no folder of src/ (nor of bench/ or scripts/), each with
+ * its reason: what it checks spans the layers.
+ */
+const CROSS_CUTTING: Record<string, string> = {
+  'test/architecture.test.ts': 'the layers of all of src/, and where the tests lie',
+  'test/auth.test.ts': 'the bearer token on every documented route, both halves of the API',
+  'test/docs.test.ts': 'docs/ read against the code',
+  'test/readme.test.ts': "the README's set-up and examples",
+  'test/guide.test.ts': "docs/testing.md's guide, run as a test file of its own",
+  'test/bench.test.ts': 'bench/run.mjs and bench/ab.mjs, run tiny',
+  'test/compose.test.ts': 'compose.yaml and deploy/nginx.conf',
+  'test/dockerfile.test.ts': "the Dockerfile's last stage",
+  'test/security/': "docs/security.md's promises, each across the layers it spans",
+  'test/reliability/': 'the whole sandbox under crashes, faults and replicas',
+  'test/contract/': "the official SDKs' methods against the whole /v1 API",
+}
+
+/** Folders of the repository besides src/ whose scripts have tests mirroring them. */
+const MIRRORED_TOP = ['bench', 'scripts']
+
+/** The test files that lie neither where their code's folder is mirrored nor in a listed place. */
+function misplacedTests(files: string[], folderExists = (path: string) => existsSync(path)) {
+  return files.filter((path) => {
+    if (Object.keys(CROSS_CUTTING).some((p) => (p.endsWith('/') ? path.startsWith(p) : path === p)))
+      return false
+    const folder = dirname(path).replace(/^test\/?/, '')
+    if (!folder) return true
+    const top = folder.split('/')[0]!
+    return !folderExists(join(ROOT, MIRRORED_TOP.includes(top) ? folder : join('src', folder)))
+  })
+}
+
+function testFiles(): string[] {
+  return readdirSync(join(ROOT, 'test'), { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.test.ts'))
+    .map((entry) => relative(ROOT, join(entry.parentPath, entry.name)))
+    .sort()
+}
+
 describe('architecture (ARCHITECTURE.md)', () => {
   const files = sourceFiles()
   const graph = importGraph(files)
@@ -239,6 +279,24 @@ describe('architecture (ARCHITECTURE.md)', () => {
       if (exempt.includes(relative(SRC, file))) continue
       expect(readFileSync(file, 'utf8'), file).not.toMatch(/Date\.now\(|new Date\(\)/)
     }
+  })
+})
+
+describe('where the tests lie', () => {
+  it('puts every test file in the folder mirroring its code, or in a listed cross-cutting place', () => {
+    expect(misplacedTests(testFiles())).toEqual([])
+  })
+
+  it('fails on a test at the top level or in a folder that mirrors nothing, and not on a mirror', () => {
+    const files = [
+      'test/flags.test.ts',
+      'test/cli/flags.test.ts',
+      'test/v1/cards.test.ts',
+      'test/http/v1/cards.test.ts',
+      'test/bench/pg-wire-relay.test.ts',
+      'test/security/secrets.test.ts',
+    ]
+    expect(misplacedTests(files)).toEqual(['test/flags.test.ts', 'test/v1/cards.test.ts'])
   })
 })
 

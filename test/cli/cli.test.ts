@@ -2,7 +2,7 @@
  * The built CLI as a user runs it: a child process on a free port, called over a socket.
  * `npm test` builds dist/ first.
  */
-import { pgSchemaUrl, TEST_PG } from './pg.js'
+import { pgSchemaUrl, TEST_PG } from '../pg.js'
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { request } from 'node:http'
 import {
@@ -16,13 +16,13 @@ import {
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { parentOf } from '../src/lib/processes.js'
-import { startSandbox } from '../src/server/sandbox.js'
-import { until } from './webhooks/receiver.js'
-import { tempDir } from './temp-dir.js'
+import { parentOf } from '../../src/lib/processes.js'
+import { startSandbox } from '../../src/server/sandbox.js'
+import { until } from '../webhooks/receiver.js'
+import { tempDir } from '../temp-dir.js'
 
-const CLI = new URL('../dist/bin/card-sandbox.js', import.meta.url).pathname
-const ROOT = new URL('..', import.meta.url).pathname
+const CLI = new URL('../../dist/bin/card-sandbox.js', import.meta.url).pathname
+const ROOT = new URL('../..', import.meta.url).pathname
 const running: ChildProcess[] = []
 const cleanups: (() => void)[] = []
 
@@ -392,7 +392,7 @@ describe('npx card-sandbox', () => {
     const cli = startCli(['--seed', String(flags.seed), '--clock', flags.clock, '--log', 'silent'])
     const library = await startSandbox({ port: 0, log: 'silent', ...flags })
     cleanups.push(() => void library.close())
-    const commonJsBuild = createRequire(import.meta.url)('../dist/index.cjs') as {
+    const commonJsBuild = createRequire(import.meta.url)('../../dist/index.cjs') as {
       startSandbox: typeof startSandbox
     }
     const commonJs = await commonJsBuild.startSandbox({ port: 0, log: 'silent', ...flags })
@@ -424,7 +424,7 @@ describe('npx card-sandbox', () => {
   })
 
   it('keeps the code cache the build wrote when started with node options (a cache made under them would be refused)', async () => {
-    const cache = new URL('../dist/bin/cli.cjs.cache', import.meta.url).pathname
+    const cache = new URL('../../dist/bin/cli.cjs.cache', import.meta.url).pathname
     const written = readFileSync(cache)
     const child = spawn(process.execPath, ['--single-threaded', CLI, '--port', '0'], {
       env: { ...process.env, NODE_OPTIONS: '' },

@@ -1,6 +1,6 @@
 /** The CLI's flags (src/cli/flags.ts): the newer ones, each from the command line and its variable. */
 import { describe, expect, it } from 'vitest'
-import { FlagError, parseFlags } from '../src/cli/flags.js'
+import { FlagError, parseFlags } from '../../src/cli/flags.js'
 
 function optionsOf(argv: string[], env: NodeJS.ProcessEnv = {}) {
   const command = parseFlags(argv, env)

@@ -16,16 +16,16 @@ import {
   type TransitionResource,
   type WalletCodeNetwork,
   type WebhookEventStatus,
-} from '../src/clients/client.js'
-import type { CLOCK_MODES, WEBHOOK_EVENT_STATUSES } from '../src/db/schema.js'
-import type { DisputeReason as ServerDisputeReason } from '../src/domain/disputes.js'
-import type { DelayName as ServerDelayName } from '../src/domain/schedule.js'
-import type { TransitionResource as ServerTransitionResource } from '../src/domain/lifecycles.js'
-import type { CodeNetwork } from '../src/domain/wallet-codes.js'
-import type { journalEntryJson } from '../src/http/control/requests.js'
-import { startSandbox, type RunningSandbox } from '../src/index.js'
-import { startReceiver, until } from './webhooks/receiver.js'
-import { fullIdentity } from './helpers.js'
+} from '../../src/clients/client.js'
+import type { CLOCK_MODES, WEBHOOK_EVENT_STATUSES } from '../../src/db/schema.js'
+import type { DisputeReason as ServerDisputeReason } from '../../src/domain/disputes.js'
+import type { DelayName as ServerDelayName } from '../../src/domain/schedule.js'
+import type { TransitionResource as ServerTransitionResource } from '../../src/domain/lifecycles.js'
+import type { CodeNetwork } from '../../src/domain/wallet-codes.js'
+import type { journalEntryJson } from '../../src/http/control/requests.js'
+import { startSandbox, type RunningSandbox } from '../../src/index.js'
+import { startReceiver, until } from '../webhooks/receiver.js'
+import { fullIdentity } from '../helpers.js'
 
 let sandbox: RunningSandbox
 let client: SandboxClient

@@ -10,9 +10,9 @@ import {
   type FullDataCardUserBody,
   type SandboxClient,
   type WidgetCardUserBody,
-} from '../src/clients/client.js'
-import { documentedRoutes } from '../src/http/openapi.js'
-import { startSandbox } from '../src/server/sandbox.js'
+} from '../../src/clients/client.js'
+import { documentedRoutes } from '../../src/http/openapi.js'
+import { startSandbox } from '../../src/server/sandbox.js'
 
 type Running = Awaited<ReturnType<typeof startSandbox>>
 let sandbox: Running

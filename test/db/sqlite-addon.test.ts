@@ -2,7 +2,7 @@
  * db/sqlite-addon.ts: better-sqlite3 found as node finds it (the first node_modules/better-sqlite3
  * up from a directory), with its version and the addon its install built, or nothing. The
  * library hands that addon to better-sqlite3 (checked in a process of its own, on the build,
- * by the modules it loaded: library-process.ts); the command's use of it is test/cli.test.ts's.
+ * by the modules it loaded: library-process.ts); the command's use of it is test/cli/cli.test.ts's.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'

@@ -4,9 +4,9 @@
  * installed package under a real Jest run: scripts/check-pack.mjs.)
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { startSandbox } from '../src/index.js'
-import globalSetup from '../src/kits/jest.js'
-import globalTeardown from '../src/kits/jest-teardown.js'
+import { startSandbox } from '../../src/index.js'
+import globalSetup from '../../src/kits/jest.js'
+import globalTeardown from '../../src/kits/jest-teardown.js'
 
 // this run's own kit (the example project's globalSetup) may have set it for the workers
 const urlBefore = process.env.CARD_SANDBOX_URL

@@ -6,15 +6,15 @@
  */
 import { createHmac } from 'node:crypto'
 import { afterAll, beforeAll, beforeEach, describe, expect, expectTypeOf, it } from 'vitest'
-import { createSandboxClient, type SandboxClient } from '../src/clients/client.js'
-import { startSandbox, type RunningSandbox } from '../src/server/sandbox.js'
+import { createSandboxClient, type SandboxClient } from '../../src/clients/client.js'
+import { startSandbox, type RunningSandbox } from '../../src/server/sandbox.js'
 import {
   signPayload,
   verifySignature,
   webhookReceiver,
   type Delivery,
-} from '../src/kits/testing.js'
-import { fullIdentity } from './helpers.js'
+} from '../../src/kits/testing.js'
+import { fullIdentity } from '../helpers.js'
 
 const IDENTITY = fullIdentity()
 

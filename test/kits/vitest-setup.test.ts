@@ -3,11 +3,11 @@
  * CARD_SANDBOX_URL set before the run, it attaches to the sandbox named there instead.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { createSandboxClient } from '../src/clients/client.js'
-import { startSandbox } from '../src/index.js'
-import { kitOptions } from '../src/kits/kit.js'
-import setup, { optionsFromEnv } from '../src/kits/vitest-setup.js'
-import { freePort } from './ports.js'
+import { createSandboxClient } from '../../src/clients/client.js'
+import { startSandbox } from '../../src/index.js'
+import { kitOptions } from '../../src/kits/kit.js'
+import setup, { optionsFromEnv } from '../../src/kits/vitest-setup.js'
+import { freePort } from '../ports.js'
 
 // this run's own kit (the example project's globalSetup) may have set it for the workers
 const urlBefore = process.env.CARD_SANDBOX_URL

@@ -1,7 +1,7 @@
 import { request } from 'node:http'
 import { describe, expect, it } from 'vitest'
-import { createSandbox, startSandbox } from '../src/index.js'
-import { fullIdentity, newSandbox } from './helpers.js'
+import { createSandbox, startSandbox } from '../../src/index.js'
+import { fullIdentity, newSandbox } from '../helpers.js'
 
 /** A fixed sequence of requests touching every kind of generated data. */
 async function script(seed: number) {

@@ -3,8 +3,8 @@
  * where a new manual clock starts; run until idle; control-plane bodies refuse unknown fields.
  */
 import { describe, expect, it } from 'vitest'
-import { createSandbox } from '../../src/server/sandbox.js'
-import { fullIdentity, newSandbox } from '../helpers.js'
+import { createSandbox } from '../../../src/server/sandbox.js'
+import { fullIdentity, newSandbox } from '../../helpers.js'
 
 describe('PUT /__sandbox/clock {"now"}', () => {
   it('sets a manual clock to an instant and runs what fell due on the way', async () => {

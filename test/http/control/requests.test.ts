@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { MAX_ENTRIES_PER_TENANT } from '../../src/journal/journal.js'
-import { MAX_JSON_DEPTH } from '../../src/lib/json-depth.js'
-import { maskJsonSecrets } from '../../src/lib/masking.js'
-import { parseFlags } from '../../src/cli/flags.js'
-import { newSandbox, TOKEN } from '../helpers.js'
+import { MAX_ENTRIES_PER_TENANT } from '../../../src/journal/journal.js'
+import { MAX_JSON_DEPTH } from '../../../src/lib/json-depth.js'
+import { maskJsonSecrets } from '../../../src/lib/masking.js'
+import { parseFlags } from '../../../src/cli/flags.js'
+import { newSandbox, TOKEN } from '../../helpers.js'
 
 describe('GET /__sandbox/requests (the request journal)', () => {
   it('records what the client sent and what it got, newest first, with the tenant clock', async () => {

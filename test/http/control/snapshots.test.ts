@@ -5,8 +5,8 @@
  */
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { fullIdentity, newSandbox } from '../helpers.js'
-import { tempDir } from '../temp-dir.js'
+import { fullIdentity, newSandbox } from '../../helpers.js'
+import { tempDir } from '../../temp-dir.js'
 
 const cleanups: (() => void)[] = []
 afterEach(() => {

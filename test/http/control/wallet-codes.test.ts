@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { newSandbox } from '../helpers.js'
+import { newSandbox } from '../../helpers.js'
 
 const PAYER = '+2250700000001'
 

@@ -6,9 +6,9 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { ZodType } from 'zod'
-import { compareExchange } from '../../src/drift/compare.js'
-import { documentedRoutes } from '../../src/http/openapi.js'
-import { fullIdentity, newSandbox } from '../helpers.js'
+import { compareExchange } from '../../../src/drift/compare.js'
+import { documentedRoutes } from '../../../src/http/openapi.js'
+import { fullIdentity, newSandbox } from '../../helpers.js'
 
 const sandbox = newSandbox()
 const { call } = sandbox

@@ -3,7 +3,7 @@
  * disburse, following its outcome, and a `float_credit` for each successful payment.
  */
 import { describe, expect, it } from 'vitest'
-import { MICROS_TIMESTAMP, MILLIS_TIMESTAMP, newSandbox } from '../helpers.js'
+import { MICROS_TIMESTAMP, MILLIS_TIMESTAMP, newSandbox } from '../../helpers.js'
 
 type Sandbox = ReturnType<typeof newSandbox>
 

@@ -3,7 +3,7 @@
  * flows), resubmit, list, and the doubled `/v1/v1` prefix, with quirks on and off.
  */
 import { describe, expect, it } from 'vitest'
-import { UUID, fullIdentity, newSandbox } from '../helpers.js'
+import { UUID, fullIdentity, newSandbox } from '../../helpers.js'
 
 type Sandbox = ReturnType<typeof newSandbox>
 

@@ -3,7 +3,7 @@
  * unfreeze and list, with quirks on and off, and the issuing lifecycle via the control plane.
  */
 import { describe, expect, it } from 'vitest'
-import { UUID, fullIdentity, newSandbox } from '../helpers.js'
+import { UUID, fullIdentity, newSandbox } from '../../helpers.js'
 
 type Sandbox = ReturnType<typeof newSandbox>
 

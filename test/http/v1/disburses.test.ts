@@ -2,9 +2,9 @@
  * /v1/disburses (SPEC §2.6, §4.6; PRODUCT §2, §4, §5, §10).
  */
 import { describe, expect, it } from 'vitest'
-import { OPENING_FLOAT } from '../../src/domain/ledger.js'
-import { startSandbox } from '../../src/index.js'
-import { MILLIS_TIMESTAMP, UUID, newSandbox } from '../helpers.js'
+import { OPENING_FLOAT } from '../../../src/domain/ledger.js'
+import { startSandbox } from '../../../src/index.js'
+import { MILLIS_TIMESTAMP, UUID, newSandbox } from '../../helpers.js'
 
 const BUSINESS = expect.stringMatching(/\S/)
 const CHECKOUT = (reference: string) => `http://localhost/__sandbox/checkout/${reference}`

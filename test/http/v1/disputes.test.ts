@@ -3,8 +3,8 @@
  * plane, submitted by POST /v1/disputes/update/{reference}, resolved won | lost.
  */
 import { describe, expect, it } from 'vitest'
-import { disputeByReference } from '../../src/store/disputes.js'
-import { TOKEN, UUID, newSandbox } from '../helpers.js'
+import { disputeByReference } from '../../../src/store/disputes.js'
+import { TOKEN, UUID, newSandbox } from '../../helpers.js'
 
 const PHONE = '+221770000001'
 const UNKNOWN_UUID = '3f2504e0-4f89-41d3-9a0c-0305e82c3301'

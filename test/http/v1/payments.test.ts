@@ -2,7 +2,7 @@
  * /v1/payments (SPEC §2.7, §4.7; PRODUCT §2, §4, §5, §10).
  */
 import { describe, expect, it } from 'vitest'
-import { MILLIS_TIMESTAMP, UUID, newSandbox } from '../helpers.js'
+import { MILLIS_TIMESTAMP, UUID, newSandbox } from '../../helpers.js'
 
 /** SPEC §4.7: the payment networks, in the spec's order. */
 const PAYMENT_NETWORKS = [

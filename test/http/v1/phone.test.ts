@@ -4,7 +4,7 @@
  * a phone ending in 0422 is refused (docs/scenarios.md).
  */
 import { describe, expect, it } from 'vitest'
-import { newSandbox } from '../helpers.js'
+import { newSandbox } from '../../helpers.js'
 
 const VERIFY = '/v1/phone/verify'
 

@@ -4,8 +4,8 @@
  * to card; pending and held at creation, settled by the clock, refused when short.
  */
 import { afterAll, describe, expect, it } from 'vitest'
-import { startSandbox, type RunningSandbox } from '../../src/server/sandbox.js'
-import { UUID, newSandbox, sqlRows } from '../helpers.js'
+import { startSandbox, type RunningSandbox } from '../../../src/server/sandbox.js'
+import { UUID, newSandbox, sqlRows } from '../../helpers.js'
 
 type Sandbox = ReturnType<typeof newSandbox>
 const CREATE = '/v1/transactions/create'

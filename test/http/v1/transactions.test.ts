@@ -3,7 +3,7 @@
  * list, with quirks on (the spec's examples) and off (the clean schema shape).
  */
 import { describe, expect, it } from 'vitest'
-import { MICROS_TIMESTAMP, MILLIS_TIMESTAMP, UUID, newSandbox } from '../helpers.js'
+import { MICROS_TIMESTAMP, MILLIS_TIMESTAMP, UUID, newSandbox } from '../../helpers.js'
 
 const PHONE = '+221770000001'
 const UNKNOWN_UUID = '3f2504e0-4f89-41d3-9a0c-0305e82c3301'
