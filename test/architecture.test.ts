@@ -76,18 +76,14 @@ const BELOW_HTTP = ['lib', 'db', 'store', 'domain', 'engine', 'webhooks', 'journ
 const SQL_LAYERS = ['db', 'store']
 
 /**
- * The two drivers behind the store's seam (store/driver.ts) and the dialect files of src/db they
- * stand on; store/open.ts picks a driver by location. Only these may know which database runs.
+ * The two drivers behind the store's seam (store/driver.ts), each with its opening, and the files
+ * of src/db that derive PostgreSQL's tables from the schema; store/open.ts picks a driver by
+ * location. Only these may know which database runs.
  */
 const DIALECT_FILES = [
   'store/sqlite/',
   'store/postgres/',
   'store/open.ts',
-  'db/open.ts',
-  'db/lock.ts',
-  'db/sqlite-addon.ts',
-  'db/open-pg.ts',
-  'db/pg-driver.ts',
   'db/pg-schema.ts',
   'db/pg-tables.ts',
 ]

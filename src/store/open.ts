@@ -3,8 +3,8 @@
  * team sandbox's PostgreSQL (store/postgres/), anything else SQLite (`:memory:` or a file,
  * store/sqlite/). The one place that picks a driver by location.
  */
-import { lockDatabase } from '../db/lock.js'
-import { openPgStore } from '../db/open-pg.js'
+import { lockDatabase } from './sqlite/lock.js'
+import { openPgStore } from './postgres/open.js'
 import type { Db } from './driver.js'
 import { pgDb } from './postgres/driver.js'
 import { openSqlite } from './sqlite/driver.js'
@@ -27,7 +27,7 @@ export function storeLocationIsShared(location: string | undefined): boolean {
 
 /**
  * Claims the store at `location` for this process to serve, where only one process may (a SQLite
- * file: db/lock.ts); returns what lets it go. Replicas of a shared store join it once it is open
+ * file: sqlite/lock.ts); returns what lets it go. Replicas of a shared store join it once it is open
  * (Driver.join).
  */
 export function claimStore(location: string | undefined): () => void {

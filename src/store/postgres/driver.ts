@@ -1,6 +1,6 @@
 /**
  * The store's driver for PostgreSQL (store/driver.ts), the team sandbox: a pool of
- * node-postgres connections (db/open-pg.ts, which loads node-postgres only when a PostgreSQL
+ * node-postgres connections (store/postgres/open.ts, which loads node-postgres only when a PostgreSQL
  * store opens). A statement is built by the same drizzle builder as on SQLite, given the
  * PostgreSQL tables (db/pg-schema.ts) instead of SQLite's, and run async. Other replicas write
  * to the same database: the driver is `shared`, and status moves take row locks.
@@ -22,7 +22,7 @@ import {
 import type { NodePgDatabase } from 'drizzle-orm/node-postgres'
 import type { PgTable } from 'drizzle-orm/pg-core'
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core'
-import type { PgStore } from '../../db/open-pg.js'
+import type { PgStore } from './open.js'
 import type { Builder, Db, Dialect, Driver, EitherStatement, MakeStatement } from '../driver.js'
 import { columnIn, rowsAsJson, tableIn } from '../tables.js'
 import { earliestDueOf, earliestDueOnRealClocks, earliestEventToAttempt } from './due-index.js'

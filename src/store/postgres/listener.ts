@@ -1,6 +1,6 @@
 /**
  * A replica's ear on the database: one connection of its own (beside the pool, like its
- * membership connection: store/replicas.ts) that LISTENs on the channel named after its schema,
+ * membership connection: store/postgres/replicas.ts) that LISTENs on the channel named after its schema,
  * where the database's triggers announce the writes the tick waits for (drizzle-pg,
  * announce_writes; delivered when the writing transaction commits). Several sandboxes may share
  * one database through search_path: each schema is its own channel. When the connection is cut
@@ -8,7 +8,7 @@
  * everything is announced then, as at the start and at every slow poll.
  */
 import pg from 'pg'
-import type { PgStore } from '../../db/open-pg.js'
+import type { PgStore } from './open.js'
 import { announce, announceEverything } from '../announced.js'
 import type { Db } from '../driver.js'
 

@@ -7,7 +7,7 @@
  * outside it wait, which is the one place that rule is written.
  */
 import { sql } from 'drizzle-orm'
-import { openDb } from '../../db/open.js'
+import { openDb } from './open.js'
 import * as sqliteTables from '../../db/schema.js'
 import type {
   Db,
