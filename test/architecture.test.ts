@@ -113,6 +113,26 @@ function dialectChecks(files: string[], read = (file: string) => readFileSync(fi
   return found
 }
 
+/**
+ * A reach into the store's handle past the seam: the driver (`db.driver`, `deps.db.driver`) is
+ * the store's own; code above it calls the store's named functions.
+ */
+const DRIVER_REACH = /\.driver\b/
+
+/** The files outside src/store/ that touch a handle's driver, and where. */
+function driverReaches(files: string[], read = (file: string) => readFileSync(file, 'utf8')) {
+  const found: string[] = []
+  for (const file of files) {
+    if (relative(SRC, file).startsWith('store/')) continue
+    read(file)
+      .split('\n')
+      .forEach((line, i) => {
+        if (DRIVER_REACH.test(line)) found.push(`${relative(ROOT, file)}:${i + 1} ${line.trim()}`)
+      })
+  }
+  return found
+}
+
 function sourceFiles(): string[] {
   return readdirSync(SRC, { withFileTypes: true, recursive: true })
     .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
@@ -228,6 +248,10 @@ describe('architecture (ARCHITECTURE.md)', () => {
     expect(dialectChecks(files)).toEqual([])
   })
 
+  it('touches a handle’s driver only in src/store: nothing above the seam reads `.driver`', () => {
+    expect(driverReaches(files)).toEqual([])
+  })
+
   it('reads wall time only in domain/clock.ts: everything else goes through the injected clock', () => {
     // latencies use the monotonic performance.now(); the dashboard's script runs in the browser
     const exempt = ['domain/clock.ts', 'ui/dashboard/script.ts']
@@ -252,6 +276,17 @@ describe('the architecture check itself', () => {
     expect(dialectChecks(Object.keys(texts), (file) => texts[file])).toEqual([
       'src/store/jobs.ts imports pg',
       'src/store/jobs.ts asks pgOf',
+    ])
+  })
+
+  it('fails on `.driver` outside src/store, and not inside it', () => {
+    const texts: Record<string, string> = {
+      [httpFile]: 'const slice = deps.db.driver.dueSliceJobs',
+      [storeFile]: 'const slice = db.driver.dueSliceJobs',
+      [domainFile]: 'const shared = storeIsShared(db)',
+    }
+    expect(driverReaches(Object.keys(texts), (file) => texts[file])).toEqual([
+      'src/http/envelope.ts:1 const slice = deps.db.driver.dueSliceJobs',
     ])
   })
 

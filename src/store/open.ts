@@ -5,7 +5,7 @@
  */
 import { lockDatabase } from './sqlite/lock.js'
 import { openPgStore } from './postgres/open.js'
-import type { Db } from './driver.js'
+import type { Db, ReplicaSettings } from './driver.js'
 import { pgDb } from './postgres/driver.js'
 import { openSqlite } from './sqlite/driver.js'
 
@@ -28,10 +28,18 @@ export function storeLocationIsShared(location: string | undefined): boolean {
 /**
  * Claims the store at `location` for this process to serve, where only one process may (a SQLite
  * file: sqlite/lock.ts); returns what lets it go. Replicas of a shared store join it once it is open
- * (Driver.join).
+ * (joinStore).
  */
 export function claimStore(location: string | undefined): () => void {
   return isPostgresUrl(location) ? () => {} : lockDatabase(location ?? ':memory:')
+}
+
+/**
+ * Serves the store beside the other replicas of a shared one: refuses when they run with other
+ * `settings`. Returns what leaves. A store of one process is claimed instead (claimStore).
+ */
+export async function joinStore(db: Db, settings: ReplicaSettings): Promise<() => Promise<void>> {
+  return (await db.driver.replicas?.join(db, settings)) ?? (async () => {})
 }
 
 /** Closes the store; on PostgreSQL the pool ends once its clients are back. */

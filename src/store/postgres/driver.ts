@@ -3,7 +3,7 @@
  * node-postgres connections (store/postgres/open.ts, which loads node-postgres only when a PostgreSQL
  * store opens). A statement is built by the same drizzle builder as on SQLite, given the
  * PostgreSQL tables (db/pg-schema.ts) instead of SQLite's, and run async. Other replicas write
- * to the same database: the driver is `shared`, and status moves take row locks.
+ * to the same database: the driver has `replicas`, and status moves take row locks.
  */
 import {
   Column,
@@ -23,7 +23,15 @@ import type { NodePgDatabase } from 'drizzle-orm/node-postgres'
 import type { PgTable } from 'drizzle-orm/pg-core'
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core'
 import type { PgStore } from './open.js'
-import type { Builder, Db, Dialect, Driver, EitherStatement, MakeStatement } from '../driver.js'
+import type {
+  Builder,
+  Db,
+  Dialect,
+  Driver,
+  EitherStatement,
+  MakeStatement,
+  Replicas,
+} from '../driver.js'
 import { columnIn, rowsAsJson, tableIn } from '../tables.js'
 import { earliestDueOf, earliestDueOnRealClocks, earliestEventToAttempt } from './due-index.js'
 
@@ -330,11 +338,34 @@ async function updateManyBySeq(
   )
 }
 
+/** What replicas of one database do beside each other (Driver.replicas). */
+const replicas: Replicas = {
+  earliestDue: (db, ids) => (ids ? earliestDueOf(own(db), ids) : earliestDueOnRealClocks(own(db))),
+  earliestEventToAttempt: (db) => earliestEventToAttempt(own(db)),
+  listenForWrites(db, heard, slowPollMs) {
+    // node-postgres's own client, for the listening connection: loaded only here
+    let stop: (() => Promise<void>) | undefined
+    let stopped = false
+    void import('./listener.js').then(({ listenForWrites }) => {
+      if (!stopped) stop = listenForWrites(own(db), heard, slowPollMs)
+    })
+    return async () => {
+      stopped = true
+      await stop?.()
+    }
+  },
+  async join(db, settings) {
+    // node-postgres's own client, for the membership connection: loaded only here
+    const { joinReplicas } = await import('./replicas.js')
+    return await joinReplicas(own(db), settings)
+  },
+}
+
 let asks = 0
 
 export const postgresDriver: Driver = {
   name: 'PostgreSQL',
-  shared: true,
+  replicas,
   rowLocks: true,
   dueSliceJobs: 500,
   dialect,
@@ -489,29 +520,8 @@ export const postgresDriver: Driver = {
       ? db
       : ({ driver: postgresDriver, pg: own(db), snapshot, writesAt: writesHere } as PgDb),
 
-  earliestDue: (db, ids) => (ids ? earliestDueOf(own(db), ids) : earliestDueOnRealClocks(own(db))),
-  earliestEventToAttempt: (db) => earliestEventToAttempt(own(db)),
-  listenForWrites(db, slowPollMs) {
-    // node-postgres's own client, for the listening connection: loaded only here
-    let stop: (() => Promise<void>) | undefined
-    let stopped = false
-    void import('./listener.js').then(({ listenForWrites }) => {
-      if (!stopped) stop = listenForWrites(own(db), db, slowPollMs)
-    })
-    return async () => {
-      stopped = true
-      await stop?.()
-    }
-  },
-
   // other replicas write unseen: it changes at every ask, so what is kept is read again
   commitsOfOthers: async () => ++asks,
-
-  async join(db, _location, settings) {
-    // node-postgres's own client, for the membership connection: loaded only here
-    const { joinReplicas } = await import('./replicas.js')
-    return await joinReplicas(own(db), settings)
-  },
 
   close: (db) => own(db).close(),
 }
