@@ -25,7 +25,7 @@ export default defineConfig({
       'test/cli/did-you-mean.test.ts',
       'test/cli/proxy.test.ts',
       'test/scripts/**',
-      'test/db/open-pg.test.ts',
+      'test/store/postgres/open.test.ts',
       'test/dockerfile.test.ts',
       'test/compose.test.ts',
       'test/bench.test.ts',

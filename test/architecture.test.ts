@@ -76,18 +76,14 @@ const BELOW_HTTP = ['lib', 'db', 'store', 'domain', 'engine', 'webhooks', 'journ
 const SQL_LAYERS = ['db', 'store']
 
 /**
- * The two drivers behind the store's seam (store/driver.ts) and the dialect files of src/db they
- * stand on; store/open.ts picks a driver by location. Only these may know which database runs.
+ * The two drivers behind the store's seam (store/driver.ts), each with its opening, and the files
+ * of src/db that derive PostgreSQL's tables from the schema; store/open.ts picks a driver by
+ * location. Only these may know which database runs.
  */
 const DIALECT_FILES = [
   'store/sqlite/',
   'store/postgres/',
   'store/open.ts',
-  'db/open.ts',
-  'db/lock.ts',
-  'db/sqlite-addon.ts',
-  'db/open-pg.ts',
-  'db/pg-driver.ts',
   'db/pg-schema.ts',
   'db/pg-tables.ts',
 ]
@@ -113,6 +109,26 @@ function dialectChecks(files: string[], read = (file: string) => readFileSync(fi
       if (DIALECT_MODULE.test(specifier)) found.push(`${relative(ROOT, file)} imports ${specifier}`)
     const check = DIALECT_CHECK.exec(read(file))
     if (check) found.push(`${relative(ROOT, file)} asks ${check[0]}`)
+  }
+  return found
+}
+
+/**
+ * A reach into the store's handle past the seam: the driver (`db.driver`, `deps.db.driver`) is
+ * the store's own; code above it calls the store's named functions.
+ */
+const DRIVER_REACH = /\.driver\b/
+
+/** The files outside src/store/ that touch a handle's driver, and where. */
+function driverReaches(files: string[], read = (file: string) => readFileSync(file, 'utf8')) {
+  const found: string[] = []
+  for (const file of files) {
+    if (relative(SRC, file).startsWith('store/')) continue
+    read(file)
+      .split('\n')
+      .forEach((line, i) => {
+        if (DRIVER_REACH.test(line)) found.push(`${relative(ROOT, file)}:${i + 1} ${line.trim()}`)
+      })
   }
   return found
 }
@@ -272,6 +288,10 @@ describe('architecture (ARCHITECTURE.md)', () => {
     expect(dialectChecks(files)).toEqual([])
   })
 
+  it('touches a handle’s driver only in src/store: nothing above the seam reads `.driver`', () => {
+    expect(driverReaches(files)).toEqual([])
+  })
+
   it('reads wall time only in domain/clock.ts: everything else goes through the injected clock', () => {
     // latencies use the monotonic performance.now(); the dashboard's script runs in the browser
     const exempt = ['domain/clock.ts', 'ui/dashboard/script.ts']
@@ -314,6 +334,17 @@ describe('the architecture check itself', () => {
     expect(dialectChecks(Object.keys(texts), (file) => texts[file])).toEqual([
       'src/store/jobs.ts imports pg',
       'src/store/jobs.ts asks pgOf',
+    ])
+  })
+
+  it('fails on `.driver` outside src/store, and not inside it', () => {
+    const texts: Record<string, string> = {
+      [httpFile]: 'const slice = deps.db.driver.dueSliceJobs',
+      [storeFile]: 'const slice = db.driver.dueSliceJobs',
+      [domainFile]: 'const shared = storeIsShared(db)',
+    }
+    expect(driverReaches(Object.keys(texts), (file) => texts[file])).toEqual([
+      'src/http/envelope.ts:1 const slice = deps.db.driver.dueSliceJobs',
     ])
   })
 

@@ -107,7 +107,7 @@ async function runSlice(
   until: number,
   unclaimed: boolean,
 ): Promise<Slice> {
-  const due = await claimDueJobs(deps.db, tenant.id, until, deps.db.driver.dueSliceJobs, unclaimed)
+  const due = await claimDueJobs(deps.db, tenant.id, until, unclaimed)
   const slice: Slice = { ran: due.length, sets: 0, happened: [] }
   const context = (now: number): DomainContext => ({
     db: deps.db,

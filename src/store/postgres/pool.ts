@@ -1,6 +1,6 @@
 /**
  * node-postgres and drizzle's driver for it, as the team sandbox's PostgreSQL store
- * (open-pg.ts) uses them, in a module of its own: open-pg.ts imports it when a PostgreSQL store
+ * (open.ts) uses them, in a module of its own: open.ts imports it when a PostgreSQL store
  * opens, so that a sandbox on SQLite, the command's or the library's, never loads them
  * (node-postgres alone loads undici at once, through its check for Cloudflare's runtime).
  *
@@ -13,8 +13,8 @@
 import { drizzle } from 'drizzle-orm/node-postgres'
 import { migrate } from 'drizzle-orm/node-postgres/migrator'
 import pg from 'pg'
-import { packageFile } from '../lib/package-files.js'
-import { pgTablesBySchemaName } from './pg-schema.js'
+import { packageFile } from '../../lib/package-files.js'
+import { pgTablesBySchemaName } from '../../db/pg-schema.js'
 
 export { pgTablesBySchemaName }
 

@@ -13,14 +13,14 @@ import {
   closeSqlite as closeDb,
   openSqlite as openDb,
   type SqliteDb as Db,
-} from '../../src/store/sqlite/driver.js'
-import { cardByReference, insertCard } from '../../src/store/cards.js'
+} from '../../../src/store/sqlite/driver.js'
+import { cardByReference, insertCard } from '../../../src/store/cards.js'
 import {
   atomically as inTransaction,
   statement,
   type TransactionOptions,
-} from '../../src/store/statements.js'
-import { connectionOf, prepared } from '../../src/store/sqlite/transactions.js'
+} from '../../../src/store/statements.js'
+import { connectionOf, prepared } from '../../../src/store/sqlite/transactions.js'
 
 /** A transaction whose body is handed SQLite's own handle (these tests look inside it). */
 function atomically<T>(
@@ -36,7 +36,7 @@ function atomically<C extends { db: Db }, T>(
 function atomically(on: unknown, body: unknown, options?: TransactionOptions) {
   return inTransaction(on as never, body as never, options)
 }
-import { tempDir } from '../temp-dir.js'
+import { tempDir } from '../../temp-dir.js'
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5))
 

@@ -1,6 +1,6 @@
 /**
  * better-sqlite3 as installed beside this package: its version and the native addon its install
- * built. db/open.ts hands the addon to each database it opens, which spares better-sqlite3's
+ * built. open.ts hands the addon to each database it opens, which spares better-sqlite3's
  * `bindings` package its search for it (5–7 ms of a cold start); the bundled command
  * (scripts/bundle.mjs) runs the copy of better-sqlite3's JavaScript it holds when the version
  * installed is the one it was built with, sparing node's module loader 12 files (12 ms).

@@ -7,10 +7,10 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { DatabaseInUseError, lockDatabase } from '../../src/db/lock.js'
-import { startedAt } from '../../src/lib/processes.js'
-import { createSandbox, startSandbox } from '../../src/server/sandbox.js'
-import { tempDir } from '../temp-dir.js'
+import { DatabaseInUseError, lockDatabase } from '../../../src/store/sqlite/lock.js'
+import { startedAt } from '../../../src/lib/processes.js'
+import { createSandbox, startSandbox } from '../../../src/server/sandbox.js'
+import { tempDir } from '../../temp-dir.js'
 
 const cleanups: (() => unknown)[] = []
 afterEach(async () => {

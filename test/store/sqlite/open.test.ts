@@ -1,13 +1,13 @@
 /**
- * db/open.ts: a `:memory:` database starts from the schema the build wrote (the migrations'
+ * store/sqlite/open.ts: a `:memory:` database starts from the schema the build wrote (the migrations'
  * end state) when that schema was made from drizzle/'s migrations, hash for hash, and from the
  * migrations otherwise.
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { closeDb, openDb, writeMigratedSchema, type Db } from '../../src/db/open.js'
-import { tempDir } from '../temp-dir.js'
+import { closeDb, openDb, writeMigratedSchema, type Db } from '../../../src/store/sqlite/open.js'
+import { tempDir } from '../../temp-dir.js'
 
 const opened: Db[] = []
 afterEach(() => {

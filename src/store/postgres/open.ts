@@ -1,13 +1,13 @@
 /**
  * The team sandbox's PostgreSQL store, opened at once on the database a `postgres://`
- * URL names. node-postgres and drizzle's driver are loaded then (pg-driver.ts), not before: a
+ * URL names. node-postgres and drizzle's driver are loaded then (pool.ts), not before: a
  * sandbox on SQLite never loads them. The pool is made once they have loaded, and the schema is
  * migrated (the schema of the URL's search_path made first if missing) before the first
  * statement runs (`ready`); a failure there fails every statement with it.
  */
 import type pg from 'pg'
-import type * as PgDriver from './pg-driver.js'
-import type * as schema from './schema.js'
+import type * as PgDriver from './pool.js'
+import type * as schema from '../../db/schema.js'
 
 /** What a PostgreSQL store needs of node-postgres: a pool, or a client inside a transaction. */
 export type PgQueryable = {
@@ -40,7 +40,7 @@ export type PgStore = {
 /** The sandbox's store on the database `url` names, at once (see above). */
 export function openPgStore(url: string): PgStore {
   let loaded: { driver: typeof PgDriver; pool: pg.Pool } | undefined
-  const loading = import('./pg-driver.js').then((driver) => {
+  const loading = import('./pool.js').then((driver) => {
     loaded = { driver, pool: driver.openPgPool(url) }
     return loaded
   })

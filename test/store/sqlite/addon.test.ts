@@ -1,5 +1,5 @@
 /**
- * db/sqlite-addon.ts: better-sqlite3 found as node finds it (the first node_modules/better-sqlite3
+ * store/sqlite/addon.ts: better-sqlite3 found as node finds it (the first node_modules/better-sqlite3
  * up from a directory), with its version and the addon its install built, or nothing. The
  * library hands that addon to better-sqlite3 (checked in a process of its own, on the build,
  * by the modules it loaded: library-process.ts); the command's use of it is test/cli/cli.test.ts's.
@@ -7,11 +7,11 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { INSTALLED_SQLITE, installedSqlite } from '../../src/db/sqlite-addon.js'
-import { libraryProcess } from './library-process.js'
-import { tempDir } from '../temp-dir.js'
+import { INSTALLED_SQLITE, installedSqlite } from '../../../src/store/sqlite/addon.js'
+import { libraryProcess } from '../library-process.js'
+import { tempDir } from '../../temp-dir.js'
 
-const ROOT = new URL('../..', import.meta.url).pathname
+const ROOT = new URL('../../..', import.meta.url).pathname
 
 /** A node_modules/better-sqlite3 in `dir`: its package.json, and an addon file unless told. */
 function install(dir: string, packageJson: string, { addon = true } = {}) {

@@ -24,9 +24,9 @@ import { readMigrationFiles } from 'drizzle-orm/migrator'
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
-import { packageFile } from '../lib/package-files.js'
-import type * as schema from './schema.js'
-import { INSTALLED_SQLITE } from './sqlite-addon.js'
+import { packageFile } from '../../lib/package-files.js'
+import type * as schema from '../../db/schema.js'
+import { INSTALLED_SQLITE } from './addon.js'
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database }
 
@@ -41,7 +41,7 @@ type MigratedSchema = {
 
 const MEMORY_PAGE_SIZE = 8192
 
-/** The installed addon, handed over rather than searched for (db/sqlite-addon.ts). */
+/** The installed addon, handed over rather than searched for (addon.ts). */
 const ADDON: Database.Options = INSTALLED_SQLITE ? { nativeBinding: INSTALLED_SQLITE.addon } : {}
 
 export function openDb(path: string = ':memory:', schemaFile: string = MIGRATED_SCHEMA): Db {

@@ -1,11 +1,11 @@
 /**
- * src/db/open-pg.ts loads node-postgres and drizzle's driver for it (pg-driver.ts) only when a
+ * src/store/postgres/open.ts loads node-postgres and drizzle's driver for it (pool.ts) only when a
  * PostgreSQL store opens: a sandbox on SQLite never loads them. Checked on the built library
  * in a process of its own (library-process.ts), by the CommonJS modules it loaded.
  */
 import { describe, expect, it } from 'vitest'
-import { freshSchema, TEST_PG } from '../pg.js'
-import { libraryProcess } from './library-process.js'
+import { freshSchema, TEST_PG } from '../../pg.js'
+import { libraryProcess } from '../library-process.js'
 
 /** A sandbox on `db` after one request: the answer's status, and the modules of node-postgres loaded. */
 function loadedBy(db?: string): { status: number; loaded: string[] } {

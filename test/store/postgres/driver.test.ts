@@ -7,24 +7,24 @@
 import { randomUUID } from 'node:crypto'
 import pg from 'pg'
 import { afterEach, describe, expect, it } from 'vitest'
-import { cardByReference, cardPages, insertCard, updateCard } from '../../src/store/cards.js'
-import { accountBalance, accountBalances, writeMovement } from '../../src/store/ledger.js'
-import { lockName, tryLockName } from '../../src/store/locks.js'
-import type { Db } from '../../src/store/driver.js'
-import type { PgStore } from '../../src/db/open-pg.js'
+import { cardByReference, cardPages, insertCard, updateCard } from '../../../src/store/cards.js'
+import { accountBalance, accountBalances, writeMovement } from '../../../src/store/ledger.js'
+import { lockName, tryLockName } from '../../../src/store/locks.js'
+import type { Db } from '../../../src/store/driver.js'
+import type { PgStore } from '../../../src/store/postgres/open.js'
 
 const pgOf = (db: Db) => (db as Db & { pg?: PgStore }).pg
-import { joinReplicas } from '../../src/store/postgres/replicas.js'
-import { retireTenantId, sweepRetiredTenants } from '../../src/store/retired-tenants.js'
-import { atomically } from '../../src/store/statements.js'
+import { joinReplicas } from '../../../src/store/postgres/replicas.js'
+import { retireTenantId, sweepRetiredTenants } from '../../../src/store/retired-tenants.js'
+import { atomically } from '../../../src/store/statements.js'
 import {
   insertTenant,
   tenantByToken,
   tenantByTokenForUpdate,
   updateTenant,
-} from '../../src/store/tenants.js'
-import { pgStoreOnFreshSchema, TEST_PG } from '../pg.js'
-import { until } from '../webhooks/receiver.js'
+} from '../../../src/store/tenants.js'
+import { pgStoreOnFreshSchema, TEST_PG } from '../../pg.js'
+import { until } from '../../webhooks/receiver.js'
 
 const cleanups: (() => Promise<void>)[] = []
 afterEach(async () => {

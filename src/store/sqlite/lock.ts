@@ -7,7 +7,7 @@
  */
 import { existsSync, linkSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
-import { isRunning, startedAt } from '../lib/processes.js'
+import { isRunning, startedAt } from '../../lib/processes.js'
 
 export class DatabaseInUseError extends Error {
   readonly code = 'EDBINUSE'

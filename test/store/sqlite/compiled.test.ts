@@ -7,7 +7,7 @@ import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
 import { drizzle } from 'drizzle-orm/better-sqlite3'
 import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
-import { compiled } from '../../src/store/sqlite/compiled.js'
+import { compiled } from '../../../src/store/sqlite/compiled.js'
 
 const things = sqliteTable('things', {
   seq: integer('seq').primaryKey(),
