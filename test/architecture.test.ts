@@ -302,6 +302,48 @@ describe('architecture (ARCHITECTURE.md)', () => {
   })
 })
 
+/** The most lines a file of src/ or bench/ may have: past it, it holds more than one concern. */
+const MAX_LINES = 400
+/** The two that may be longer, and why: each is one table of declarations read as a whole. */
+const LONG_FILES: Record<string, string> = {
+  'src/http/openapi.ts': 'the OpenAPI document, built from every route in one pass',
+  'src/db/schema.ts': 'every table of the database, in one place',
+}
+
+/** The files of src/ and bench/ over MAX_LINES but the listed ones, with their length. */
+function longFiles(files: string[], read = (file: string) => readFileSync(file, 'utf8')) {
+  return files
+    .filter((file) => !(file in LONG_FILES))
+    .map((file) => ({ file, lines: read(join(ROOT, file)).split('\n').length - 1 }))
+    .filter(({ lines }) => lines > MAX_LINES)
+    .map(({ file, lines }) => `${file}: ${lines} lines`)
+}
+
+function codeFiles(): string[] {
+  return ['src', 'bench']
+    .flatMap((top) => readdirSync(join(ROOT, top), { withFileTypes: true, recursive: true }))
+    .filter((entry) => entry.isFile() && /\.(ts|mjs)$/.test(entry.name))
+    .map((entry) => relative(ROOT, join(entry.parentPath, entry.name)))
+    .sort()
+}
+
+describe('units of one concern', () => {
+  it(`keeps every file of src/ and bench/ to ${MAX_LINES} lines, but the listed ones`, () => {
+    expect(longFiles(codeFiles())).toEqual([])
+  })
+
+  it('fails on a file one line past the limit, and not on one at it or on a listed one', () => {
+    const text = (lines: number) => 'x\n'.repeat(lines)
+    const texts: Record<string, string> = {
+      [join(ROOT, 'src/a.ts')]: text(MAX_LINES + 1),
+      [join(ROOT, 'src/b.ts')]: text(MAX_LINES),
+      [join(ROOT, 'src/http/openapi.ts')]: text(MAX_LINES * 2),
+    }
+    const files = ['src/a.ts', 'src/b.ts', 'src/http/openapi.ts']
+    expect(longFiles(files, (file) => texts[file])).toEqual([`src/a.ts: ${MAX_LINES + 1} lines`])
+  })
+})
+
 describe('where the tests lie', () => {
   it('puts every test file in the folder mirroring its code, or in a listed cross-cutting place', () => {
     expect(misplacedTests(testFiles())).toEqual([])
