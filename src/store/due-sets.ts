@@ -6,6 +6,7 @@
  * inserts and updates: on PostgreSQL each is one round trip for the run, where job by job made
  * a dozen per job.
  */
+import { FILL_DETAILS } from '../db/values.js'
 import { and, asc, eq, getTableName, inArray, lte, ne, sql } from 'drizzle-orm'
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core'
 import type { Db } from './driver.js'
@@ -180,7 +181,7 @@ export async function cancelMovesOf(
           eq(t.jobs.tenantId, tenantId),
           eq(t.jobs.resource, resource),
           inArray(t.jobs.resourceSeq, seqs),
-          ne(t.jobs.action, 'fill_details'),
+          ne(t.jobs.action, FILL_DETAILS),
         ),
       ),
   )

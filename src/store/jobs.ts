@@ -10,6 +10,7 @@
  * question is read from the table; the tick's index holds the real-clock tenants only, with
  * their clocks, and takes in what the others announce (announced.ts) rather than asking SQL.
  */
+import { FILL_DETAILS } from '../db/values.js'
 import { and, asc, eq, lte, min, ne, sql } from 'drizzle-orm'
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core'
 import type { Db, NewJob, Replicas, TenantClock } from './driver.js'
@@ -236,7 +237,7 @@ const cancel = statement((db, t) =>
         eq(t.jobs.tenantId, sql.placeholder('tenant')),
         eq(t.jobs.resource, sql.placeholder('resource')),
         eq(t.jobs.resourceSeq, sql.placeholder('seq')),
-        ne(t.jobs.action, 'fill_details'),
+        ne(t.jobs.action, FILL_DETAILS),
       ),
     )
     .prepare(),
