@@ -67,7 +67,7 @@ try {
     selfie_image: 'https://example.com/s.jpg',
     id_image: 'https://example.com/f.jpg',
   })
-  step(`POST /v1/card-users/create: ${created.message} (${created.data.reference})`)
+  step(`POST /v1/card-users/create: ${created.message} (${created.data.userCard.reference})`)
   const clock = (await call('GET', '/__sandbox/clock')).data
   if (clock.mode !== ci.env.CARD_SANDBOX_CLOCK)
     throw new Error(`clock mode ${clock.mode}, not the image env's ${ci.env.CARD_SANDBOX_CLOCK}`)

@@ -39,7 +39,7 @@ export DOCKER_HOST="unix://$SOCKET"
 export TESTCONTAINERS_RYUK_DISABLED=true
 export TESTCONTAINERS_HOST_OVERRIDE="${TESTCONTAINERS_HOST_OVERRIDE:-127.0.0.1}"
 VERSION=$(podman version --format '{{.Server.Version}}' 2>/dev/null || podman --version | awk '{print $3}')
-if printf '%s\n4.7.0\n' "$VERSION" | sort -V -C; then
+if printf '%s\n4.6.99\n' "$VERSION" | sort -V -C; then
   # older than 4.7: no host-gateway
   CI_GATEWAY_IP=$(podman network inspect podman --format '{{range .Subnets}}{{.Gateway}}{{end}}')
   export CI_GATEWAY_IP

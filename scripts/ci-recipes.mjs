@@ -89,7 +89,9 @@ ${yamlEnv(c.env, 8)}
     CARD_SANDBOX_URL: http://localhost:${c.port}
   steps:
     - uses: actions/checkout@v4
-      with: { repository: your-org/card-sandbox, path: card-sandbox }
+    # this repository beside yours, at the version you test against
+    - uses: actions/checkout@v4
+      with: { repository: your-org/card-sandbox, ref: v0.1.0, path: card-sandbox }
     - run: docker build -t ${c.image} card-sandbox
     - run: >
         docker run -d --name card-sandbox -p ${c.port}:${c.port}
