@@ -151,12 +151,15 @@ await sandbox.stop()`,
   ],
   'testcontainers-python': (c) => [
     'python',
-    `# conftest.py: before the card_sandbox plugin reads CARD_SANDBOX_URL
+    `# conftest.py: the container started before the card_sandbox plugin reads CARD_SANDBOX_URL
 import os, time, urllib.request
 import pytest
 from testcontainers.core.container import DockerContainer
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_configure(config):
+    if hasattr(config, "workerinput"):
+        return  # a pytest-xdist worker: the controller's container serves it
     container = (
         DockerContainer("${c.image}")
 ${Object.entries(c.env)
