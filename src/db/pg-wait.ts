@@ -36,9 +36,17 @@ export function pgTarget(url: string): string {
   return `${hostname || 'localhost'}:${port || '5432'}`
 }
 
-/** An error as one line, with its code when the message lacks it (57P03 comes as prose). */
+/**
+ * An error as one line, with its code when the message lacks it (57P03 comes as prose); a
+ * connection tried on several addresses fails with an AggregateError of one error each, with no
+ * message of its own.
+ */
 export function describeError(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error)
+  const first = (error as { errors?: unknown[] })?.errors?.[0]
+  const message =
+    error instanceof Error
+      ? error.message || (first instanceof Error ? first.message : '')
+      : String(error)
   const code = notUpYetCode(error) ?? (error as { code?: unknown })?.code
   return typeof code === 'string' && !message.includes(code) ? `${message} (${code})` : message
 }

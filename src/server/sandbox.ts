@@ -94,7 +94,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
         event: 'waiting',
         level: 'warn',
         always: true,
-        text: `card-sandbox: waiting up to ${formatDuration(ms)} (--db-wait) for PostgreSQL at ${target}: ${error}`,
+        text: `waiting up to ${formatDuration(ms)} (--db-wait) for PostgreSQL at ${target}: ${error}`,
         fields: { database: target, error, wait_ms: ms },
       }),
   })

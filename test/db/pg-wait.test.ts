@@ -9,7 +9,7 @@ import { connect, createServer, type AddressInfo, type Server, type Socket } fro
 import { afterEach, describe, expect, it } from 'vitest'
 import { main } from '../../src/cli/main.js'
 import { openPgStore } from '../../src/db/open-pg.js'
-import type { PgWaitOptions } from '../../src/db/pg-wait.js'
+import { describeError, type PgWaitOptions } from '../../src/db/pg-wait.js'
 import { startRun } from '../commands/in-process.js'
 import { freshSchema, TEST_PG } from '../pg.js'
 import { freePort } from '../ports.js'
@@ -219,6 +219,20 @@ describe('--db-wait: a PostgreSQL store waiting for its server at start', () => 
   )
 })
 
+describe('the line of what it waits for', () => {
+  it("names a connection tried on several addresses (Node's AggregateError, no message) by the first", () => {
+    const refused = (address: string) =>
+      Object.assign(new Error(`connect ECONNREFUSED ${address}`), { code: 'ECONNREFUSED' })
+    const error = Object.assign(
+      new AggregateError([refused('::1:5432'), refused('127.0.0.1:5432')]),
+      {
+        code: 'ECONNREFUSED',
+      },
+    )
+    expect(describeError(error)).toBe('connect ECONNREFUSED ::1:5432')
+  })
+})
+
 describe('card-sandbox --db-wait', () => {
   it('prints the line of what it waits for, then exits 1 naming it; CARD_SANDBOX_DB_WAIT sets it', async () => {
     const port = await freePort()
@@ -230,7 +244,7 @@ describe('card-sandbox --db-wait', () => {
     ).done
     expect(code).toBe(1)
     expect(stdout).toContain(
-      `card-sandbox: waiting up to 1s (--db-wait) for PostgreSQL at 127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}`,
+      `warning: waiting up to 1s (--db-wait) for PostgreSQL at 127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}`,
     )
     expect(stderr).toMatch(
       new RegExp(
