@@ -3,24 +3,36 @@
  * planted edits, grouped by route, and reads the stand-in's slower issuing from the reads' instants.
  */
 import { beforeAll, describe, expect, it } from 'vitest'
-import { compareRecording, type Report } from '../../src/index.js'
-import { countsOf, PLANTED_COUNTS, record, type Recorded } from './stand-in.js'
+import { compareRecording } from '../../src/index.js'
+import {
+  capture,
+  countsOf,
+  PLANTED_COUNTS,
+  recorded as recordedFrom,
+  type Captured,
+} from './stand-in.js'
 
-let recorded: Recorded
-let report: Report
+// the flow's answers, captured once; each test compares them itself, so that mutation testing
+// sees which test covers which line of the report
+let captured: Captured[]
 beforeAll(async () => {
-  recorded = await record()
-  report = compareRecording(recorded.lines)
+  captured = await capture()
 })
+const analysed = () => {
+  const recorded = recordedFrom(captured)
+  return { recorded, report: compareRecording(recorded.lines) }
+}
 
 describe('compareRecording', () => {
   it('counts every exchange and every finding, grouped by route', () => {
+    const { recorded, report } = analysed()
     expect(report.exchanges).toBe(recorded.lines.length)
     expect(report.findings).toBe(recorded.expected.flat().length)
     expect(countsOf(report)).toEqual(PLANTED_COUNTS)
   })
 
   it('lists the routes without a finding after the others, with their exchanges', () => {
+    const { report } = analysed()
     expect(report.routes.map((r) => [r.route, r.exchanges, r.findings])).toEqual([
       ['GET /v1/card-users/{reference}', 2, 4],
       ['GET /v1/cards', 2, 3],
@@ -36,6 +48,7 @@ describe('compareRecording', () => {
   })
 
   it('keeps an example of what each side sends, with its instant', () => {
+    const { report } = analysed()
     const cards = report.routes.find((r) => r.route === 'GET /v1/cards')!
     expect(cards.counts.find((c) => c.kind === 'enum')!.examples).toEqual([
       {
@@ -47,6 +60,7 @@ describe('compareRecording', () => {
   })
 
   it('reads the delays from the reads around each move, beside the sandbox’s defaults', () => {
+    const { report } = analysed()
     const none = { resources: 0, moved: 0, lastOldMs: null, firstNewMs: null, newStates: [] }
     expect(report.timing).toEqual([
       // the create answers pending at 0; a read at 0 still pending, at 4 s passed
@@ -86,6 +100,7 @@ describe('compareRecording', () => {
   })
 
   it('takes the delays from the reads’ instants, in whatever order the lines come', () => {
+    const { recorded, report } = analysed()
     const shuffled = [...recorded.lines].reverse()
     expect(compareRecording(shuffled).timing).toEqual(report.timing)
   })
