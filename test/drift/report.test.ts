@@ -4,6 +4,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 import { compareRecording } from '../../src/index.js'
+import type { RecordLine } from '../../src/drift/report.js'
 import {
   capture,
   countsOf,
@@ -103,5 +104,201 @@ describe('compareRecording', () => {
     const { recorded, report } = analysed()
     const shuffled = [...recorded.lines].reverse()
     expect(compareRecording(shuffled).timing).toEqual(report.timing)
+  })
+})
+
+/** A record line of a success answer at `ms` after CLOCK_START, findings none unless given. */
+const at = (ms: number) => new Date(Date.parse('2026-11-28T17:00:00.000Z') + ms).toISOString()
+const line = (ms: number, method: string, path: string, body: unknown, extra = {}): RecordLine => ({
+  at: at(ms),
+  method,
+  path,
+  status: 200,
+  response: { body },
+  findings: [],
+  ...extra,
+})
+const delayOf = (lines: RecordLine[], delay: string) =>
+  compareRecording(lines).timing.find((d) => d.delay === delay)!
+
+describe('compareRecording: the delays of every resource that moves by itself', () => {
+  it('reads a disburse from its read and its list, the delay between the two', () => {
+    const disburse = delayOf(
+      [
+        line(0, 'POST', '/v1/disburses/create', {
+          data: { disburse: { reference: 'd-1', status: 'processing' } },
+        }),
+        line(2_000, 'GET', '/v1/disburses/d-1', {
+          data: { reference: 'd-1', status: 'processing' },
+        }),
+        line(7_000, 'GET', '/v1/disburses', { data: [{ reference: 'd-1', status: 'success' }] }),
+      ],
+      'disburse_settlement',
+    )
+    expect(disburse).toEqual({
+      delay: 'disburse_settlement',
+      sandboxMs: 5000,
+      resources: 1,
+      moved: 1,
+      lastOldMs: 2000,
+      firstNewMs: 7000,
+      newStates: ['success'],
+    })
+  })
+
+  it('reads a payment created under `payment`, its earliest new state and every new state', () => {
+    const payment = delayOf(
+      [
+        line(0, 'POST', '/v1/payments/create', {
+          payment: { reference: 'p-1', status: 'pending' },
+        }),
+        line(2_000, 'GET', '/v1/payments', { data: [{ reference: 'p-1', status: 'pending' }] }),
+        line(8_000, 'GET', '/v1/payments/p-1', { data: { reference: 'p-1', status: 'success' } }),
+        line(6_000, 'GET', '/v1/payments/p-1', { data: { reference: 'p-1', status: 'failed' } }),
+      ],
+      'payment_outcome',
+    )
+    expect(payment).toEqual({
+      delay: 'payment_outcome',
+      sandboxMs: 5000,
+      resources: 1,
+      moved: 1,
+      lastOldMs: 2000,
+      firstNewMs: 6000,
+      newStates: ['failed', 'success'],
+    })
+  })
+
+  it("reads a linked card's number coming after the link, from the list's last four and the card", () => {
+    const lines = [
+      line(0, 'POST', '/v1/cards/link', {
+        data: { card: { reference: 'c-1', card_number: null } },
+      }),
+      line(1_000, 'GET', '/v1/cards', { data: [{ reference: 'c-1', last_four: null }] }),
+      line(4_000, 'GET', '/v1/cards/c-1', {
+        data: { card: { reference: 'c-1', card_number: '4111111111111111', status: 'issued' } },
+      }),
+    ]
+    expect(delayOf(lines, 'card_link_details')).toMatchObject({
+      resources: 1,
+      moved: 1,
+      lastOldMs: 1000,
+      firstNewMs: 4000,
+      newStates: ['number filled'],
+    })
+    // a linked card is no card issued: card_issuing counts the creates only
+    expect(delayOf(lines, 'card_issuing')).toMatchObject({ resources: 0, moved: 0 })
+  })
+
+  it('reads a transaction answered at the top level and in a list, created by any create route', () => {
+    const settlement = delayOf(
+      [
+        line(0, 'POST', '/v1/transactions/create/card-to-bank', {
+          data: { transaction: { slug: 't-1', status: 'pending' } },
+        }),
+        line(3_000, 'GET', '/v1/transactions/t-1', {
+          transaction: { slug: 't-1', status: 'pending' },
+        }),
+        line(6_000, 'GET', '/v1/transactions', {
+          data: { transaction: [{ slug: 't-1', status: 'success' }] },
+        }),
+      ],
+      'transaction_settlement',
+    )
+    expect(settlement).toMatchObject({ resources: 1, moved: 1, lastOldMs: 3000, firstNewMs: 6000 })
+  })
+
+  it("reads card users from the list's pages and a resubmit, a second create of one key ignored", () => {
+    const verification = delayOf(
+      [
+        line(0, 'POST', '/v1/card-users/resubmit', {
+          data: { userCard: { reference: 'u-1', status: 'pending' } },
+        }),
+        line(1_000, 'POST', '/v1/card-users/create', {
+          data: { userCard: { reference: 'u-1', status: 'pending' } },
+        }),
+        line(5_000, 'GET', '/v1/card-users', {
+          data: [{ data: [{ reference: 'u-1', status: 'passed' }] }],
+        }),
+      ],
+      'card_user_verification',
+    )
+    // measured from the first create (at 0), not the second
+    expect(verification).toMatchObject({ resources: 1, moved: 1, lastOldMs: 0, firstNewMs: 5000 })
+  })
+
+  it('reads a create and a read of the same millisecond in that order, whatever the lines say', () => {
+    const issuing = delayOf(
+      [
+        line(3_000, 'GET', '/v1/cards/c-1', {
+          data: { card: { reference: 'c-1', status: 'issued' } },
+        }),
+        line(3_000, 'POST', '/v1/cards/create', {
+          data: { card: { reference: 'c-1', status: 'issuing' } },
+        }),
+      ],
+      'card_issuing',
+    )
+    expect(issuing).toMatchObject({ resources: 1, moved: 1, lastOldMs: 0, firstNewMs: 0 })
+  })
+
+  it('leaves out a read the upstream refused, never answered whole, or dated with no instant', () => {
+    const create = line(0, 'POST', '/v1/cards/create', {
+      data: { card: { reference: 'c-1', status: 'issuing' } },
+    })
+    const read = (ms: number, extra: object) =>
+      line(
+        ms,
+        'GET',
+        '/v1/cards/c-1',
+        { data: { card: { reference: 'c-1', status: 'issued' } } },
+        extra,
+      )
+    const issuing = delayOf(
+      [
+        create,
+        read(1_000, { status: 404 }),
+        read(2_000, { status: 502, error: 'reset' }),
+        read(3_000, { error: 'timeout' }),
+        read(4_000, { at: 'not an instant' }),
+      ],
+      'card_issuing',
+    )
+    expect(issuing).toMatchObject({ resources: 1, moved: 0, lastOldMs: 0, firstNewMs: null })
+  })
+})
+
+describe('compareRecording: counts and examples', () => {
+  const finding = (upstream: unknown, path = '$.data.card.status') =>
+    ({
+      route: 'GET /v1/cards/{reference}',
+      path,
+      kind: 'enum',
+      upstream,
+      sandbox: ['issued'],
+    }) as const
+  it('keeps at most three examples, each a different upstream value, the most frequent count first', () => {
+    const lines = ['a', 'a', 'b', 'c', 'd'].map((upstream, i) =>
+      line(
+        i * 1_000,
+        'GET',
+        '/v1/cards/c-1',
+        {},
+        {
+          findings: [finding(upstream), ...(i === 0 ? [finding('x', '$.data.card.brand')] : [])],
+        },
+      ),
+    )
+    const [route] = compareRecording(lines).routes
+    expect(route).toMatchObject({ route: 'GET /v1/cards/{reference}', exchanges: 5, findings: 6 })
+    expect(route.counts.map((c) => [c.path, c.count])).toEqual([
+      ['$.data.card.status', 5],
+      ['$.data.card.brand', 1],
+    ])
+    expect(route.counts[0].examples).toEqual([
+      { at: at(0), upstream: 'a', sandbox: ['issued'] },
+      { at: at(2_000), upstream: 'b', sandbox: ['issued'] },
+      { at: at(3_000), upstream: 'c', sandbox: ['issued'] },
+    ])
   })
 })
