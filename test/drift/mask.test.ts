@@ -261,3 +261,49 @@ describe('maskValuesInText, at its edges', () => {
     expect(maskValuesInText('ref 4242424242424241')).toBe('ref 4242424242424241')
   })
 })
+
+describe('the rules’ other branches', () => {
+  it('masks a card number under its key even when it is not Luhn-valid', () => {
+    expect(maskRecordValue('card_number', '1234567890123456', plain)).toBe('0000000000003456')
+  })
+
+  it('hides a long password wholly, a digit-led one in *', () => {
+    expect(maskRecordValue('password', 'correct-horse', plain)).toBe('*'.repeat(13))
+    expect(maskRecordValue('password', '12ab34', plain)).toBe('******')
+  })
+
+  it('masks a personal value under its own key when personal is on', () => {
+    expect(maskRecordValue('first_name', 'Awa', personal)).toBe('***')
+    expect(maskRecordValue('first_name', 'Awa', plain)).toBe('Awa')
+  })
+
+  it('keeps null as null, and leaves out a header that has no value', () => {
+    expect(maskBody(null, plain)).toBeNull()
+    expect(maskBody({ card: null }, plain)).toEqual({ card: null })
+    expect(Object.keys(maskHeaders({ 'X-A': undefined, 'X-B': 'b' }, plain))).toEqual(['x-b'])
+  })
+
+  it("masks a header finding by the header's name, an index of two digits read as one", () => {
+    expect(maskFindingValue('header:x-api-key', 'key_0123456789', plain)).toBe('**********6789')
+    expect(maskFindingValue('$.data.items[12]', { cvv2: '555' }, plain)).toEqual({ cvv2: '000' })
+  })
+
+  it('masks a text under embedded_ui that only holds a URL as a token, not as a URL', () => {
+    expect(maskRecordValue('embedded_ui', 'see https://x.sn/abcdefghijklmnopq', plain)).toBe(
+      '*'.repeat(30) + 'nopq',
+    )
+  })
+
+  it('reads a scheme only at the start of a token, after one or more spaces', () => {
+    expect(maskRecordValue('authorization', '1abc defghijkl', plain)).toBe('**********ijkl')
+    expect(maskRecordValue('authorization', 'Bearer  abcdefghijkl', plain)).toBe(
+      'Bearer  ********ijkl',
+    )
+  })
+
+  it('masks a number of 20 digits as no card, a decimal secret as 0', () => {
+    // '10000000000000004000': Luhn-valid, but a card number has 13 to 19 digits
+    expect(maskRecordValue('identifier', 1e19 + 4096, plain)).toBe(1e19 + 4096)
+    expect(maskRecordValue('cvv2', 12.5, plain)).toBe(0)
+  })
+})
