@@ -285,12 +285,13 @@ describe('compareRecording: counts and examples', () => {
         '/v1/cards/c-1',
         {},
         {
-          findings: [finding(upstream), ...(i === 0 ? [finding('x', '$.data.card.brand')] : [])],
+          findings: [...(i === 0 ? [finding('x', '$.data.card.brand')] : []), finding(upstream)],
         },
       ),
     )
     const [route] = compareRecording(lines).routes
     expect(route).toMatchObject({ route: 'GET /v1/cards/{reference}', exchanges: 5, findings: 6 })
+    // the brand's count came first, the status's is the most frequent
     expect(route.counts.map((c) => [c.path, c.count])).toEqual([
       ['$.data.card.status', 5],
       ['$.data.card.brand', 1],
@@ -299,6 +300,127 @@ describe('compareRecording: counts and examples', () => {
       { at: at(0), upstream: 'a', sandbox: ['issued'] },
       { at: at(2_000), upstream: 'b', sandbox: ['issued'] },
       { at: at(3_000), upstream: 'c', sandbox: ['issued'] },
+    ])
+  })
+})
+
+describe('compareRecording: each reader, and what it cannot read', () => {
+  it('reads a card user from its own read, a payment from under `data`', () => {
+    const verification = delayOf(
+      [
+        line(0, 'POST', '/v1/card-users/create', {
+          data: { userCard: { reference: 'u-1', status: 'pending' } },
+        }),
+        line(2_000, 'GET', '/v1/card-users/u-1', {
+          data: { cardUser: { reference: 'u-1', status: 'pending' } },
+        }),
+        line(3_000, 'GET', '/v1/card-users/u-1', {
+          data: { cardUser: { reference: 'u-1', status: 'passed' } },
+        }),
+      ],
+      'card_user_verification',
+    )
+    expect(verification).toMatchObject({ moved: 1, lastOldMs: 2000, firstNewMs: 3000 })
+    const payment = delayOf(
+      [
+        line(0, 'POST', '/v1/payments/create', {
+          data: { payment: { reference: 'p-1', status: 'success' } },
+        }),
+      ],
+      'payment_outcome',
+    )
+    expect(payment).toMatchObject({ resources: 1, moved: 1, lastOldMs: null, firstNewMs: 0 })
+  })
+
+  it("reads a linked card's number there at once, absent, or in the list's last four", () => {
+    const link = (card: object) => line(0, 'POST', '/v1/cards/link', { data: { card } })
+    expect(
+      delayOf([link({ reference: 'c-1', card_number: '4111111111111111' })], 'card_link_details'),
+    ).toMatchObject({ moved: 1, lastOldMs: null, firstNewMs: 0, newStates: ['number filled'] })
+    expect(
+      delayOf(
+        [
+          link({ reference: 'c-2' }),
+          line(2_000, 'GET', '/v1/cards', { data: [{ reference: 'c-2', last_four: '1111' }] }),
+        ],
+        'card_link_details',
+      ),
+    ).toMatchObject({ moved: 1, lastOldMs: 0, firstNewMs: 2000 })
+  })
+
+  it('gives the latest old read and the earliest new one over all resources', () => {
+    const card = (ms: number, reference: string, status: string, method = 'GET') =>
+      line(ms, method, method === 'GET' ? `/v1/cards/${reference}` : '/v1/cards/create', {
+        data: { card: { reference, status } },
+      })
+    const issuing = delayOf(
+      [
+        card(0, 'c-1', 'issuing', 'POST'),
+        card(0, 'c-2', 'issuing', 'POST'),
+        card(2_000, 'c-1', 'issuing'),
+        card(3_000, 'c-1', 'issued'),
+        card(5_000, 'c-2', 'issuing'),
+        card(6_000, 'c-2', 'issued'),
+      ],
+      'card_issuing',
+    )
+    expect(issuing).toMatchObject({ resources: 2, moved: 2, lastOldMs: 5000, firstNewMs: 3000 })
+  })
+
+  it('counts a create without a key as no resource, and skips what it cannot read', () => {
+    const issuing = delayOf(
+      [
+        line(0, 'POST', '/v1/cards/create', { data: { card: { status: 'issuing' } } }),
+        line(0, 'POST', '/v1/cards/create', {
+          data: { card: { reference: 'c-1', status: 'issuing' } },
+        }),
+        line(1_000, 'GET', '/v1/cards', { data: { not: 'a list' } }),
+        line(2_000, 'GET', '/v1/cards/c-1', null),
+        line(3_000, 'GET', '/v1/cards/c-1', undefined, { response: undefined }),
+        line(
+          4_000,
+          'GET',
+          '/v1/cards/c-1',
+          { data: { card: { reference: 'c-1', status: 'issued' } } },
+          {
+            status: 300,
+          },
+        ),
+      ],
+      'card_issuing',
+    )
+    expect(issuing).toMatchObject({ resources: 1, moved: 0, lastOldMs: 0, firstNewMs: null })
+    const verification = delayOf(
+      [
+        line(0, 'POST', '/v1/card-users/create', {
+          data: { userCard: { reference: 'u-1', status: 'pending' } },
+        }),
+        line(1_000, 'GET', '/v1/card-users', { data: { not: 'pages' } }),
+      ],
+      'card_user_verification',
+    )
+    expect(verification).toMatchObject({ resources: 1, moved: 0 })
+  })
+
+  it('routes a line without findings by its path, and counts two kinds at one path apart', () => {
+    const finding = (kind: 'enum' | 'type') => ({
+      route: 'GET /v1/cards/{reference}',
+      path: '$.data.card.status',
+      kind,
+      upstream: 1,
+      sandbox: 'string',
+    })
+    const report = compareRecording([
+      { at: at(0), method: 'GET', path: '/v1/cards', status: 200 },
+      line(0, 'GET', '/v1/cards/c-1', {}, { findings: [finding('enum'), finding('type')] }),
+    ])
+    expect(report.routes.map((r) => [r.route, r.exchanges, r.findings])).toEqual([
+      ['GET /v1/cards/{reference}', 1, 2],
+      ['GET /v1/cards', 1, 0],
+    ])
+    expect(report.routes[0].counts.map((c) => [c.kind, c.count])).toEqual([
+      ['enum', 1],
+      ['type', 1],
     ])
   })
 })
