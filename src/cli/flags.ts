@@ -3,7 +3,7 @@
  * Each flag also reads `CARD_SANDBOX_<NAME>` from the environment; the command line wins.
  */
 import { parseArgs } from 'node:util'
-import { isInstant } from '../domain/clock.js'
+import { isInstant, parseDuration } from '../domain/clock.js'
 import { corsOrigin } from '../http/middleware/cors.js'
 import { hostName } from '../http/middleware/host-check.js'
 import type { SandboxOptions } from '../wiring/deps.js'
@@ -48,6 +48,12 @@ export const FLAGS: readonly Flag[] = [
     value: '<file|:memory:|postgres://…>',
     default: ':memory:',
     help: 'SQLite database; a file persists across restarts (WAL); a postgres:// URL: PostgreSQL',
+  },
+  {
+    name: 'db-wait',
+    value: '<duration>',
+    default: '0',
+    help: 'with a postgres:// --db: how long to wait at start while PostgreSQL refuses, does not resolve or is starting up (e.g. 60s)',
   },
   {
     name: 'seed',
@@ -197,6 +203,7 @@ export function parseFlags(argv: string[], env: NodeJS.ProcessEnv = {}): CliComm
       .filter((origin) => origin.trim())
       .map((origin) => corsFlag(origin)),
     db: raw('db'),
+    dbWaitMs: duration('db-wait', raw('db-wait')),
     seed: raw('seed') === undefined ? undefined : integer('seed', raw('seed'), 0, 2 ** 31 - 1),
     tokens: raw('tokens')
       ?.split(',')
@@ -234,6 +241,13 @@ function integer(name: string, value: string | undefined, min: number, max: numb
     throw new FlagError(`--${name} must be a whole number from ${min} to ${max} (got "${value}")`)
   }
   return n
+}
+
+function duration(name: string, value: string | undefined): number {
+  const ms = value === undefined ? null : parseDuration(value)
+  if (ms === null)
+    throw new FlagError(`--${name} must be a duration such as 60s, 2m or 500ms (got "${value}")`)
+  return ms
 }
 
 function url(name: string, value: string | undefined): string | undefined {

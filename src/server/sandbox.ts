@@ -13,6 +13,7 @@ import {
   openStore,
   storeLocationIsShared,
 } from '../store/open.js'
+import { formatDuration } from '../store/postgres/wait.js'
 import type { ResolvedOptions, SandboxDeps, SandboxOptions } from '../wiring/deps.js'
 import { isInstant, MANUAL_CLOCK_START_MS, wallClock } from '../domain/clock.js'
 import { createIds } from '../domain/ids.js'
@@ -45,6 +46,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
       }
     }),
     db: options.db ?? ':memory:',
+    dbWaitMs: options.dbWaitMs ?? 0,
     seed: options.seed,
     tokens: options.tokens,
     speed: options.speed ?? 1,
@@ -92,7 +94,17 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const allowedHosts = allowedHostnames(resolved)
   const fixture = resolved.fixtures ? loadFixture(resolved.fixtures) : undefined
   const logger = createLogger(resolved.log, resolved.logWrite)
-  const db = openStore(resolved.db)
+  const db = openStore(resolved.db, {
+    ms: resolved.dbWaitMs,
+    log: ({ target, error, ms }) =>
+      logger.log({
+        event: 'waiting',
+        level: 'warn',
+        always: true,
+        text: `waiting up to ${formatDuration(ms)} (--db-wait) for PostgreSQL at ${target}: ${error}`,
+        fields: { database: target, error, wait_ms: ms },
+      }),
+  })
   const ids = createIds(resolved.seed)
   const tenants = createTenantDirectory(db, ids, {
     clockMode: resolved.clock,

@@ -5,6 +5,7 @@
  */
 import { lockDatabase } from './sqlite/lock.js'
 import { openPgStore } from './postgres/open.js'
+import type { PgWaitOptions } from './postgres/wait.js'
 import type { Db, ReplicaSettings } from './driver.js'
 import { pgDb } from './postgres/driver.js'
 import { openSqlite } from './sqlite/driver.js'
@@ -13,8 +14,9 @@ function isPostgresUrl(location: string | undefined): location is string {
   return location !== undefined && /^postgres(ql)?:\/\//i.test(location)
 }
 
-export function openStore(location?: string): Db {
-  return isPostgresUrl(location) ? pgDb(openPgStore(location)) : openSqlite(location)
+/** `pgWait`: how long a PostgreSQL store waits for its server at start (`--db-wait`). */
+export function openStore(location?: string, pgWait?: PgWaitOptions): Db {
+  return isPostgresUrl(location) ? pgDb(openPgStore(location, pgWait)) : openSqlite(location)
 }
 
 /**

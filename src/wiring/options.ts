@@ -24,8 +24,13 @@ export type SandboxOptions = {
    * `['http://localhost:5173']`, or `['*']` for any. Default none: no CORS headers at all.
    */
   cors?: string[]
-  /** SQLite file, or ':memory:' (default). */
+  /** SQLite file, or ':memory:' (default), or a `postgres://` URL. */
   db?: string
+  /**
+   * With a `postgres://` db: how long (ms) the start waits while PostgreSQL refuses connections,
+   * does not resolve yet or is starting up, before it fails. Default 0: it fails at once.
+   */
+  dbWaitMs?: number
   /** Seed for every id, name and card number. */
   seed?: number
   /** Only these bearer tokens get in. */

@@ -68,3 +68,18 @@ describe('--exit-with-parent', () => {
     )
   })
 })
+
+describe('--db-wait', () => {
+  it('takes a duration, from the flag or CARD_SANDBOX_DB_WAIT, the flag first; 0 by default', () => {
+    expect(optionsOf(['--db-wait', '60s']).dbWaitMs).toBe(60_000)
+    expect(optionsOf([], { CARD_SANDBOX_DB_WAIT: '2m' }).dbWaitMs).toBe(120_000)
+    expect(optionsOf(['--db-wait', '1500ms'], { CARD_SANDBOX_DB_WAIT: '2m' }).dbWaitMs).toBe(1500)
+    expect(optionsOf(['--db-wait', '250']).dbWaitMs).toBe(250)
+    expect(optionsOf([]).dbWaitMs).toBe(0)
+  })
+
+  it('refuses what is not a duration, naming the flag', () => {
+    expect(() => optionsOf(['--db-wait', 'soon'])).toThrow(FlagError)
+    expect(() => optionsOf(['--db-wait', '5 seconds'])).toThrow(/--db-wait must be a duration/)
+  })
+})

@@ -7,20 +7,24 @@ import { readFileSync } from 'node:fs'
 import { compareExchange } from '../../src/drift/compare.js'
 import { routeOf } from '../../src/drift/contract.js'
 import { fullIdentity } from '../helpers.js'
-import { record, type Recorded } from './stand-in.js'
+import { capture, recorded as recordedFrom, type Captured } from './stand-in.js'
 
-let recorded: Recorded
+// the flow's answers, captured once; each test compares them itself (recordedFrom), so that
+// mutation testing sees which test covers which line of the comparison
+let captured: Captured[]
 beforeAll(async () => {
-  recorded = await record()
+  captured = await capture()
 })
 
 describe('compareExchange on a stand-in upstream', () => {
   it('finds nothing in the sandbox’s own answers, on every route of the flow', () => {
+    const recorded = recordedFrom(captured)
     expect(recorded.unedited.length).toBeGreaterThan(10)
     expect(recorded.unedited.flat()).toEqual([])
   })
 
   it('finds exactly the planted edits, line by line', () => {
+    const recorded = recordedFrom(captured)
     const found = recorded.lines.map((line) => line.findings)
     expect(found).toEqual(recorded.expected)
     // every edit of the table was applied and found

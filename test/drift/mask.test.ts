@@ -185,3 +185,127 @@ describe('maskFindingValue', () => {
     expect(maskFindingValue('$.data.items[2]', { cvv2: '555' }, plain)).toEqual({ cvv2: '000' })
   })
 })
+
+describe('the boundaries of each rule', () => {
+  it('shows the last 4 digits of a card number longer than 4, none of one of 4', () => {
+    expect(maskRecordValue('pan', '41111', plain)).toBe('01111')
+    expect(maskRecordValue('pan', '4111', plain)).toBe('0000')
+  })
+
+  it('shows the last 4 of a token of 9 characters, none of one of 8, digits staying digits', () => {
+    expect(maskRecordValue('access_token', '123456789', plain)).toBe('000006789')
+    expect(maskRecordValue('access_token', '12345678', plain)).toBe('00000000')
+    expect(maskRecordValue('embedded_ui', 'abcdefghi', plain)).toBe('*****fghi')
+    expect(maskRecordValue('embedded_ui', 'abcdefgh', plain)).toBe('********')
+  })
+
+  it('masks a number by its kind, keeping its sign and its digit count', () => {
+    expect(maskRecordValue('pin', 7, plain)).toBe(0)
+    expect(maskRecordValue('cvv2', -987, plain)).toBe(-100)
+    expect(maskRecordValue('api_key', 1234567890, plain)).toBe(1000007890)
+    expect(maskRecordValue('phone', 221771234567, personal)).toBe(100000000000)
+    // a number not an integer, or negative, is no card number
+    expect(maskRecordValue('identifier', -4242424242424242, plain)).toBe(-4242424242424242)
+    expect(maskRecordValue('identifier', 4242424242424.5, plain)).toBe(4242424242424.5)
+  })
+
+  it('reads a key with dashes and capitals as its words, and an image URL key as personal', () => {
+    expect(maskRecordValue('Card-Number', '4111111111111111', plain)).toBe('0000000000001111')
+    expect(maskBody({ profile_image_url: 'https://x.sn/a.png' }, personal)).toEqual({
+      profile_image_url: '*'.repeat(18),
+    })
+    expect(maskBody({ image_urls: 'https://x.sn/a.png' }, personal)).toEqual({
+      image_urls: 'https://x.sn/a.png',
+    })
+  })
+
+  it("masks an embedded_ui URL's long segments, query values and fragment, not its origin", () => {
+    const long = 'p'.repeat(12) + 'wxyz'
+    expect(
+      maskRecordValue(
+        'embedded_ui',
+        `HTTPS://Cards.example.com/${'s'.repeat(15)}/${long}?flag&t=abcdefghijkl#frag0123wxyz`,
+        plain,
+      ),
+    ).toBe(
+      `HTTPS://Cards.example.com/${'s'.repeat(15)}/${'*'.repeat(12)}wxyz?flag&t=********ijkl#********wxyz`,
+    )
+  })
+})
+
+describe('maskValuesInText, at its edges', () => {
+  it('masks a number and an escaped quote in JSON text, a form value up to ; space or #', () => {
+    expect(maskValuesInText('{"pin": 1234, "password":"a\\"bcdef"}')).toBe(
+      '{"pin": 0000, "password":"********"}',
+    )
+    expect(maskValuesInText('pin=1234;cvv=987 x&cvc2=12#top')).toBe(
+      'pin=0000;cvv=000 x&cvc2=00#top',
+    )
+    expect(maskValuesInText(' api_key=abcdefghijkl')).toBe(' api_key=********ijkl')
+    // a key of no secret stays
+    expect(maskValuesInText('page=2&{"status": "issued"}')).toBe('page=2&{"status": "issued"}')
+  })
+
+  it('masks a bearer token written in any case, a card-reveal token in any case', () => {
+    expect(maskValuesInText('bearer abcdefghijklmnop')).toBe('bearer ************mnop')
+    expect(maskValuesInText('/CARD-REVEAL/abcdefghijklmnopqrst')).toBe(
+      '/CARD-REVEAL/****************qrst',
+    )
+  })
+
+  it('masks no run of digits longer than 19 or shorter than 13, nor one not Luhn-valid', () => {
+    // 4242424242424242 with four more digits on either side: a longer number, not a card
+    expect(maskValuesInText('ref 42424242424242421234')).toBe('ref 42424242424242421234')
+    expect(maskValuesInText('ref 12344242424242424242')).toBe('ref 12344242424242424242')
+    expect(maskValuesInText('ref 424242424242')).toBe('ref 424242424242')
+    expect(maskValuesInText('ref 4242424242424241')).toBe('ref 4242424242424241')
+  })
+})
+
+describe('the rules’ other branches', () => {
+  it('masks a card number under its key even when it is not Luhn-valid', () => {
+    expect(maskRecordValue('card_number', '1234567890123456', plain)).toBe('0000000000003456')
+  })
+
+  it('hides a long password wholly, a digit-led one in *', () => {
+    expect(maskRecordValue('password', 'correct-horse', plain)).toBe('*'.repeat(13))
+    expect(maskRecordValue('password', '12ab34', plain)).toBe('******')
+  })
+
+  it('masks a personal value under its own key when personal is on', () => {
+    expect(maskRecordValue('first_name', 'Awa', personal)).toBe('***')
+    expect(maskRecordValue('first_name', 'Awa', plain)).toBe('Awa')
+  })
+
+  it('keeps null as null, and leaves out a header that has no value', () => {
+    expect(maskBody(null, plain)).toBeNull()
+    expect(maskBody({ card: null, frozen: true }, plain)).toEqual({ card: null, frozen: true })
+    expect(Object.keys(maskHeaders({ 'X-A': undefined, 'X-B': 'b' }, plain))).toEqual(['x-b'])
+  })
+
+  it("masks a header finding by the header's name, an index of two digits read as one", () => {
+    expect(maskFindingValue('header:x-api-key', 'key_0123456789', plain)).toBe('**********6789')
+    expect(maskFindingValue('$.data.items[12]', { cvv2: '555' }, plain)).toEqual({ cvv2: '000' })
+    expect(maskFindingValue('$.data.tokens[12]', 'abcdefghijkl', plain)).toBe('********ijkl')
+  })
+
+  it('masks a text under embedded_ui that only holds a URL as a token, not as a URL', () => {
+    expect(maskRecordValue('embedded_ui', 'see https://x.sn/abcdefghijklmnopq', plain)).toBe(
+      '*'.repeat(30) + 'nopq',
+    )
+  })
+
+  it('reads a scheme only at the start of a token, after one or more spaces', () => {
+    expect(maskRecordValue('authorization', '1abc defghijkl', plain)).toBe('**********ijkl')
+    expect(maskRecordValue('authorization', 'Bearer  abcdefghijkl', plain)).toBe(
+      'Bearer  ********ijkl',
+    )
+  })
+
+  it('masks a number of 20 digits as no card, a decimal secret as 0', () => {
+    // Luhn-valid, but a card number has 13 to 19 digits
+    const twenty = Number('12345678901234577000')
+    expect(maskRecordValue('identifier', twenty, plain)).toBe(twenty)
+    expect(maskRecordValue('cvv2', 12.5, plain)).toBe(0)
+  })
+})

@@ -251,14 +251,27 @@ export type Recorded = {
   unedited: Finding[][]
 }
 
-/** Runs the flow against a fresh stand-in, through the planted edits, recorded as the proxy would. */
-export async function record(): Promise<Recorded> {
+/** One exchange of the flow as the stand-in answered it, before any planted edit. */
+export type Captured = {
+  route: string
+  method: string
+  path: string
+  body: unknown
+  /** The instant of the exchange on the stand-in's clock, in ms after CLOCK_START. */
+  elapsed: number
+  answer: Answer
+}
+
+/**
+ * Runs the flow against a fresh stand-in and keeps its answers unedited. No code of src/drift
+ * runs here, so a test file can capture once in `beforeAll` and compare (recorded()) inside each
+ * test: mutation testing then sees which test covers which line of the comparison.
+ */
+export async function capture(): Promise<Captured[]> {
   const upstream = await standInSandbox()
   const send = sender(upstream.url)
   const control = controlOf(upstream.url)
-  const lines: RecordLine[] = []
-  const expected: Finding[][] = []
-  const unedited: Finding[][] = []
+  const captured: Captured[] = []
   let elapsed = 0
   try {
     await flow({
@@ -269,33 +282,45 @@ export async function record(): Promise<Recorded> {
       },
       async call(route, method, path, body) {
         const answer = await send(method, path, body)
-        const raw = structuredClone(answer)
-        expected.push(plant(route, answer))
-        const exchange = { method, path, status: answer.status }
-        const findings = compareExchange({
-          ...exchange,
-          headers: answer.headers,
-          body: answer.body,
-        })
-        unedited.push(compareExchange({ ...exchange, headers: raw.headers, body: raw.body }))
-        lines.push({
-          at: new Date(Date.parse(CLOCK_START) + elapsed).toISOString(),
-          ms: 1,
-          method,
-          path,
-          query: '',
-          request: { headers: {}, body: body ?? null },
-          status: answer.status,
-          response: { headers: answer.headers, body: answer.body },
-          findings,
-        })
-        return raw.body
+        captured.push({ route, method, path, body, elapsed, answer: structuredClone(answer) })
+        return answer.body
       },
     })
-    return { lines, expected, unedited }
+    return captured
   } finally {
     await upstream.close()
   }
+}
+
+/** The captured answers through the planted edits, recorded as the proxy would. */
+export function recorded(captured: Captured[]): Recorded {
+  const lines: RecordLine[] = []
+  const expected: Finding[][] = []
+  const unedited: Finding[][] = []
+  for (const { route, method, path, body, elapsed, answer: raw } of captured) {
+    const answer = structuredClone(raw)
+    expected.push(plant(route, answer))
+    const exchange = { method, path, status: answer.status }
+    const findings = compareExchange({ ...exchange, headers: answer.headers, body: answer.body })
+    unedited.push(compareExchange({ ...exchange, headers: raw.headers, body: raw.body }))
+    lines.push({
+      at: new Date(Date.parse(CLOCK_START) + elapsed).toISOString(),
+      ms: 1,
+      method,
+      path,
+      query: '',
+      request: { headers: {}, body: body ?? null },
+      status: answer.status,
+      response: { headers: answer.headers, body: answer.body },
+      findings,
+    })
+  }
+  return { lines, expected, unedited }
+}
+
+/** Runs the flow against a fresh stand-in, through the planted edits, recorded as the proxy would. */
+export async function record(): Promise<Recorded> {
+  return recorded(await capture())
 }
 
 /**

@@ -3,10 +3,12 @@
  * URL names. node-postgres and drizzle's driver are loaded then (pool.ts), not before: a
  * sandbox on SQLite never loads them. The pool is made once they have loaded, and the schema is
  * migrated (the schema of the URL's search_path made first if missing) before the first
- * statement runs (`ready`); a failure there fails every statement with it.
+ * statement runs (`ready`); a failure there fails every statement with it. With a wait
+ * (`--db-wait`, wait.ts), that first step is tried again while PostgreSQL is not up yet.
  */
 import type pg from 'pg'
 import type * as PgDriver from './pool.js'
+import { untilPgUp, type PgWaitOptions } from './wait.js'
 import type * as schema from '../../db/schema.js'
 
 /** What a PostgreSQL store needs of node-postgres: a pool, or a client inside a transaction. */
@@ -37,14 +39,19 @@ export type PgStore = {
   close(): Promise<void>
 }
 
-/** The sandbox's store on the database `url` names, at once (see above). */
-export function openPgStore(url: string): PgStore {
+/**
+ * The sandbox's store on the database `url` names, at once (see above); `wait`: how long its
+ * first connection waits for a PostgreSQL that is not up yet (default: not at all).
+ */
+export function openPgStore(url: string, wait: PgWaitOptions = { ms: 0 }): PgStore {
   let loaded: { driver: typeof PgDriver; pool: pg.Pool } | undefined
   const loading = import('./pool.js').then((driver) => {
     loaded = { driver, pool: driver.openPgPool(url) }
     return loaded
   })
-  const ready = loading.then(({ driver, pool }) => driver.prepareSchema(pool))
+  const ready = loading.then(async ({ driver, pool }) => {
+    await untilPgUp(url, () => driver.prepareSchema(pool), wait)
+  })
   // a ready that fails is reported by the statements that wait for it, not as unhandled
   ready.catch(() => {})
   const now = () => {
