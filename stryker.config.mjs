@@ -14,6 +14,13 @@ export default {
   coverageAnalysis: 'perTest',
   mutate: [
     'src/store/**/*.ts',
+    // each database's opening, lock and addon, which moved here from src/db (outside the scope)
+    // with their tests: the scope stays what it was measured on (docs/mutation.md)
+    '!src/store/sqlite/open.ts',
+    '!src/store/sqlite/lock.ts',
+    '!src/store/sqlite/addon.ts',
+    '!src/store/postgres/open.ts',
+    '!src/store/postgres/pool.ts',
     'src/domain/**/*.ts',
     'src/engine/**/*.ts',
     'src/webhooks/**/*.ts',

@@ -2,8 +2,6 @@ import { defineConfig } from 'vitest/config'
 
 /** The suites that run again with every sandbox on PostgreSQL , when one is named. */
 const ON_BOTH_STORES = [
-  'test/v1/**/*.test.ts',
-  'test/control/**/*.test.ts',
   'test/domain/**/*.test.ts',
   'test/webhooks/**/*.test.ts',
   'test/http/**/*.test.ts',

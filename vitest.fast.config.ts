@@ -21,11 +21,11 @@ export default defineConfig({
     maxWorkers: 2,
     include: ['test/**/*.test.ts'],
     exclude: [
-      'test/cli.test.ts',
+      'test/cli/cli.test.ts',
       'test/cli/did-you-mean.test.ts',
       'test/cli/proxy.test.ts',
       'test/scripts/**',
-      'test/db/open-pg.test.ts',
+      'test/store/postgres/open.test.ts',
       'test/dockerfile.test.ts',
       'test/compose.test.ts',
       'test/bench.test.ts',

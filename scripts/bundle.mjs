@@ -1,6 +1,6 @@
 /**
  * After tsc: writes the schema of a migrated database that `:memory:` sandboxes start from
- * (dist/migrated-schema.json, db/open.ts); bundles the `card-sandbox` command into one file
+ * (dist/migrated-schema.json, store/sqlite/open.ts); bundles the `card-sandbox` command into one file
  * (dist/bin/cli.cjs), so that a cold start loads one module instead of ~350 (resolving and
  * loading the modules was most of the start-up), started by dist/bin/card-sandbox.js
  * (src/cli/bin.ts) through V8's code cache, which this script warms by running the command once;
@@ -43,7 +43,7 @@ const zodEnglishOnly = {
  * (domain/ids.ts and its callers: person, location, company and internet names). The bundles'
  * locale keeps those categories alone, whole and in the same [fr, en, base] order, so a seed
  * draws the same values: checked here against the whole locale, and end to end by
- * test/cli.test.ts (the command and the CommonJS build give the library's names for a seed).
+ * test/cli/cli.test.ts (the command and the CommonJS build give the library's names for a seed).
  */
 const FAKER_CATEGORIES = ['metadata', 'person', 'location', 'company', 'internet']
 const fakerDrawsUsed = (faker) => [
@@ -89,7 +89,7 @@ export const faker = new Faker({ locale: [${JSON.stringify(frNames)}, ${JSON.str
 /**
  * better-sqlite3's JavaScript in the command's bundle: node's module loader took 12 ms of a cold
  * start to load its 12 files from node_modules. Its native addon stays outside, handed over by
- * db/open.ts (db/sqlite-addon.ts finds it). The copy runs only with the addon of the version it
+ * store/sqlite/open.ts (store/sqlite/addon.ts finds it). The copy runs only with the addon of the version it
  * was built with; with another version installed, the bundle requires the installed JavaScript,
  * as it did before.
  */
@@ -107,7 +107,7 @@ const betterSqliteBundled = {
     build.onResolve({ filter: /^bindings$/ }, (args) => ({ path: args.path, external: true }))
     build.onLoad({ filter: /.*/, namespace: 'better-sqlite3' }, () => ({
       contents: `import bundled from ${JSON.stringify(join(root, 'lib', 'index.js'))}
-import { INSTALLED_SQLITE } from ${JSON.stringify(resolve('src/db/sqlite-addon.ts'))}
+import { INSTALLED_SQLITE } from ${JSON.stringify(resolve('src/store/sqlite/addon.ts'))}
 export default INSTALLED_SQLITE?.version === ${JSON.stringify(version)} ? bundled : require('better-sqlite3')`,
       resolveDir: root,
     }))
@@ -127,8 +127,8 @@ const forNode = { bundle: true, platform: 'node', target: 'node20', logLevel: 'w
 /** Less to parse at a start; names are kept for readable stack traces. */
 const minified = { minifyWhitespace: true, minifySyntax: true }
 
-// the schema `:memory:` sandboxes start from (db/open.ts), made by tsc's build of it
-const { writeMigratedSchema } = await import('../dist/db/open.js')
+// the schema `:memory:` sandboxes start from (store/sqlite/open.ts), made by tsc's build of it
+const { writeMigratedSchema } = await import('../dist/store/sqlite/open.js')
 writeMigratedSchema()
 
 await build({
@@ -215,7 +215,7 @@ async function warmCodeCache() {
  * over tsc's files of the same names, with the chunks they share: a few files to load instead of
  * some 350 modules (the import took 530 ms here, the CommonJS bundle's 220). The light entries
  * (`/client`, `/testing`) stay tsc's. node-postgres stays outside, loaded from node_modules by
- * the chunk a PostgreSQL store imports (db/pg-driver.ts; test/db/open-pg.test.ts tells whether it
+ * the chunk a PostgreSQL store imports (store/postgres/pool.ts; test/store/postgres/open.test.ts tells whether it
  * loaded by node_modules' modules); better-sqlite3 is a native addon.
  */
 // the chunks of an earlier build would otherwise stay beside this one's

@@ -4,7 +4,7 @@
  * pre-processor): no import goes up a layer or sideways between sibling layers, and no module
  * reaches itself again through its imports (a cycle, even one made only of types).
  */
-import { readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
@@ -76,18 +76,14 @@ const BELOW_HTTP = ['lib', 'db', 'store', 'domain', 'engine', 'webhooks', 'journ
 const SQL_LAYERS = ['db', 'store']
 
 /**
- * The two drivers behind the store's seam (store/driver.ts) and the dialect files of src/db they
- * stand on; store/open.ts picks a driver by location. Only these may know which database runs.
+ * The two drivers behind the store's seam (store/driver.ts), each with its opening, and the files
+ * of src/db that derive PostgreSQL's tables from the schema; store/open.ts picks a driver by
+ * location. Only these may know which database runs.
  */
 const DIALECT_FILES = [
   'store/sqlite/',
   'store/postgres/',
   'store/open.ts',
-  'db/open.ts',
-  'db/lock.ts',
-  'db/sqlite-addon.ts',
-  'db/open-pg.ts',
-  'db/pg-driver.ts',
   'db/pg-schema.ts',
   'db/pg-tables.ts',
 ]
@@ -113,6 +109,26 @@ function dialectChecks(files: string[], read = (file: string) => readFileSync(fi
       if (DIALECT_MODULE.test(specifier)) found.push(`${relative(ROOT, file)} imports ${specifier}`)
     const check = DIALECT_CHECK.exec(read(file))
     if (check) found.push(`${relative(ROOT, file)} asks ${check[0]}`)
+  }
+  return found
+}
+
+/**
+ * A reach into the store's handle past the seam: the driver (`db.driver`, `deps.db.driver`) is
+ * the store's own; code above it calls the store's named functions.
+ */
+const DRIVER_REACH = /\.driver\b/
+
+/** The files outside src/store/ that touch a handle's driver, and where. */
+function driverReaches(files: string[], read = (file: string) => readFileSync(file, 'utf8')) {
+  const found: string[] = []
+  for (const file of files) {
+    if (relative(SRC, file).startsWith('store/')) continue
+    read(file)
+      .split('\n')
+      .forEach((line, i) => {
+        if (DRIVER_REACH.test(line)) found.push(`${relative(ROOT, file)}:${i + 1} ${line.trim()}`)
+      })
   }
   return found
 }
@@ -194,6 +210,46 @@ function cycles(graph: Graph): string[][] {
   return found.map((cycle) => cycle.map((file) => relative(ROOT, file)))
 }
 
+/**
+ * The places a test may lie that mirror no folder of src/ (nor of bench/ or scripts/), each with
+ * its reason: what it checks spans the layers.
+ */
+const CROSS_CUTTING: Record<string, string> = {
+  'test/architecture.test.ts': 'the layers of all of src/, and where the tests lie',
+  'test/auth.test.ts': 'the bearer token on every documented route, both halves of the API',
+  'test/docs.test.ts': 'docs/ read against the code',
+  'test/readme.test.ts': "the README's set-up and examples",
+  'test/guide.test.ts': "docs/testing.md's guide, run as a test file of its own",
+  'test/bench.test.ts': 'bench/run.mjs and bench/ab.mjs, run tiny',
+  'test/compose.test.ts': 'compose.yaml and deploy/nginx.conf',
+  'test/dockerfile.test.ts': "the Dockerfile's last stage",
+  'test/security/': "docs/security.md's promises, each across the layers it spans",
+  'test/reliability/': 'the whole sandbox under crashes, faults and replicas',
+  'test/contract/': "the official SDKs' methods against the whole /v1 API",
+}
+
+/** Folders of the repository besides src/ whose scripts have tests mirroring them. */
+const MIRRORED_TOP = ['bench', 'scripts']
+
+/** The test files that lie neither where their code's folder is mirrored nor in a listed place. */
+function misplacedTests(files: string[], folderExists = (path: string) => existsSync(path)) {
+  return files.filter((path) => {
+    if (Object.keys(CROSS_CUTTING).some((p) => (p.endsWith('/') ? path.startsWith(p) : path === p)))
+      return false
+    const folder = dirname(path).replace(/^test\/?/, '')
+    if (!folder) return true
+    const top = folder.split('/')[0]!
+    return !folderExists(join(ROOT, MIRRORED_TOP.includes(top) ? folder : join('src', folder)))
+  })
+}
+
+function testFiles(): string[] {
+  return readdirSync(join(ROOT, 'test'), { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.test.ts'))
+    .map((entry) => relative(ROOT, join(entry.parentPath, entry.name)))
+    .sort()
+}
+
 describe('architecture (ARCHITECTURE.md)', () => {
   const files = sourceFiles()
   const graph = importGraph(files)
@@ -232,6 +288,10 @@ describe('architecture (ARCHITECTURE.md)', () => {
     expect(dialectChecks(files)).toEqual([])
   })
 
+  it('touches a handle’s driver only in src/store: nothing above the seam reads `.driver`', () => {
+    expect(driverReaches(files)).toEqual([])
+  })
+
   it('reads wall time only in domain/clock.ts: everything else goes through the injected clock', () => {
     // latencies use the monotonic performance.now(); the dashboard's script runs in the browser
     const exempt = ['domain/clock.ts', 'ui/dashboard/script.ts']
@@ -239,6 +299,66 @@ describe('architecture (ARCHITECTURE.md)', () => {
       if (exempt.includes(relative(SRC, file))) continue
       expect(readFileSync(file, 'utf8'), file).not.toMatch(/Date\.now\(|new Date\(\)/)
     }
+  })
+})
+
+/** The most lines a file of src/ or bench/ may have: past it, it holds more than one concern. */
+const MAX_LINES = 400
+/** The two that may be longer, and why: each is one table of declarations read as a whole. */
+const LONG_FILES: Record<string, string> = {
+  'src/http/openapi.ts': 'the OpenAPI document, built from every route in one pass',
+  'src/db/schema.ts': 'every table of the database, in one place',
+}
+
+/** The files of src/ and bench/ over MAX_LINES but the listed ones, with their length. */
+function longFiles(files: string[], read = (file: string) => readFileSync(file, 'utf8')) {
+  return files
+    .filter((file) => !(file in LONG_FILES))
+    .map((file) => ({ file, lines: read(join(ROOT, file)).split('\n').length - 1 }))
+    .filter(({ lines }) => lines > MAX_LINES)
+    .map(({ file, lines }) => `${file}: ${lines} lines`)
+}
+
+function codeFiles(): string[] {
+  return ['src', 'bench']
+    .flatMap((top) => readdirSync(join(ROOT, top), { withFileTypes: true, recursive: true }))
+    .filter((entry) => entry.isFile() && /\.(ts|mjs)$/.test(entry.name))
+    .map((entry) => relative(ROOT, join(entry.parentPath, entry.name)))
+    .sort()
+}
+
+describe('units of one concern', () => {
+  it(`keeps every file of src/ and bench/ to ${MAX_LINES} lines, but the listed ones`, () => {
+    expect(longFiles(codeFiles())).toEqual([])
+  })
+
+  it('fails on a file one line past the limit, and not on one at it or on a listed one', () => {
+    const text = (lines: number) => 'x\n'.repeat(lines)
+    const texts: Record<string, string> = {
+      [join(ROOT, 'src/a.ts')]: text(MAX_LINES + 1),
+      [join(ROOT, 'src/b.ts')]: text(MAX_LINES),
+      [join(ROOT, 'src/http/openapi.ts')]: text(MAX_LINES * 2),
+    }
+    const files = ['src/a.ts', 'src/b.ts', 'src/http/openapi.ts']
+    expect(longFiles(files, (file) => texts[file])).toEqual([`src/a.ts: ${MAX_LINES + 1} lines`])
+  })
+})
+
+describe('where the tests lie', () => {
+  it('puts every test file in the folder mirroring its code, or in a listed cross-cutting place', () => {
+    expect(misplacedTests(testFiles())).toEqual([])
+  })
+
+  it('fails on a test at the top level or in a folder that mirrors nothing, and not on a mirror', () => {
+    const files = [
+      'test/flags.test.ts',
+      'test/cli/flags.test.ts',
+      'test/v1/cards.test.ts',
+      'test/http/v1/cards.test.ts',
+      'test/bench/pg-wire-relay.test.ts',
+      'test/security/secrets.test.ts',
+    ]
+    expect(misplacedTests(files)).toEqual(['test/flags.test.ts', 'test/v1/cards.test.ts'])
   })
 })
 
@@ -256,6 +376,17 @@ describe('the architecture check itself', () => {
     expect(dialectChecks(Object.keys(texts), (file) => texts[file])).toEqual([
       'src/store/jobs.ts imports pg',
       'src/store/jobs.ts asks pgOf',
+    ])
+  })
+
+  it('fails on `.driver` outside src/store, and not inside it', () => {
+    const texts: Record<string, string> = {
+      [httpFile]: 'const slice = deps.db.driver.dueSliceJobs',
+      [storeFile]: 'const slice = db.driver.dueSliceJobs',
+      [domainFile]: 'const shared = storeIsShared(db)',
+    }
+    expect(driverReaches(Object.keys(texts), (file) => texts[file])).toEqual([
+      'src/http/envelope.ts:1 const slice = deps.db.driver.dueSliceJobs',
     ])
   })
 

@@ -6,7 +6,7 @@ import { afterAll, afterEach, expect } from 'vitest'
 import { MAX_AMOUNT } from '../src/http/v1/schemas.js'
 import { createSandbox, type SandboxOptions } from '../src/server/sandbox.js'
 import type { Db } from '../src/store/driver.js'
-import type { PgStore } from '../src/db/open-pg.js'
+import type { PgStore } from '../src/store/postgres/open.js'
 import type { SqliteDb } from '../src/store/sqlite/driver.js'
 import { pgSchemaUrl } from './pg.js'
 

@@ -5,7 +5,7 @@
  * Each test works in a schema of its own, dropped afterwards.
  */
 import pg from 'pg'
-import { openPgStore } from '../src/db/open-pg.js'
+import { openPgStore } from '../src/store/postgres/open.js'
 import type { Db } from '../src/store/driver.js'
 import { pgDb } from '../src/store/postgres/driver.js'
 
@@ -62,7 +62,7 @@ export async function freshSchema(): Promise<{
 
 /**
  * A URL of TEST_PG on a new schema, at once: the store makes the schema before its first
- * statement (db/open-pg.ts). Schemas of earlier runs are dropped by dropTestSchemas.
+ * statement (store/postgres/open.ts). Schemas of earlier runs are dropped by dropTestSchemas.
  */
 export function pgSchemaUrl(): string {
   if (!TEST_PG) throw new Error('CARD_SANDBOX_TEST_STORE=postgres needs CARD_SANDBOX_TEST_PG')

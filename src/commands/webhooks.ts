@@ -12,6 +12,7 @@ import type { SandboxClient, WebhookEndpoint } from '../clients/client.js'
 import { RETRY_DELAYS_MS } from '../domain/outbox.js'
 import { webhookReceiver, type Delivery, type UnverifiedDelivery } from '../kits/testing.js'
 import { maskToken, maskUrlPassword } from '../lib/masking.js'
+import { postWebhook } from '../webhooks/post.js'
 import { helpRow } from '../cli/help.js'
 import { expectArgs, remoteCommand, untilStopped, UsageError } from './remote.js'
 
@@ -179,21 +180,12 @@ async function forward(delivery: Delivery, url: string): Promise<number | string
       ([name]) => name.startsWith('x-') || name === 'content-type',
     ),
   )
-  try {
-    const res = await fetch(url, {
-      method: 'POST',
-      headers,
-      body: delivery.rawBody,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS),
-    })
-    await res.body?.cancel()
-    return res.status
-  } catch (error) {
-    if ((error as Error).name === 'TimeoutError') return 'TIMEOUT'
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause
-    return cause?.code ?? cause?.message ?? (error as Error).message
-  }
+  const { statusCode, timedOut, code, error } = await postWebhook(url, headers, delivery.rawBody, {
+    timeoutMs: FORWARD_TIMEOUT_MS,
+    readBytes: 0,
+  })
+  if (timedOut) return 'TIMEOUT'
+  return statusCode ?? code ?? error ?? 'no answer'
 }
 
 /** How long the handler may take to answer a forwarded delivery. */

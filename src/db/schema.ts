@@ -430,7 +430,7 @@ export const retiredTenants = sqliteTable('retired_tenants', {
 
 /**
  * The flags every replica on one PostgreSQL database must share (the clock's mode, speed and
- * start), written by the first to start (store/replicas.ts). Unused on SQLite (one process).
+ * start), written by the first to start (store/postgres/replicas.ts). Unused on SQLite (one process).
  */
 export const replicaSettings = sqliteTable('replica_settings', {
   name: text('name').primaryKey(),

@@ -111,3 +111,9 @@ export const IDENTITY_FIELDS = [
 
 /** The networks whose wallet-to-card transfers need a code the payer got (PRODUCT §10). */
 export const CODE_NETWORKS = ['orange-money-sn', 'orange-money-ci'] as const
+
+/**
+ * The job that fills an issued card's number, cvv2 and expiry (domain/cards.ts): it moves no
+ * status, so the scheduler runs it alone and the due sets (store/due-sets.ts) never take it.
+ */
+export const FILL_DETAILS = 'fill_details'

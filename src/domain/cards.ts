@@ -4,6 +4,7 @@
  * linked cards answer `issued` with null details (SPEC §3). Freeze and unfreeze move the real
  * state: issued ⇄ frozen.
  */
+import { FILL_DETAILS } from '../db/values.js'
 import type { Card, CardBrand, CardType, CardUser } from '../db/schema.js'
 import {
   cardByReference,
@@ -123,7 +124,7 @@ export function linkCard(
       resource: 'cards',
       key: card.reference,
       seq: card.seq,
-      action: 'fill_details',
+      action: FILL_DETAILS,
     })
     return card
   })

@@ -6,10 +6,14 @@
  * (references, names, amounts, instants) are never compared: only keys, types, formats, closed
  * lists, nulls, key order, the status, the envelope's message and the headers are.
  */
-import { openApiDocument, type OpenApiDocument } from '../http/openapi.js'
-import { PAYLOAD_TOO_LARGE } from '../http/errors.js'
-import { UNAUTHENTICATED } from '../http/middleware/tenant.js'
-import { createSandbox } from '../server/sandbox.js'
+import { routeOf, templatesMatching, theContract, type JsonSchema } from './contract.js'
+import {
+  ERROR_MESSAGES,
+  IGNORED_HEADERS,
+  IGNORED_PREFIXES,
+  sandboxHeaders,
+  SUCCESS_MESSAGES,
+} from './messages.js'
 
 export type FindingKind =
   | 'missing-key'
@@ -44,172 +48,6 @@ export type Exchange = {
   status: number
   headers: Record<string, string>
   body: unknown
-}
-
-/** A JSON Schema of the OpenAPI document (openapi.ts's; named here, the declarations stay plain). */
-type JsonSchema = { [keyword: string]: unknown }
-
-// ---------------------------------------------------------------------------------------------
-// The contract, read once from a sandbox's own OpenAPI document
-
-type Route = {
-  method: string
-  template: string
-  segments: string[]
-  /** The documented statuses: 200 and the error statuses the route can give. */
-  statuses: number[]
-  answer: JsonSchema | undefined
-}
-
-type Contract = { document: OpenApiDocument; routes: Route[] }
-
-let contract: Contract | undefined
-
-/** Built on first use from a throwaway in-memory sandbox in its default shapes. */
-function theContract(): Contract {
-  if (contract) return contract
-  const sandbox = createSandbox({ log: 'silent', clock: 'manual', ticking: false })
-  try {
-    const document = openApiDocument(sandbox.app as Parameters<typeof openApiDocument>[0])
-    const routes: Route[] = []
-    for (const [template, item] of Object.entries(document.paths)) {
-      if (!template.startsWith('/v1/')) continue
-      const trimmed = template.length > 1 ? template.replace(/\/+$/, '') : template
-      for (const [method, operation] of Object.entries(item)) {
-        const ok = operation.responses['200']
-        const schema = ok && 'content' in ok ? ok.content?.['application/json']?.schema : undefined
-        routes.push({
-          method: method.toUpperCase(),
-          template: trimmed,
-          segments: trimmed.split('/'),
-          statuses: Object.keys(operation.responses).map(Number),
-          answer: schema,
-        })
-      }
-    }
-    contract = { document, routes }
-    return contract
-  } finally {
-    sandbox.close()
-  }
-}
-
-const isParameter = (segment: string) => segment.startsWith('{') && segment.endsWith('}')
-
-function templatesMatching(path: string): Route[] {
-  const segments = path.replace(/\?.*$/, '').replace(/\/+$/, '').split('/')
-  return theContract().routes.filter(
-    (route) =>
-      route.segments.length === segments.length &&
-      route.segments.every(
-        (segment, i) => segment === segments[i] || (isParameter(segment) && segments[i] !== ''),
-      ),
-  )
-}
-
-/**
- * The sandbox's route for a request, as it routes it: a path some route names literally is never
- * taken for a `{reference}` (`GET /v1/cards/create` is a 405, not a card); undefined when the
- * sandbox does not answer it (404 or 405).
- */
-export function routeOf(method: string, path: string): { route: string; known: boolean } {
-  const upper = method.toUpperCase()
-  const candidates = templatesMatching(path)
-  const literalness = (route: Route) => route.segments.filter((s) => !isParameter(s)).length
-  const best = Math.max(-1, ...candidates.map(literalness))
-  const found = candidates.find((r) => literalness(r) === best && r.method === upper)
-  if (found) return { route: `${upper} ${found.template}`, known: true }
-  return { route: `${upper} ${path.replace(/\?.*$/, '')}`, known: false }
-}
-
-// ---------------------------------------------------------------------------------------------
-// What the sandbox says beside the schema: messages and headers
-
-/** The envelope's `message` of each /v1 route's 200 (http/v1/*.ts). */
-const SUCCESS_MESSAGES: Record<string, string> = {
-  'POST /v1/card-users/create': 'User verification in progress',
-  'POST /v1/card-users/resubmit': 'User verification in progress',
-  'GET /v1/card-users': 'Card users fetched successfully',
-  'GET /v1/card-users/{reference}': 'OK',
-  'POST /v1/cards/create': 'Card is being generated',
-  'POST /v1/cards/link': 'Card is being generated',
-  'POST /v1/cards/freeze': 'Card frozen successfully',
-  'POST /v1/cards/unfreeze': 'Card unfrozen successfully',
-  'POST /v1/cards/auth/access_token': 'Access Token generated successfully',
-  'GET /v1/cards': 'Cards fetched successfully',
-  'GET /v1/cards/{reference}': 'OK',
-  'POST /v1/transactions/create': 'OK',
-  'POST /v1/transactions/create/card-to-bank': 'Transaction initiated successfully',
-  'POST /v1/transactions/create/card-to-wallet': 'Transaction initiated successfully',
-  'POST /v1/transactions/create/wallet-to-card': 'Transaction initiated successfully',
-  'GET /v1/transactions': 'Transactions fetched successfully',
-  'GET /v1/transactions/{reference}': 'OK',
-  'POST /v1/disputes/create': 'dispute successfully created!',
-  'POST /v1/disputes/update/{reference}': 'Dispute updated successfully',
-  'GET /v1/disputes': 'Disputes fetched successfully',
-  'GET /v1/disputes/{reference}': 'OK',
-  'POST /v1/disburses/create': 'Disburse initiated successfully',
-  'GET /v1/disburses': 'Disburses fetched successfully',
-  'GET /v1/disburses/{reference}': 'Disburse fetched successfully',
-  'POST /v1/payments/create': 'Payment initiated successfully',
-  'GET /v1/payments': 'Payments fetched successfully',
-  'GET /v1/payments/{reference}': 'Payment fetched successfully',
-  'GET /v1/business/balances': 'Business balances fetched successfully',
-  'GET /v1/business/operations': 'Business operations fetched successfully',
-  'POST /v1/phone/verify': 'Phone verified successfully',
-}
-
-/** The errors whose message never depends on the request (the others name the field or value). */
-const ERROR_MESSAGES: Record<number, string> = {
-  400: 'Malformed JSON in request body.',
-  401: UNAUTHENTICATED,
-  413: PAYLOAD_TOO_LARGE,
-  429: 'Too Many Attempts.',
-}
-
-/** Headers whose presence or value depends on the path taken, not on the API (proxies, CDNs). */
-const IGNORED_HEADERS = new Set([
-  'date',
-  'etag',
-  'last-modified',
-  'content-length',
-  'content-encoding',
-  'transfer-encoding',
-  'connection',
-  'keep-alive',
-  'server',
-  'via',
-  'vary',
-  'age',
-  'alt-svc',
-  'cache-control',
-  'expires',
-  'pragma',
-  'set-cookie',
-  'strict-transport-security',
-  'x-request-id',
-  'x-powered-by',
-  'report-to',
-  'nel',
-])
-const IGNORED_PREFIXES = ['access-control-', 'cf-', 'x-amz-', 'x-cache']
-
-/** The headers the sandbox sends on a /v1 answer of this status, and a test of their values. */
-function sandboxHeaders(
-  status: number,
-): Record<string, { says: string; ok: (v: string) => boolean }> {
-  const integer = { says: 'integer', ok: (v: string) => /^\d+$/.test(v.trim()) }
-  return {
-    'content-type': {
-      says: 'application/json',
-      ok: (v) => v.split(';')[0].trim().toLowerCase() === 'application/json',
-    },
-    'x-content-type-options': { says: 'nosniff', ok: (v) => v.trim().toLowerCase() === 'nosniff' },
-    // counted once the tenant is known: never on a 401 (no token) or a 403 (a foreign Host)
-    ...(status !== 401 &&
-      status !== 403 && { 'x-ratelimit-limit': integer, 'x-ratelimit-remaining': integer }),
-    ...(status === 429 && { 'retry-after': integer }),
-  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -14,17 +14,14 @@
  * the raw header list and the bytes untouched, streamed both ways. Hono still runs the Host
  * check and `--cors` (http/middleware/), exactly as `serve` has them.
  *
- * Each exchange may be appended to a record file, one JSON line written whole by one
- * appendFileSync: what was sent and answered, masked (mask.ts), and the findings `compare`
- * made of the raw answer before masking.
+ * Each exchange may be appended to a record file (record.ts). This file is the server: the Host
+ * check and CORS, what is not /v1, then the relay (relay.ts) and the record.
  */
-import { parsedBody } from '../journal/entry.js'
 import { appendFileSync } from 'node:fs'
 import { Agent as HttpAgent, createServer, request as httpRequest } from 'node:http'
-import type { IncomingMessage, OutgoingHttpHeaders, Server, ServerResponse } from 'node:http'
+import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 import type { AddressInfo } from 'node:net'
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib'
 import { Hono } from 'hono'
 import { wallClock } from '../domain/clock.js'
 import { onError } from '../http/errors.js'
@@ -38,25 +35,11 @@ import {
 import { maskUrlPassword } from '../lib/masking.js'
 import type { AppEnv } from '../wiring/env.js'
 import { compareExchange, type Exchange, type Finding } from './compare.js'
-import { maskBody, maskFindingValue, maskHeaders, maskRecordValue } from './mask.js'
+import { maskRecordValue } from './mask.js'
+import { Capture, recordLine, recordWriter } from './record.js'
+import { forwardHeaders, relayExchange, sendError, upstreamBase, type Upstream } from './relay.js'
 
-/** One line of the record file (JSON Lines), as written (report.ts reads it as `RecordLine`). */
-export type WrittenLine = {
-  /** When the request arrived (ISO 8601, wall time). */
-  at: string
-  /** The upstream round trip in milliseconds. */
-  ms: number
-  method: string
-  path: string
-  /** `""` or `"?a=1&b=2"`, as sent. */
-  query: string
-  request: { headers: Record<string, string>; body: unknown; truncated?: true }
-  status: number
-  response: { headers: Record<string, string>; body: unknown; truncated?: true }
-  findings: Finding[]
-  /** Set when the upstream gave no (whole) answer: the proxy answered 502 or 504 itself, or cut the relay. */
-  error?: 'refused' | 'reset' | 'timeout' | 'unreachable'
-}
+export type { WrittenLine } from './record.js'
 
 export type ProxyOptions = {
   /** The upstream's base URL, `/v1` included: `https://api.example.com/v1`. */
@@ -94,20 +77,7 @@ export type RunningProxy = {
   close(): Promise<void>
 }
 
-/** The most of one body kept in a record line; the relay itself is never cut. */
-export const RECORD_BODY_LIMIT = 1024 * 1024
-
 const DEFAULT_TIMEOUT_MS = 30_000
-
-/** Hop-by-hop headers (RFC 9110 §7.6.1), never relayed either way; `proxy-*` too. */
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-])
 
 /** The marker the guard answers with when a request may go on to the relay. */
 const PASS = 'x-card-sandbox-proxy-pass'
@@ -146,23 +116,16 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
 
   const secure = upstream.protocol === 'https:'
   const agent = secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true })
-  const send = secure ? httpsRequest : httpRequest
-  const ownName = isWildcard(host) ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host
-  let recordFailed = false
-  const compare = options.compare === undefined ? compareExchange : options.compare
-
-  function writeRecord(line: WrittenLine) {
-    if (record === undefined) return
-    try {
-      appendFileSync(record, JSON.stringify(line) + '\n')
-    } catch (error) {
-      if (!recordFailed)
-        process.stderr.write(
-          `card-sandbox proxy: cannot write --record ${record}: ${(error as Error).message}\n`,
-        )
-      recordFailed = true
-    }
+  const relayTo: Upstream = {
+    url: upstream,
+    shown: shownUpstream,
+    timeoutMs,
+    agent,
+    send: secure ? httpsRequest : httpRequest,
   }
+  const ownName = isWildcard(host) ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host
+  const compare = options.compare === undefined ? compareExchange : options.compare
+  const writeRecord = recordWriter(record)
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const method = req.method ?? 'GET'
@@ -195,157 +158,28 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const started = performance.now()
     const requestBody = new Capture()
     const answerBody = new Capture()
-    const url = new URL(upstream.href)
-    const rest = path.slice('/v1'.length)
-    const joined = upstream.pathname.replace(/\/$/, '') + rest
-    const upstreamPath = (joined.startsWith('/') ? joined : `/${joined}`) + query
+    const joined = upstream.pathname.replace(/\/$/, '') + path.slice('/v1'.length)
     const sentHeaders = forwardHeaders(req.rawHeaders)
-    let settled = false
-    // the upstream's headers once they came: a relay cut short still records them
-    let relayedHeaders: Record<string, string> = {}
-
-    const finish = (
-      status: number,
-      answerHeaders: Record<string, string>,
-      error?: WrittenLine['error'],
-      ownBody?: unknown,
-    ) => {
-      if (settled) return
-      settled = true
-      const ms = Math.round((performance.now() - started) * 100) / 100
-      let findings: Finding[] = []
-      let body: unknown = ownBody
-      if (error === undefined) {
-        body = answerBody.body(answerHeaders)
-        if (compare && !answerBody.truncated) {
-          try {
-            findings = compare({ method, path, status, headers: answerHeaders, body })
-          } catch (failure) {
-            process.stderr.write(
-              `card-sandbox proxy: the comparison of ${method} ${maskRecordValue(undefined, path, mask) as string} failed: ${(failure as Error).message}\n`,
-            )
-          }
-        }
-      }
-      const requestHeaders = headerRecord(sentHeaders)
-      const line: WrittenLine = {
-        at: new Date(arrived).toISOString(),
-        ms,
-        method,
-        path: maskRecordValue(undefined, path, mask) as string,
-        query: maskRecordValue(undefined, query, mask) as string,
-        request: {
-          headers: maskHeaders(requestHeaders, mask),
-          body: maskBody(requestBody.body(requestHeaders), mask),
-          ...(requestBody.truncated && { truncated: true as const }),
-        },
-        status,
-        response: {
-          headers: maskHeaders(answerHeaders, mask),
-          body: maskBody(body, mask),
-          ...(answerBody.truncated && { truncated: true as const }),
-        },
-        findings: findings.map((finding) => ({
-          ...finding,
-          upstream: maskFindingValue(finding.path, finding.upstream, mask),
-        })),
-        ...(error && { error }),
-      }
-      writeRecord(line)
-      const shownPath = maskRecordValue(undefined, path + query, mask) as string
-      options.log?.(
-        `${method.padEnd(6)} ${shownPath} ${status} ${ms}ms` +
-          (findings.length
-            ? `  ${findings.length} finding${findings.length === 1 ? '' : 's'}`
-            : '') +
-          (error ? `  (${error})` : ''),
-      )
-    }
-
-    const fail = (status: 502 | 504, error: NonNullable<WrittenLine['error']>, message: string) => {
-      if (settled) return
-      if (!res.headersSent) {
-        const body = { message, statusCode: status }
-        sendError(res, status, message, corsHeaders)
-        finish(status, { 'content-type': 'application/json' }, error, body)
-      } else {
-        // the status line is gone: all that is left is to cut the caller's answer short
-        res.destroy()
-        finish(res.statusCode, relayedHeaders, error, null)
-      }
-    }
-
-    const upReq = send({
-      protocol: url.protocol,
-      hostname: url.hostname.replace(/^\[|\]$/g, ''),
-      port: url.port || undefined,
-      auth:
-        url.username || url.password
-          ? `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`
-          : undefined,
-      method,
-      path: upstreamPath,
-      headers: sentHeaders,
-      agent,
-    })
-    const timer = setTimeout(() => {
-      fail(
-        504,
-        'timeout',
-        `The upstream ${shownUpstream} did not answer within ${timeoutMs} ms (the proxy's --timeout).`,
-      )
-      upReq.destroy()
-    }, timeoutMs)
-    upReq.on('error', (error: NodeJS.ErrnoException) => {
-      clearTimeout(timer)
-      const code = error.code ?? ''
-      if (code === 'ETIMEDOUT')
-        fail(504, 'timeout', `The upstream ${shownUpstream} stopped sending within its answer.`)
-      else if (code === 'ECONNREFUSED')
-        fail(502, 'refused', `The upstream ${shownUpstream} refused the connection (${code}).`)
-      else if (code === 'ECONNRESET' || code === 'EPIPE')
-        fail(
-          502,
-          'reset',
-          `The upstream ${shownUpstream} closed the connection without a whole answer (${code}).`,
+    relayExchange(relayTo, req, res, {
+      upstreamPath: (joined.startsWith('/') ? joined : `/${joined}`) + query,
+      sentHeaders,
+      corsHeaders,
+      requestBody,
+      answerBody,
+      end: (end) => {
+        const ms = Math.round((performance.now() - started) * 100) / 100
+        const exchange = { arrived, ms, method, path, query, sentHeaders, requestBody, answerBody }
+        const line = recordLine({ ...exchange, ...end }, mask, compare)
+        writeRecord(line)
+        const shownPath = maskRecordValue(undefined, path + query, mask) as string
+        const found = line.findings.length
+        options.log?.(
+          `${method.padEnd(6)} ${shownPath} ${end.status} ${ms}ms` +
+            (found ? `  ${found} finding${found === 1 ? '' : 's'}` : '') +
+            (end.error ? `  (${end.error})` : ''),
         )
-      else
-        fail(
-          502,
-          'unreachable',
-          `The upstream ${shownUpstream} could not be reached: ${code || error.message}.`,
-        )
+      },
     })
-    upReq.on('response', (upRes) => {
-      clearTimeout(timer)
-      if (settled) return void upRes.resume()
-      // a body that stalls for as long gets the relay cut (the status is already sent)
-      upRes.setTimeout(timeoutMs, () =>
-        upReq.destroy(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })),
-      )
-      upRes.on('error', () => {})
-      upRes.on('aborted', () => fail(502, 'reset', 'reset'))
-      const relayed = relayHeaders(upRes.rawHeaders)
-      // what was relayed is what is recorded and compared: no hop-by-hop header
-      relayedHeaders = headerRecord(pairs(relayed))
-      res.writeHead(upRes.statusCode ?? 502, upRes.statusMessage, [...relayed, ...corsHeaders])
-      upRes.on('data', (chunk: Buffer) => answerBody.add(chunk))
-      upRes.on('end', () => {
-        if (!upRes.complete) return
-        finish(upRes.statusCode ?? 502, relayedHeaders)
-      })
-      upRes.pipe(res)
-    })
-    upReq.on('close', () => {
-      // a body stall past the timeout, or a reset while the body came
-      if (!settled && res.headersSent) fail(502, 'reset', 'reset')
-    })
-    // the caller gave up: so does the upstream request
-    res.on('close', () => {
-      if (!res.writableFinished) upReq.destroy()
-    })
-    req.on('data', (chunk: Buffer) => requestBody.add(chunk))
-    req.pipe(upReq)
   }
 
   const server: Server = createServer((req, res) => {
@@ -385,20 +219,6 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   }
 }
 
-/** The upstream's base URL, checked: http(s), no query or fragment, no trailing slash. */
-function upstreamBase(value: string): URL {
-  if (!URL.canParse(value)) throw new Error(`upstream must be an http(s) URL (got "${value}")`)
-  const url = new URL(value)
-  if (!/^https?:$/.test(url.protocol))
-    throw new Error(`upstream must be an http(s) URL (got "${maskUrlPassword(value)}")`)
-  if (url.search || url.hash)
-    throw new Error(
-      `upstream is a base URL: no query or fragment (got "${maskUrlPassword(value)}")`,
-    )
-  url.pathname = url.pathname.replace(/\/+$/, '')
-  return url
-}
-
 /** What the guard needs of a request: its Host, and what CORS reads. */
 function guardHeaders(req: IncomingMessage): Headers {
   const headers = new Headers()
@@ -420,124 +240,6 @@ function extraHeaders(guarded: Response): string[] {
     if (name.startsWith('access-control-') || name === 'vary') out.push(name, value)
   })
   return out
-}
-
-/** Hop-by-hop, `proxy-*`, and whatever `Connection` names: never relayed. */
-function hopByHop(rawHeaders: string[]): Set<string> {
-  const drop = new Set(HOP_BY_HOP)
-  for (let i = 0; i < rawHeaders.length; i += 2)
-    if (rawHeaders[i].toLowerCase() === 'connection')
-      for (const name of rawHeaders[i + 1].split(','))
-        if (name.trim()) drop.add(name.trim().toLowerCase())
-  return drop
-}
-
-/** The caller's headers for the upstream, names as sent: not Host, not hop-by-hop. */
-function forwardHeaders(rawHeaders: string[]): OutgoingHttpHeaders {
-  const drop = hopByHop(rawHeaders)
-  const out: Record<string, string | string[]> = {}
-  for (let i = 0; i < rawHeaders.length; i += 2) {
-    const name = rawHeaders[i]
-    const lower = name.toLowerCase()
-    if (lower === 'host' || drop.has(lower) || lower.startsWith('proxy-')) continue
-    const had = out[name]
-    out[name] = had === undefined ? rawHeaders[i + 1] : [had, rawHeaders[i + 1]].flat()
-  }
-  return out
-}
-
-/** The upstream's headers for the caller, a flat raw list (case and repeats as sent). */
-function relayHeaders(rawHeaders: string[]): string[] {
-  const drop = hopByHop(rawHeaders)
-  const out: string[] = []
-  for (let i = 0; i < rawHeaders.length; i += 2) {
-    const lower = rawHeaders[i].toLowerCase()
-    if (drop.has(lower) || lower.startsWith('proxy-')) continue
-    out.push(rawHeaders[i], rawHeaders[i + 1])
-  }
-  return out
-}
-
-/** A flat name-value list as name → value(s). */
-function pairs(flat: string[]): Record<string, string[]> {
-  const out: Record<string, string[]> = {}
-  for (let i = 0; i < flat.length; i += 2) (out[flat[i].toLowerCase()] ??= []).push(flat[i + 1])
-  return out
-}
-
-/** Headers as one string per lower-case name (repeats joined with ", "). */
-function headerRecord(
-  headers: OutgoingHttpHeaders | IncomingMessage['headers'],
-): Record<string, string> {
-  const out: Record<string, string> = {}
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined) continue
-    out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value)
-  }
-  return out
-}
-
-/** A body's first RECORD_BODY_LIMIT bytes, for the record and the comparison. */
-class Capture {
-  private chunks: Buffer[] = []
-  private size = 0
-  truncated = false
-
-  add(chunk: Buffer) {
-    if (this.size >= RECORD_BODY_LIMIT) {
-      this.truncated = true
-      return
-    }
-    const room = RECORD_BODY_LIMIT - this.size
-    if (chunk.length > room) this.truncated = true
-    const kept = chunk.length > room ? chunk.subarray(0, room) : chunk
-    this.chunks.push(kept)
-    this.size += kept.length
-  }
-
-  /** Parsed JSON if JSON, else the text, null if none; decoded when the headers say gzip, deflate or br. */
-  body(headers: Record<string, string>): unknown {
-    if (this.size === 0) return null
-    let bytes = Buffer.concat(this.chunks)
-    const encoding = (headers['content-encoding'] ?? '').trim().toLowerCase()
-    if (encoding && encoding !== 'identity') {
-      if (this.truncated) return `(${encoding} body over ${RECORD_BODY_LIMIT} bytes, not kept)`
-      try {
-        const limit = { maxOutputLength: RECORD_BODY_LIMIT }
-        bytes =
-          encoding === 'gzip' || encoding === 'x-gzip'
-            ? gunzipSync(bytes, limit)
-            : encoding === 'deflate'
-              ? inflateSync(bytes, limit)
-              : encoding === 'br'
-                ? brotliDecompressSync(bytes, limit)
-                : bytes
-      } catch {
-        return `(${encoding} body, not decoded)`
-      }
-      if (!['gzip', 'x-gzip', 'deflate', 'br'].includes(encoding))
-        return `(${encoding} body, not decoded)`
-    }
-    const text = bytes.toString('utf8')
-    const type = (headers['content-type'] ?? '').toLowerCase()
-    // deeper than the journal keeps parsed stays text: the masking walks what is parsed
-    if (!this.truncated && (type.includes('json') || /^\s*[[{]/.test(text))) return parsedBody(text)
-    return text
-  }
-}
-
-function sendError(res: ServerResponse, status: number, message: string, extra: string[]) {
-  const text = JSON.stringify({ message, statusCode: status })
-  res.writeHead(status, [
-    'Content-Type',
-    'application/json',
-    'X-Content-Type-Options',
-    'nosniff',
-    'Content-Length',
-    String(Buffer.byteLength(text)),
-    ...extra,
-  ])
-  res.end(text)
 }
 
 /** A Response the guard made (a 403, a preflight) written as it is. */

@@ -6,7 +6,8 @@
  * default.
  */
 import { DEFAULT_DELAYS_MS, type DelayName } from '../domain/schedule.js'
-import { routeOf, type Finding, type FindingKind } from './compare.js'
+import type { Finding, FindingKind } from './compare.js'
+import { routeOf } from './contract.js'
 
 /** One line of a record file (the proxy writes them; see docs/drift.md). */
 export type RecordLine = {

@@ -8,6 +8,7 @@
  * own due time on the tenant's clock. A job whose move is no longer legal (someone moved the
  * resource first) is dropped. Each job that did something is a line on the console (`event`).
  */
+import { FILL_DETAILS } from '../db/values.js'
 import type { Db } from '../store/driver.js'
 import type { Job, Tenant } from '../db/schema.js'
 import { fillLinkedCardDetails } from '../domain/cards.js'
@@ -107,7 +108,7 @@ async function runSlice(
   until: number,
   unclaimed: boolean,
 ): Promise<Slice> {
-  const due = await claimDueJobs(deps.db, tenant.id, until, deps.db.driver.dueSliceJobs, unclaimed)
+  const due = await claimDueJobs(deps.db, tenant.id, until, unclaimed)
   const slice: Slice = { ran: due.length, sets: 0, happened: [] }
   const context = (now: number): DomainContext => ({
     db: deps.db,
@@ -141,7 +142,7 @@ async function runSlice(
 
 /** Whether a job runs in a set with its neighbours of the same kind: a status move of such a resource. */
 function inSet(job: Job): job is Job & { resource: SetResource; resourceSeq: number } {
-  return movesAsSet(job.resource) && job.action !== 'fill_details' && job.resourceSeq !== null
+  return movesAsSet(job.resource) && job.action !== FILL_DETAILS && job.resourceSeq !== null
 }
 
 /**
@@ -179,7 +180,7 @@ type BackgroundEvent = { event: 'event'; text: string; fields: Record<string, un
 async function runJob(ctx: DomainContext, job: Job): Promise<BackgroundEvent | undefined> {
   try {
     return await atomically(ctx, async (ctx) => {
-      if (job.action === 'fill_details') {
+      if (job.action === FILL_DETAILS) {
         await fillLinkedCardDetails(ctx, job.key)
         return background('card', job.key, 'details filled (number, cvv2, expiry)')
       }

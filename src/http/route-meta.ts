@@ -16,7 +16,7 @@ export type RouteMeta = {
   summary: string
   /**
    * The 200 answer's schema in the default shapes (quirks on): every /v1 route declares one
-   * (v1/answers.ts); the OpenAPI document shows it, test/v1/answers.test.ts checks live answers.
+   * (v1/answers.ts); the OpenAPI document shows it, test/http/v1/answers.test.ts checks live answers.
    */
   answer?: ZodType
   /** Where the route sends the browser (a 302 instead of a 200). */

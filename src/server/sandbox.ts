@@ -5,8 +5,15 @@
 import { createAdaptorServer } from '@hono/node-server'
 import type { AddressInfo } from 'node:net'
 import { createApp, type SandboxApp } from './app.js'
-import { formatDuration } from '../db/pg-wait.js'
-import { claimStore, closeStore, openStore, storeLocationIsShared } from '../store/open.js'
+import { listenForWrites } from '../store/announced.js'
+import {
+  claimStore,
+  closeStore,
+  joinStore,
+  openStore,
+  storeLocationIsShared,
+} from '../store/open.js'
+import { formatDuration } from '../store/postgres/wait.js'
 import type { ResolvedOptions, SandboxDeps, SandboxOptions } from '../wiring/deps.js'
 import { isInstant, MANUAL_CLOCK_START_MS, wallClock } from '../domain/clock.js'
 import { createIds } from '../domain/ids.js'
@@ -154,9 +161,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       : [],
   )
   // with replicas, the tick hears of their writes rather than asking the tables at every turn
-  const stopListening = resolved.ticking
-    ? db.driver.listenForWrites(db, resolved.slowPollMs)
-    : undefined
+  const stopListening = resolved.ticking ? listenForWrites(db, resolved.slowPollMs) : undefined
   const app = createApp(deps)
   deps.callAs = (token) => callAs(app, token)
   if (fixture)
@@ -234,7 +239,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   }
   try {
     const { db } = sandbox.deps
-    const leave = await db.driver.join(db, options.db ?? ':memory:', {
+    const leave = await joinStore(db, {
       '--clock': options.clock ?? 'real',
       '--speed': String(options.speed ?? 1),
       '--clock-start': options.clockStart ?? '',

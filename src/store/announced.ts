@@ -55,6 +55,22 @@ export function announceEverything(db: Db): void {
 }
 
 /**
+ * With replicas, hears of the others' writes and keeps them here (store/postgres/listener.ts)
+ * until the returned function is called, announcing everything every `slowPollMs`; undefined
+ * where no other process writes.
+ */
+export function listenForWrites(db: Db, slowPollMs?: number): (() => Promise<void>) | undefined {
+  return db.driver.replicas?.listenForWrites(
+    db,
+    {
+      announce: (payload) => announce(db, payload),
+      announceEverything: () => announceEverything(db),
+    },
+    slowPollMs,
+  )
+}
+
+/**
  * One announcement as the database's triggers word it (drizzle-pg, announce_writes):
  * `j <tenant> <due at>` (a job due before every other of its tenant), `t <tenant>`, `r`.
  * Anything else is ignored.

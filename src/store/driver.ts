@@ -98,11 +98,12 @@ export interface Driver {
   /** The database's name, for messages. */
   readonly name: string
   /**
-   * Other processes may write to this database meanwhile (replicas). What a process keeps from
-   * the tables (tenants, scenarios in force, the due index, read caches) must then be checked
-   * against the database before it is used; otherwise it is kept until this process writes.
+   * Present where other processes may write to this database meanwhile (replicas): what only
+   * such a store does. What a process keeps from the tables (tenants, scenarios in force, the due
+   * index, read caches) must then be checked against the database before it is used; without
+   * it, it is kept until this process writes.
    */
-  readonly shared: boolean
+  readonly replicas?: Replicas
   /** Transactions run side by side, so a status move locks the rows it reads (lockForMove). */
   readonly rowLocks: boolean
   /**
@@ -225,6 +226,26 @@ export interface Driver {
    * anywhere since is answered from the read cache. Where writeStamp needs none, `db` as it is.
    */
   readingAt(db: Db, snapshot: string | null | undefined): Db
+  /** A number that changes whenever another connection or process commits (always, where unknown). */
+  commitsOfOthers(db: Db): Promise<number>
+
+  close(db: Db): Promise<void>
+}
+
+/** What a listener hands on of the writes it hears (store/announced.ts keeps them). */
+export type Heard = {
+  /** One announcement, as the database's triggers word it. */
+  announce(payload: string): void
+  /** Everything may have changed (the start, a reconnection, the slow poll). */
+  announceEverything(): void
+}
+
+/**
+ * What only a store shared by several processes (replicas) does: the tick of such a store waits
+ * for what the others announce instead of asking the tables, and reads the earliest instants
+ * they tell of. A store of one process has none of it (Driver.replicas absent).
+ */
+export interface Replicas {
   /**
    * Each tenant's earliest due job, with its clock: of the tenants `ids` (null where none), or,
    * without ids, of every tenant on a real clock that has one. Through the jobs' (tenant_id,
@@ -234,18 +255,13 @@ export interface Driver {
   /** Each tenant's earliest pending webhook event that no process holds (its lease running), with its clock. */
   earliestEventToAttempt(db: Db): Promise<EarliestDue[]>
   /**
-   * Hears of other processes' writes (store/announced.ts) until the returned function is called,
-   * and announces everything every `slowPollMs`; undefined where no other process writes.
+   * Hears of other processes' writes, handing them to `heard`, until the returned function is
+   * called, and announces everything every `slowPollMs`.
    */
-  listenForWrites(db: Db, slowPollMs?: number): (() => Promise<void>) | undefined
-
-  /** A number that changes whenever another connection or process commits (always, where unknown). */
-  commitsOfOthers(db: Db): Promise<number>
-
+  listenForWrites(db: Db, heard: Heard, slowPollMs?: number): () => Promise<void>
   /**
-   * Serves this database from this process: refuses when another process already serves it
-   * with other `settings` (or at all, where only one may). Returns what leaves.
+   * Serves this database from this process beside the others: refuses when they run with other
+   * `settings`. Returns what leaves.
    */
-  join(db: Db, location: string, settings: ReplicaSettings): Promise<() => Promise<void>>
-  close(db: Db): Promise<void>
+  join(db: Db, settings: ReplicaSettings): Promise<() => Promise<void>>
 }

@@ -6,6 +6,7 @@
  * inserts and updates: on PostgreSQL each is one round trip for the run, where job by job made
  * a dozen per job.
  */
+import { FILL_DETAILS } from '../db/values.js'
 import { and, asc, eq, getTableName, inArray, lte, ne, sql } from 'drizzle-orm'
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core'
 import type { Db } from './driver.js'
@@ -14,19 +15,20 @@ import type { SeqTable, TenantTable } from './rows.js'
 import { columnIn, query, statement, tableIn } from './statements.js'
 
 /**
- * Claims the tenant's first `limit` jobs due at or before `until` and deletes them, in one
- * statement, answering them in the order they run (due instant, then seq). The rows are locked
- * on PostgreSQL as the claim reads them: a run of the same tenant at once waits for them and
- * then finds them gone; `unclaimed` (the tick) leaves those another transaction holds to it.
+ * Claims one slice of the tenant's jobs due at or before `until` (the first dueSliceJobs of the
+ * driver) and deletes them, in one statement, answering them in the order they run (due
+ * instant, then seq). The rows are locked on PostgreSQL as the claim reads them: a run of the
+ * same tenant at once waits for them and then finds them gone; `unclaimed` (the tick) leaves
+ * those another transaction holds to it.
  */
 export async function claimDueJobs(
   db: Db,
   tenantId: string,
   until: number,
-  limit: number,
   unclaimed: boolean,
 ): Promise<Job[]> {
   const claim = unclaimed ? claimUnclaimed : claimWaiting
+  const limit = db.driver.dueSliceJobs
   const claimed = (await claim(db).all({ tenant: tenantId, until, limit })) as Job[]
   return claimed.sort((a, b) => a.dueAt - b.dueAt || a.seq - b.seq)
 }
@@ -179,7 +181,7 @@ export async function cancelMovesOf(
           eq(t.jobs.tenantId, tenantId),
           eq(t.jobs.resource, resource),
           inArray(t.jobs.resourceSeq, seqs),
-          ne(t.jobs.action, 'fill_details'),
+          ne(t.jobs.action, FILL_DETAILS),
         ),
       ),
   )

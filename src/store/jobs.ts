@@ -10,11 +10,12 @@
  * question is read from the table; the tick's index holds the real-clock tenants only, with
  * their clocks, and takes in what the others announce (announced.ts) rather than asking SQL.
  */
+import { FILL_DETAILS } from '../db/values.js'
 import { and, asc, eq, lte, min, ne, sql } from 'drizzle-orm'
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core'
-import type { Db, NewJob, TenantClock } from './driver.js'
+import type { Db, NewJob, Replicas, TenantClock } from './driver.js'
 import { jobs, type Job } from '../db/schema.js'
-import { announcedOf, announcesWrites } from './announced.js'
+import { announcedOf } from './announced.js'
 import { insertRow } from './rows.js'
 import {
   commitsOfOthers,
@@ -99,9 +100,10 @@ async function dueIndex(db: Db): Promise<DueIndex> {
 }
 
 async function loadDueIndex(db: Db): Promise<DueIndex> {
-  if (announcesWrites(db)) {
+  const replicas = db.driver.replicas
+  if (replicas) {
     const index: DueIndex = { byTenant: new Map(), othersCommits: 0, clocks: new Map() }
-    for (const row of await db.driver.earliestDue(db)) setEarliest(index, row)
+    for (const row of await replicas.earliestDue(db)) setEarliest(index, row)
     return index
   }
   const othersCommits = await commitsOfOthers(db)
@@ -172,7 +174,8 @@ export async function forgetDueAt(db: Db, tenantId: string): Promise<void> {
  * with replicas, applies what they announced instead (announced.ts).
  */
 export async function reloadDueAtIfOthersWrote(db: Db): Promise<void> {
-  if (announcesWrites(db)) return await applyAnnounced(db)
+  const replicas = db.driver.replicas
+  if (replicas) return await applyAnnounced(db, replicas)
   const connection = connectionOf(db)
   const index = dueIndexes.get(connection)
   if (index && index.othersCommits !== (await commitsOfOthers(db)))
@@ -234,7 +237,7 @@ const cancel = statement((db, t) =>
         eq(t.jobs.tenantId, sql.placeholder('tenant')),
         eq(t.jobs.resource, sql.placeholder('resource')),
         eq(t.jobs.resourceSeq, sql.placeholder('seq')),
-        ne(t.jobs.action, 'fill_details'),
+        ne(t.jobs.action, FILL_DETAILS),
       ),
     )
     .prepare(),
@@ -270,7 +273,7 @@ export async function scheduledJobs(db: Db, tenantId: string, limit: number): Pr
  * SQL); tenants whose clock changed, and those whose clock is not known yet, are read again (one
  * statement for all); everything announced (the start, the slow poll), the whole index.
  */
-async function applyAnnounced(db: Db): Promise<void> {
+async function applyAnnounced(db: Db, replicas: Replicas): Promise<void> {
   const announced = announcedOf(db)
   const connection = connectionOf(db)
   if (announced.everything || !dueIndexes.has(connection)) {
@@ -290,7 +293,7 @@ async function applyAnnounced(db: Db): Promise<void> {
   announced.tenants.clear()
   for (const tenantId of index.byTenant.keys()) if (!index.clocks.has(tenantId)) stale.add(tenantId)
   if (stale.size === 0) return
-  const read = await db.driver.earliestDue(db, [...stale])
+  const read = await replicas.earliestDue(db, [...stale])
   for (const tenantId of stale) {
     index.byTenant.delete(tenantId)
     index.clocks.delete(tenantId)

@@ -3,10 +3,10 @@
  * team sandbox's PostgreSQL (store/postgres/), anything else SQLite (`:memory:` or a file,
  * store/sqlite/). The one place that picks a driver by location.
  */
-import { lockDatabase } from '../db/lock.js'
-import { openPgStore } from '../db/open-pg.js'
-import type { PgWaitOptions } from '../db/pg-wait.js'
-import type { Db } from './driver.js'
+import { lockDatabase } from './sqlite/lock.js'
+import { openPgStore } from './postgres/open.js'
+import type { PgWaitOptions } from './postgres/wait.js'
+import type { Db, ReplicaSettings } from './driver.js'
 import { pgDb } from './postgres/driver.js'
 import { openSqlite } from './sqlite/driver.js'
 
@@ -29,11 +29,19 @@ export function storeLocationIsShared(location: string | undefined): boolean {
 
 /**
  * Claims the store at `location` for this process to serve, where only one process may (a SQLite
- * file: db/lock.ts); returns what lets it go. Replicas of a shared store join it once it is open
- * (Driver.join).
+ * file: sqlite/lock.ts); returns what lets it go. Replicas of a shared store join it once it is open
+ * (joinStore).
  */
 export function claimStore(location: string | undefined): () => void {
   return isPostgresUrl(location) ? () => {} : lockDatabase(location ?? ':memory:')
+}
+
+/**
+ * Serves the store beside the other replicas of a shared one: refuses when they run with other
+ * `settings`. Returns what leaves. A store of one process is claimed instead (claimStore).
+ */
+export async function joinStore(db: Db, settings: ReplicaSettings): Promise<() => Promise<void>> {
+  return (await db.driver.replicas?.join(db, settings)) ?? (async () => {})
 }
 
 /** Closes the store; on PostgreSQL the pool ends once its clients are back. */

@@ -47,3 +47,12 @@ export function cachedNow<V>(db: Db, key: string): V | undefined {
     ? (cached.value as V)
     : undefined
 }
+
+/**
+ * The handle for one request's reads whose first statement saw the database at `snapshot` (read
+ * with the tenant): on a shared store, what lets its repeated reads be answered from memory
+ * (Driver.readingAt); elsewhere `db` as it is.
+ */
+export function readingAt(db: Db, snapshot: string | null | undefined): Db {
+  return db.driver.readingAt(db, snapshot)
+}

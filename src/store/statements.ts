@@ -79,7 +79,7 @@ export function inTransaction(db: Db): boolean {
  * the tables must then be checked against it before use (a capability of the driver).
  */
 export function storeIsShared(db: Db): boolean {
-  return db.driver.shared
+  return db.driver.replicas !== undefined
 }
 
 /** Changes whenever another connection or process commits (see Driver.commitsOfOthers). */

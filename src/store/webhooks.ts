@@ -223,5 +223,6 @@ export async function attemptsOf(db: Db, eventIds: string[]): Promise<WebhookAtt
 export async function eventWakeups(
   db: Db,
 ): Promise<{ tenantId: string; dueAt: number; clock: EarliestDue['clock'] }[]> {
-  return (await db.driver.earliestEventToAttempt(db)).map((row) => ({ ...row, dueAt: row.dueAt! }))
+  const events = (await db.driver.replicas?.earliestEventToAttempt(db)) ?? []
+  return events.map((row) => ({ ...row, dueAt: row.dueAt! }))
 }

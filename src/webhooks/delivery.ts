@@ -6,7 +6,7 @@
  * concurrently, so a slow or dead receiver holds up nobody else: a tenant has at most
  * MAX_IN_FLIGHT_PER_TENANT of the MAX_IN_FLIGHT slots, due events are picked tenant by tenant
  * (never "the oldest N", which one tenant's backlog could fill) in turns, each pass sharing the
- * slots free at its start evenly between the tenants, and at most RESPONSE_READ_BYTES of an
+ * slots free at its start evenly between the tenants, and at most RESPONSE_READ_BYTES (attempt.ts) of an
  * answer are read before its connection is dropped. Due events are
  * started by the sandbox's one ticker (deliverDue) and right after a request that wrote to the
  * outbox (kick); every instant logged is on the tenant's sandbox clock. Each attempt is also a
@@ -17,42 +17,11 @@
 import type { Db } from '../store/driver.js'
 import type { Tenant, WebhookEvent } from '../db/schema.js'
 import type { TenantDirectory } from '../domain/tenants.js'
-import type { Logger } from '../lib/logger.js'
-import { maskUrlPassword } from '../lib/masking.js'
 import { announcedOf, announcesWrites } from '../store/announced.js'
-import { atomically } from '../store/statements.js'
-import {
-  attemptCount,
-  claimDueEvents,
-  eventWakeups,
-  insertAttempt,
-  nextTenantWithPendingEvents,
-  updateEvent,
-} from '../store/webhooks.js'
-import { eventsWritten, RETRY_DELAYS_MS } from '../domain/outbox.js'
-import {
-  ATTEMPT_HEADER,
-  EVENT_ID_HEADER,
-  EXTENSION_HEADER,
-  SIGNATURE_HEADER,
-  sign,
-} from './sign.js'
+import { claimDueEvents, eventWakeups, nextTenantWithPendingEvents } from '../store/webhooks.js'
+import { eventsWritten } from '../domain/outbox.js'
+import { attemptEvent, type AttemptContext, type DeliveryOptions } from './attempt.js'
 
-export type DeliveryOptions = {
-  webhookUrl?: string
-  webhookSecret?: string
-  /** How long one attempt may take, response included. */
-  timeoutMs: number
-  logger: Logger
-}
-
-/** How much of a response (or error) the attempt log keeps. */
-const RESPONSE_PREFIX_BYTES = 512
-/**
- * How much of a response is read at most: a short answer is read whole (its connection can be
- * reused); a longer one is cut there and its connection dropped, whatever the receiver streams.
- */
-const RESPONSE_READ_BYTES = 4 * 1024
 /** How many attempts may be in flight at once; more due events wait for a free slot. */
 export const MAX_IN_FLIGHT = 200
 /** How many of those slots one tenant may hold: a receiver that never answers blocks only these. */
@@ -65,37 +34,11 @@ const LEASE_MARGIN_MS = 10_000
 
 export type Deliverer = ReturnType<typeof createDeliverer>
 
-/** Where a tenant's events go and what signs them: its own settings, else the flags, else its token. */
-export function webhookTarget(
-  tenant: Tenant,
-  options: Pick<DeliveryOptions, 'webhookUrl' | 'webhookSecret'>,
-) {
-  return {
-    url: tenant.webhookUrl ?? options.webhookUrl ?? null,
-    secret: tenant.webhookSecret ?? options.webhookSecret ?? tenant.token,
-  }
-}
-
-/**
- * Where the tenant's webhook URL and secret come from: set on the tenant (`PUT /webhook`), the
- * server's default (`--webhook-url`, `--webhook-secret`), or neither (no URL; the bearer token
- * signs). A default is not the tenant's: putting it back is setting null, not its value.
- */
-export function webhookSources(
-  tenant: Tenant,
-  options: Pick<DeliveryOptions, 'webhookUrl' | 'webhookSecret'>,
-) {
-  return {
-    url_source: tenant.webhookUrl !== null ? 'tenant' : options.webhookUrl ? 'flag' : 'none',
-    secret_source:
-      tenant.webhookSecret !== null ? 'tenant' : options.webhookSecret ? 'flag' : 'token',
-  } as const
-}
-
 export function createDeliverer(db: Db, tenants: TenantDirectory, options: DeliveryOptions) {
   const inFlight = new Map<string, Promise<void>>()
   const inFlightByTenant = new Map<string, number>()
   let closed = false
+  const attempts: AttemptContext = { db, tenants, options, isClosed: () => closed }
 
   /** Whether the last kick left due events waiting for a slot. */
   let backlog = false
@@ -247,94 +190,8 @@ export function createDeliverer(db: Db, tenants: TenantDirectory, options: Deliv
   }
 
   async function send(event: WebhookEvent, tenant: Tenant): Promise<void> {
-    const { url, secret } = webhookTarget(tenant, options)
-    if (!url) {
-      await updateEvent(db, event.seq, { status: 'skipped' })
-      options.logger.log({
-        event: 'webhook',
-        tenant: tenant.token,
-        text: `webhook ${event.type} not sent: no webhook URL (PUT /__sandbox/webhook or --webhook-url)`,
-        fields: { type: event.type, id: event.id, status: 'skipped' },
-        sandboxTime: tenants.now(tenant),
-      })
-      return
-    }
-    const number = (await attemptCount(db, event.id)) + 1
-    const at = tenants.now(tenant)
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      [SIGNATURE_HEADER]: sign(event.body, secret),
-      [EVENT_ID_HEADER]: event.id,
-      [ATTEMPT_HEADER]: String(number),
-      ...(event.extension && { [EXTENSION_HEADER]: 'true' }),
-    }
-    const started = performance.now()
-    let statusCode: number | null = null
-    let response: string | null = null
-    let error: string | null = null
-    // one controller for the timeout and the cut-off: AbortSignal.any holds its sources weakly,
-    // and a collected AbortSignal.timeout never fires (seen here under load)
-    const abort = new AbortController()
-    const timer = setTimeout(
-      () => abort.abort(new DOMException('timed out', 'TimeoutError')),
-      options.timeoutMs,
-    )
-    try {
-      const res = await fetch(url, {
-        method: 'POST',
-        headers,
-        body: event.body,
-        redirect: 'manual',
-        signal: abort.signal,
-      })
-      statusCode = res.status
-      const { text, whole } = await readAtMost(res, RESPONSE_READ_BYTES)
-      if (!whole) abort.abort() // drops the connection: nothing more is received
-      response = text.slice(0, RESPONSE_PREFIX_BYTES)
-    } catch (cause) {
-      error = describe(cause, options.timeoutMs)
-    } finally {
-      clearTimeout(timer)
-    }
-    if (closed) return
-    const delivered = statusCode !== null && statusCode >= 200 && statusCode < 300
-    const cycle = event.attempts + 1
-    const retryIn = RETRY_DELAYS_MS[cycle - 1]
-    const status = delivered ? 'delivered' : retryIn === undefined ? 'failed' : 'pending'
-    const nextAttemptAt = status === 'pending' ? at + retryIn : event.nextAttemptAt
-    const logged = await atomically(db, async (db) => {
-      const changed = await updateEvent(db, event.seq, {
-        attempts: cycle,
-        status,
-        nextAttemptAt,
-        leaseUntil: null,
-      })
-      if (changed === 0) return false // the tenant was reset meanwhile
-      await insertAttempt(db, {
-        eventId: event.id,
-        tenantId: event.tenantId,
-        attempt: number,
-        url,
-        at,
-        statusCode,
-        latencyMs: Math.round(performance.now() - started),
-        response,
-        error,
-        requestHeaders: headers,
-      })
-      return true
-    })
+    const status = await attemptEvent(attempts, event, tenant)
     if (status === 'pending') wakeups = undefined // its retry, read with the others
-    if (logged)
-      logAttempt(options.logger, tenant, event, {
-        url,
-        number,
-        at,
-        statusCode,
-        error,
-        status,
-        nextAttemptAt,
-      })
   }
 
   /**
@@ -395,72 +252,4 @@ export function createDeliverer(db: Db, tenants: TenantDirectory, options: Deliv
       await Promise.allSettled([...inFlight.values()])
     },
   }
-}
-
-type Attempt = {
-  url: string
-  number: number
-  at: number
-  statusCode: number | null
-  error: string | null
-  /** The event's status after the attempt: `pending` waits for its retry at nextAttemptAt. */
-  status: 'delivered' | 'failed' | 'pending'
-  nextAttemptAt: number
-}
-
-function logAttempt(logger: Logger, tenant: Tenant, event: WebhookEvent, attempt: Attempt): void {
-  const { number, at, statusCode, error, status } = attempt
-  const url = maskUrlPassword(attempt.url)
-  const outcome = error ?? `HTTP ${statusCode}`
-  const retryAt = status === 'pending' ? new Date(attempt.nextAttemptAt).toISOString() : undefined
-  const next =
-    status === 'delivered'
-      ? 'delivered'
-      : retryAt === undefined
-        ? 'failed, no retry left'
-        : `retry at ${retryAt} (sandbox time)`
-  logger.log({
-    event: 'webhook',
-    level: status === 'delivered' ? 'info' : 'warn',
-    tenant: tenant.token,
-    text: `webhook ${event.type} → ${url} attempt ${number}: ${outcome}, ${next}`,
-    fields: {
-      type: event.type,
-      id: event.id,
-      url,
-      attempt: number,
-      status_code: statusCode,
-      ...(error !== null && { error }),
-      outcome: status === 'pending' ? 'retrying' : status,
-      ...(retryAt !== undefined && { next_attempt_at: retryAt }),
-    },
-    sandboxTime: at,
-  })
-}
-
-/** The first `limit` bytes of a body (as text), and whether that was all of it. */
-async function readAtMost(res: Response, limit: number): Promise<{ text: string; whole: boolean }> {
-  if (!res.body) return { text: '', whole: true }
-  const reader = res.body.getReader()
-  const chunks: Uint8Array[] = []
-  let size = 0
-  while (size <= limit) {
-    const { done, value } = await reader.read()
-    if (done) return { text: Buffer.concat(chunks).toString('utf8'), whole: true }
-    chunks.push(value)
-    size += value.length
-  }
-  return { text: Buffer.concat(chunks).subarray(0, limit).toString('utf8'), whole: false }
-}
-
-function describe(cause: unknown, timeoutMs: number): string {
-  if (cause instanceof Error && (cause.name === 'TimeoutError' || cause.name === 'AbortError')) {
-    return `timed out after ${timeoutMs} ms`
-  }
-  const error = cause as Error & { cause?: { code?: string; message?: string } }
-  const detail = error.cause?.code ?? error.cause?.message
-  return (detail ? `${error.message}: ${detail}` : String(error.message ?? cause)).slice(
-    0,
-    RESPONSE_PREFIX_BYTES,
-  )
 }

@@ -2,7 +2,7 @@
  * `card-sandbox --help` and `help <command>` as main() prints them, in this process: no line
  * over 100 columns, and each row's left column (what to type) apart from its description by two
  * spaces at least, or alone on its line with the description below it. The built command's
- * --help: test/cli.test.ts.
+ * --help: test/cli/cli.test.ts.
  */
 import { describe, expect, it } from 'vitest'
 import { FLAGS } from '../../src/cli/flags.js'

@@ -1,7 +1,7 @@
 /**
  * `card-sandbox` as main() runs it in this process (src/cli/main.ts): serve on a free port with
  * its flags and their variables, its banner, its stop; what it cannot start with; the command it
- * does not know. The built command as a person runs it: test/cli.test.ts.
+ * does not know. The built command as a person runs it: test/cli/cli.test.ts.
  */
 import { existsSync } from 'node:fs'
 import { createServer } from 'node:net'

@@ -2,7 +2,7 @@
  * The commands of src/commands run in this process: each command's `run(args, env)` imported
  * from src/ with stdout and stderr captured, against a sandbox on a real port. The same
  * commands as a person runs them (the built CLI, a child process) are in remote.test.ts and
- * test/cli.test.ts; these reach the code in src/, so a mutation of it is seen (vitest.mutation.config.ts).
+ * test/cli/cli.test.ts; these reach the code in src/, so a mutation of it is seen (vitest.mutation.config.ts).
  */
 import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'

@@ -1,6 +1,6 @@
 /**
  * The PostgreSQL tables (src/db/pg-schema.ts) are derived from schema.ts, and drizzle-pg/ holds
- * their migrations (src/db/pg-driver.ts applies them). Checked without a server: every SQLite
+ * their migrations (src/store/postgres/pool.ts applies them). Checked without a server: every SQLite
  * table has its PostgreSQL twin, column for column, key for key, index for index. Checked on a
  * real PostgreSQL when CARD_SANDBOX_TEST_PG names one (see test/pg.ts): the migrations build
  * those tables, and replicas starting at once migrate once.
@@ -10,7 +10,7 @@ import { getTableColumns, is } from 'drizzle-orm'
 import { PgDialect, getTableConfig as pgConfig } from 'drizzle-orm/pg-core'
 import { getTableConfig as sqliteConfig, SQLiteTable } from 'drizzle-orm/sqlite-core'
 import { describe, expect, it } from 'vitest'
-import { closePgDb, migratePg, openPgDb } from '../../src/db/pg-driver.js'
+import { closePgDb, migratePg, openPgDb } from '../../src/store/postgres/pool.js'
 import { pgTables } from '../../src/db/pg-schema.js'
 import * as sqlite from '../../src/db/schema.js'
 import { freshSchema, TEST_PG } from '../pg.js'

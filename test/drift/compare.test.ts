@@ -4,7 +4,8 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 import { readFileSync } from 'node:fs'
-import { compareExchange, routeOf } from '../../src/drift/compare.js'
+import { compareExchange } from '../../src/drift/compare.js'
+import { routeOf } from '../../src/drift/contract.js'
 import { fullIdentity } from '../helpers.js'
 import { capture, recorded as recordedFrom, type Captured } from './stand-in.js'
 

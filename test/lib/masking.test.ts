@@ -1,6 +1,6 @@
 /**
  * The one masking rule (PRODUCT §11). Where it is applied, read path by read path, is checked in
- * test/security/secrets.test.ts and (the console log, the banner) test/cli.test.ts.
+ * test/security/secrets.test.ts and (the console log, the banner) test/cli/cli.test.ts.
  */
 import { describe, expect, it } from 'vitest'
 import {

@@ -239,7 +239,9 @@ describe('prepare', () => {
     const bundle = readFileSync(join(ROOT, 'scripts/bundle.mjs'), 'utf8')
     for (const [, entry] of bundle.matchAll(/'(\w+)\/[\w/-]+\.ts'/g))
       expect(BUILD_INPUTS).toContain(entry)
-    expect(readFileSync(join(ROOT, 'src/db/open.ts'), 'utf8')).toContain("packageFile('drizzle')")
+    expect(readFileSync(join(ROOT, 'src/store/sqlite/open.ts'), 'utf8')).toContain(
+      "packageFile('drizzle')",
+    )
     expect(BUILD_INPUTS).toContain('drizzle')
   })
 })

@@ -2,7 +2,7 @@
  * Secrets on every read path: the webhook log, the
  * request journal that records its reads, the dashboard panel show no full card number, cvv2 or
  * token, while the receiver still gets the exact bytes, signed over them. The console log lines
- * (json and pretty) and the banner are checked on the built CLI in test/cli.test.ts.
+ * (json and pretty) and the banner are checked on the built CLI in test/cli/cli.test.ts.
  */
 import { createHmac } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'

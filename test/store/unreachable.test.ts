@@ -8,7 +8,7 @@
 import pg from 'pg'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { Db } from '../../src/store/driver.js'
-import { openPgStore, type PgStore } from '../../src/db/open-pg.js'
+import { openPgStore, type PgStore } from '../../src/store/postgres/open.js'
 import { SandboxError } from '../../src/domain/errors.js'
 import { describeCause, storeUnreachable } from '../../src/store/open.js'
 import { pgDb } from '../../src/store/postgres/driver.js'

@@ -12,6 +12,8 @@ import type { DomainContext } from '../../domain/context.js'
 import type { AppEnv } from '../../wiring/env.js'
 import type { SandboxDeps } from '../../wiring/deps.js'
 import { catchUp } from '../../engine/scheduler.js'
+import { readingAt } from '../../store/read-cache.js'
+import { storeIsShared } from '../../store/statements.js'
 import { stampsOf } from '../../store/tenants.js'
 import { requestHeader } from '../request-headers.js'
 
@@ -66,8 +68,8 @@ export function contextAt(deps: SandboxDeps, tenant: Tenant): DomainContext {
   return {
     // on a shared store, reads cached under the snapshot read with the tenant (readingAt)
     db:
-      deps.db.driver.shared && deps.options.stages?.readCache !== false
-        ? deps.db.driver.readingAt(deps.db, stampsOf(tenant)?.snapshot)
+      storeIsShared(deps.db) && deps.options.stages?.readCache !== false
+        ? readingAt(deps.db, stampsOf(tenant)?.snapshot)
         : deps.db,
     ids: deps.ids,
     tenant,

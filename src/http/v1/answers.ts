@@ -2,7 +2,7 @@
  * What each /v1 route answers with 200, in the default shapes (quirks on, `--sdk-compat off`):
  * the real service's examples, quirks and all (PRODUCT §2). Each route declares its answer in
  * its metadata (`describeRoute({ answer })`); the served OpenAPI document is written from these
- * schemas, test/v1/answers.test.ts checks live answers against them, and the typed /v1 client
+ * schemas, test/http/v1/answers.test.ts checks live answers against them, and the typed /v1 client
  * (`client.v1.cards.create(…)`, client.ts) takes its result types from them. Objects are strict:
  * a key the schema does not name fails the check, so the document cannot fall behind the code.
  * Imports zod and the closed lists alone, so that the package's declarations stay

@@ -4,7 +4,7 @@
  * probe of the jobs' (tenant_id, due_at) index: what a read costs grows with the tenants, never
  * with the jobs pending.
  */
-import type { PgStore } from '../../db/open-pg.js'
+import type { PgStore } from './open.js'
 import type { Tenant } from '../../db/schema.js'
 import type { EarliestDue } from '../driver.js'
 

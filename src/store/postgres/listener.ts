@@ -1,6 +1,6 @@
 /**
  * A replica's ear on the database: one connection of its own (beside the pool, like its
- * membership connection: store/replicas.ts) that LISTENs on the channel named after its schema,
+ * membership connection: store/postgres/replicas.ts) that LISTENs on the channel named after its schema,
  * where the database's triggers announce the writes the tick waits for (drizzle-pg,
  * announce_writes; delivered when the writing transaction commits). Several sandboxes may share
  * one database through search_path: each schema is its own channel. When the connection is cut
@@ -8,9 +8,8 @@
  * everything is announced then, as at the start and at every slow poll.
  */
 import pg from 'pg'
-import type { PgStore } from '../../db/open-pg.js'
-import { announce, announceEverything } from '../announced.js'
-import type { Db } from '../driver.js'
+import type { PgStore } from './open.js'
+import type { Heard } from '../driver.js'
 
 /**
  * How often everything is announced whatever was heard: what no announcement tells of (a
@@ -23,17 +22,17 @@ export const SLOW_POLL_MS = 5_000
 const RECONNECT_MS = 1_000
 
 /**
- * Listens for the store's announcements, and announces everything every `slowPollMs`, until the
- * returned function is called.
+ * Listens for the store's announcements, handing them to `heard`, and announces everything every
+ * `slowPollMs`, until the returned function is called.
  */
 export function listenForWrites(
   store: PgStore,
-  db: Db,
+  heard: Heard,
   slowPollMs = SLOW_POLL_MS,
 ): () => Promise<void> {
   let stopped = false
   let client: pg.Client | undefined
-  const poll = setInterval(() => announceEverything(db), slowPollMs)
+  const poll = setInterval(() => heard.announceEverything(), slowPollMs)
   poll.unref()
 
   async function connect(): Promise<void> {
@@ -48,7 +47,7 @@ export function listenForWrites(
         )
         const channel = rows[0].schema
         listening.on('notification', (message) => {
-          if (message.channel === channel && message.payload) announce(db, message.payload)
+          if (message.channel === channel && message.payload) heard.announce(message.payload)
         })
         await listening.query(`LISTEN "${channel.replaceAll('"', '""')}"`)
         if (stopped) return void (await listening.end())
@@ -57,7 +56,7 @@ export function listenForWrites(
           client = undefined
           if (!stopped) void connect()
         })
-        announceEverything(db)
+        heard.announceEverything()
         return
       } catch {
         await listening.end().catch(() => {})

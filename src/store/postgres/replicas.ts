@@ -7,8 +7,8 @@
  * Locks are per schema, so that schemas of one database (a test's own) are separate sandboxes.
  */
 import pg from 'pg'
-import type { PgStore } from '../../db/open-pg.js'
-import { MIGRATION_LOCK } from '../../db/pg-driver.js'
+import type { PgStore } from './open.js'
+import { MIGRATION_LOCK } from './pool.js'
 import type { ReplicaSettings } from '../driver.js'
 
 export type { ReplicaSettings }

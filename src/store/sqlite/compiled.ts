@@ -4,7 +4,7 @@
  * call (is it a placeholder? which decoder does this column have?), walking prototype chains to
  * answer; the answers never change for a prepared statement, so they are found here once, when
  * it is prepared, and each call only binds values and builds rows. Same results as drizzle's
- * (test/store/compiled.test.ts runs both); a statement this does not cover (nested selections,
+ * (test/store/sqlite/compiled.test.ts runs both); a statement this does not cover (nested selections,
  * relational queries, a logger) is left to drizzle. Drizzle's nulling of a left join's missing
  * table only ever touches nested selections, so flat ones of any select are covered.
  */

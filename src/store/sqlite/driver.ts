@@ -7,13 +7,12 @@
  * outside it wait, which is the one place that rule is written.
  */
 import { sql } from 'drizzle-orm'
-import { openDb } from '../../db/open.js'
+import { openDb } from './open.js'
 import * as sqliteTables from '../../db/schema.js'
 import type {
   Db,
   Dialect,
   Driver,
-  EarliestDue,
   EitherStatement,
   MakeStatement,
   Method,
@@ -47,41 +46,6 @@ const dialect: Dialect = {
 
 const own = (db: Db) => db as SqliteDb
 
-/** Each tenant's earliest due job (or pending event), with its clock: the queries by name. */
-const EARLIEST = {
-  real: `SELECT t.id, t.clock_mode, t.clock_anchor_ms, t.clock_wall_ms,
-      (SELECT due_at FROM jobs WHERE jobs.tenant_id = t.id ORDER BY due_at LIMIT 1) AS due_at
-    FROM tenants t WHERE t.clock_mode = 'real' AND due_at IS NOT NULL`,
-  of: `SELECT t.id, t.clock_mode, t.clock_anchor_ms, t.clock_wall_ms,
-      (SELECT due_at FROM jobs WHERE jobs.tenant_id = t.id ORDER BY due_at LIMIT 1) AS due_at
-    FROM tenants t WHERE t.id = ?`,
-  events: `SELECT t.id, t.clock_mode, t.clock_anchor_ms, t.clock_wall_ms,
-      (SELECT next_attempt_at FROM webhook_events
-       WHERE status = 'pending' AND tenant_id = t.id ORDER BY next_attempt_at LIMIT 1) AS due_at
-    FROM tenants t WHERE due_at IS NOT NULL`,
-}
-
-type EarliestRow = {
-  id: string
-  clock_mode: 'real' | 'manual'
-  clock_anchor_ms: number
-  clock_wall_ms: number
-  due_at: number | null
-}
-
-const earliestRows = (db: SqliteDb, which: keyof typeof EARLIEST) =>
-  prepared(db, `earliest:${which}`, (connection) => connection.$client.prepare(EARLIEST[which]))
-
-const earliestDueOf = (row: EarliestRow): EarliestDue => ({
-  tenantId: row.id,
-  dueAt: row.due_at,
-  clock: {
-    clockMode: row.clock_mode,
-    clockAnchorMs: row.clock_anchor_ms,
-    clockWallMs: row.clock_wall_ms,
-  },
-})
-
 const control = perConnection((connection) => ({
   totalChanges: connection.$client.prepare('SELECT total_changes()').pluck(),
   writeCounts: connection.$client
@@ -94,7 +58,8 @@ type Runnable = { get(): unknown; all(): unknown; run(): unknown }
 
 export const sqliteDriver: Driver = {
   name: 'SQLite',
-  shared: false,
+  // no `replicas`: one process serves the database (a file's lock, lock.ts, taken by
+  // store/open.ts claimStore), so every write is its own and there is nothing to hear of
   rowLocks: false,
   // about 5 ms of work at 0.1 ms a job, and as many jobs whatever the tenant holds (a set reads
   // its rows by key: store/due-sets.ts rowsForMove); another tenant's GET waits behind the one
@@ -203,22 +168,6 @@ export const sqliteDriver: Driver = {
     await untilNoTransaction(own(db))
     return own(db).$client.memory ? 0 : (control(own(db)).dataVersion.get() as number)
   },
-
-  earliestDue(db, ids) {
-    const rows = ids
-      ? ids.flatMap((id) => earliestRows(own(db), 'of').all(id) as EarliestRow[])
-      : (earliestRows(own(db), 'real').all() as EarliestRow[])
-    return Promise.resolve(rows.map(earliestDueOf))
-  },
-
-  earliestEventToAttempt: (db) =>
-    Promise.resolve((earliestRows(own(db), 'events').all() as EarliestRow[]).map(earliestDueOf)),
-
-  // one process: every write is its own, nothing to hear of
-  listenForWrites: () => undefined,
-
-  // the file's lock is taken when the store opens to serve (store/open.ts)
-  join: async () => async () => {},
 
   async close(db) {
     own(db).$client.close()

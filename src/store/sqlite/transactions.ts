@@ -241,7 +241,7 @@ const savepoint = perConnection((connection) => ({
 /**
  * Runs a turn's transactions in one BEGIN … COMMIT, the connection's lock held throughout; then
  * answers their callers, once committed. One COMMIT for the turn: SQLite's commit walks its
- * whole page cache after a page split (db/open.ts), a walk that grows with the database (a
+ * whole page cache after a page split (sqlite/open.ts), a walk that grows with the database (a
  * create's 5.9 % of samples in 10 s of creates). If the COMMIT fails, or a body's error ends the
  * transaction, every caller hears of that error.
  *

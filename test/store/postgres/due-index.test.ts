@@ -6,7 +6,7 @@
 import pg from 'pg'
 import { afterEach, describe, expect, it } from 'vitest'
 import { closeStore, openStore } from '../../../src/store/open.js'
-import type { PgStore } from '../../../src/db/open-pg.js'
+import type { PgStore } from '../../../src/store/postgres/open.js'
 import type { Db } from '../../../src/store/driver.js'
 import { EARLIEST_DUE_ON_REAL_CLOCKS } from '../../../src/store/postgres/due-index.js'
 import { freshSchema, TEST_PG } from '../../pg.js'
