@@ -27,9 +27,9 @@ final class TestRun
      * process runs and are left out. tests/ServerFlagsTest.php holds this list to the CLI's.
      */
     public const SERVER_FLAGS = [
-        'port', 'host', 'allowed-host', 'public-url', 'cors', 'db', 'seed', 'tokens', 'speed', 'clock',
-        'clock-start', 'quirks', 'sdk-compat', 'rate-limit', 'log', 'journal', 'scenario', 'fixtures',
-        'webhook-url', 'webhook-secret', 'webhook-extensions',
+        'port', 'host', 'allowed-host', 'public-url', 'cors', 'db', 'db-wait', 'seed', 'tokens',
+        'speed', 'clock', 'clock-start', 'quirks', 'sdk-compat', 'rate-limit', 'log', 'journal',
+        'scenario', 'fixtures', 'webhook-url', 'webhook-secret', 'webhook-extensions',
     ];
 
     /**

@@ -25,6 +25,7 @@ SERVER_FLAGS = (
     "public-url",
     "cors",
     "db",
+    "db-wait",
     "seed",
     "tokens",
     "speed",
