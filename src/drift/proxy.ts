@@ -39,8 +39,6 @@ import { maskRecordValue } from './mask.js'
 import { Capture, recordLine, recordWriter } from './record.js'
 import { forwardHeaders, relayExchange, sendError, upstreamBase, type Upstream } from './relay.js'
 
-export type { WrittenLine } from './record.js'
-
 export type ProxyOptions = {
   /** The upstream's base URL, `/v1` included: `https://api.example.com/v1`. */
   upstream: string

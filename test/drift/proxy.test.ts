@@ -11,7 +11,7 @@ import { gzipSync } from 'node:zlib'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createSandboxClient } from '../../src/clients/client.js'
 import { startProxy, type Exchange, type RunningProxy } from '../../src/index.js'
-import type { WrittenLine as RecordLine } from '../../src/drift/proxy.js'
+import type { WrittenLine as RecordLine } from '../../src/drift/record.js'
 import { startSandbox, type RunningSandbox } from '../../src/index.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'card-sandbox-proxy-'))
