@@ -18,6 +18,9 @@
 // same by place across all its threads (the kernel, SQLite, V8…: bench/perf.mjs). It writes
 // bench/profile.json. `--advance-probe` runs only the team part's clock advances: ms per due
 // job, and another tenant's slowest GET during a long advance (SQLite; PostgreSQL when given).
+// `--wire-counts` runs only the team part's counts (a PostgreSQL is needed): the statements and
+// round trips of a GET and a create, and the idle statements a second, for 1 to 3 replicas;
+// they do not move with the machine, so two builds compare by them exactly.
 //
 // This file runs the bench and writes its results; bench/harness.mjs starts the servers and sends
 // the loads, bench/table.mjs is the table, bench/profile.mjs the --profile run, bench/team.mjs
@@ -56,7 +59,16 @@ import {
 } from './harness.mjs'
 import { profile } from './profile.mjs'
 import { TABLE } from './table.mjs'
-import { PG_URL, advanceCost, dropSchemas, printTeam, replicas, team } from './team.mjs'
+import {
+  PG_URL,
+  REPLICA_COUNTS,
+  advanceCost,
+  dropSchemas,
+  printTeam,
+  replicas,
+  team,
+  wireCosts,
+} from './team.mjs'
 
 export async function bench() {
   const figures = {}
@@ -308,7 +320,16 @@ export async function bench() {
   console.log(`written to ${OUT}`)
 }
 
-if (process.argv.includes('--advance-probe')) {
+if (process.argv.includes('--wire-counts')) {
+  // just what does not move with the machine: the statements and round trips a GET and a create
+  // cost on PostgreSQL, and the idle statements a second, for 1, 2 and 3 replicas
+  if (!PG_URL)
+    throw new Error('--wire-counts needs CARD_SANDBOX_BENCH_PG (or CARD_SANDBOX_TEST_PG)')
+  const wire = {}
+  for (const count of REPLICA_COUNTS) wire[`pg_${count}`] = await wireCosts(count)
+  await dropSchemas()
+  console.log(JSON.stringify(wire, null, 2))
+} else if (process.argv.includes('--advance-probe')) {
   // just the team part's advances (advanceCost): ms per due job, and another tenant's slowest
   // GET during the long advance, on one SQLite process (and one replica, with a PostgreSQL)
   const s = await sandbox('--clock', 'manual')

@@ -17,7 +17,7 @@ import {
 
 /** The PostgreSQL the team part runs on ; without one it is left out. */
 export const PG_URL = process.env.CARD_SANDBOX_BENCH_PG ?? process.env.CARD_SANDBOX_TEST_PG
-const REPLICA_COUNTS = [1, 2, 3]
+export const REPLICA_COUNTS = [1, 2, 3]
 /** A multiple of every replica count: each replica gets the same share of connections. */
 const TEAM_CONNECTIONS = 48
 /** The tenant whose GETs are timed while another advances its clock. */
@@ -103,7 +103,7 @@ export async function replicas(count, flags = [], relays, stages) {
  * after a tick of the replica it is sent to (its own tick can only add to the request's window,
  * the others' are not counted); and the replicas' statements a second, all idle.
  */
-async function wireCosts(count) {
+export async function wireCosts(count) {
   const relays = await Promise.all(Array.from({ length: count }, () => startPgWireRelay(PG_URL)))
   const group = await replicas(count, ['--clock', 'manual'], relays)
   try {
