@@ -1,14 +1,14 @@
 /**
  * The tests that mutation testing runs (`npm run test:mutation`, stryker.config.mjs): those that
  * drive src/ in this process (the store, domain, engine, webhooks, journal, HTTP, drift, src/lib,
- * the command line's main() and the commands, test/commands/*.inprocess.test.ts). Left out: the
- * browser, bench, crash and built-CLI tests (test/cli/cli.test.ts, test/cli/did-you-mean.test.ts,
- * test/cli/proxy.test.ts, test/commands/drift.test.ts, listen.test.ts, remote.test.ts) and the
- * wallet-backend example, which run the built bundle or another process (a mutant in src/ never
- * reaches them), and the fuzz and static checks.
+ * the command line's main() and the commands, test/cli/commands/*.inprocess.test.ts). Left out:
+ * the browser, bench, crash and built-CLI tests (test/cli/cli.test.ts,
+ * test/cli/did-you-mean.test.ts, test/cli/proxy.test.ts, test/cli/commands/drift.test.ts,
+ * listen.test.ts, remote.test.ts) and the wallet-backend example, which run the built bundle or
+ * another process (a mutant in src/ never reaches them), and the fuzz and static checks.
  *
  * MUTATION_TESTS (comma-separated globs) narrows them for a run over one folder, e.g.
- * `MUTATION_TESTS='test/lib/**,test/commands/**'`: Stryker's dry run then runs only those
+ * `MUTATION_TESTS='test/lib/**,test/cli/commands/**'`: Stryker's dry run then runs only those
  * instead of every test that imports the folder (src/lib is imported by nearly all).
  */
 import { configDefaults, defineConfig } from 'vitest/config'
@@ -25,7 +25,7 @@ const ALL = [
   'test/cli/main.test.ts',
   'test/cli/help.test.ts',
   'test/cli/suggest.test.ts',
-  'test/commands/**/*.inprocess.test.ts',
+  'test/cli/commands/**/*.inprocess.test.ts',
   'test/security/reset-race.test.ts',
   'test/ui/hosted-pages.test.ts',
   'test/auth.test.ts',

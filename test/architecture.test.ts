@@ -1,8 +1,9 @@
 /**
  * The layers of ARCHITECTURE.md, checked on every import of src/ (value and type imports,
  * `export … from`, `import('…')` types and dynamic imports alike, read with TypeScript's own
- * pre-processor): no import goes up a layer or sideways between sibling layers, and no module
- * reaches itself again through its imports (a cycle, even one made only of types).
+ * pre-processor): no import goes up a layer or sideways between sibling layers, the entry layer
+ * included, no module reaches itself again through its imports (a cycle, even one made only of
+ * types), and no folder of src/ reaches itself again through another folder.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
@@ -11,6 +12,20 @@ import { describe, expect, it } from 'vitest'
 
 const ROOT = resolve(new URL('..', import.meta.url).pathname)
 const SRC = join(ROOT, 'src')
+
+/** The layers under the entry layer: every part of the entry layer may import them. */
+const BELOW_ENTRY = [
+  'ui',
+  'http',
+  'wiring',
+  'journal',
+  'webhooks',
+  'engine',
+  'domain',
+  'store',
+  'db',
+  'lib',
+]
 
 /**
  * Bottom to top; what each layer may import besides itself. A path names a folder (ending in
@@ -39,34 +54,27 @@ const LAYERS: { name: string; paths: string[]; mayImport: string[] }[] = [
     paths: ['ui/'],
     mayImport: ['http', 'wiring', 'journal', 'webhooks', 'engine', 'domain', 'store', 'db', 'lib'],
   },
+  // The entry layer, ordered as the rest. server, clients and drift are siblings (the client
+  // stays fetch-only, drift runs no sandbox); the command line and the package's entry points
+  // run them, siblings too; the kits start a sandbox through both; a kit's entry point is its kit.
+  { name: 'server', paths: ['server/'], mayImport: BELOW_ENTRY },
+  { name: 'clients', paths: ['clients/'], mayImport: BELOW_ENTRY },
+  { name: 'drift', paths: ['drift/'], mayImport: BELOW_ENTRY },
+  { name: 'cli', paths: ['cli/'], mayImport: ['drift', 'clients', 'server', ...BELOW_ENTRY] },
   {
-    name: 'entry',
-    paths: [
-      'server/',
-      'cli/',
-      'commands/',
-      'drift/',
-      'kits/',
-      'clients/',
-      'index.ts',
-      'client.ts',
-      'testing.ts',
-      'vitest-setup.ts',
-      'jest.ts',
-      'jest-teardown.ts',
-    ],
-    mayImport: [
-      'ui',
-      'http',
-      'wiring',
-      'journal',
-      'webhooks',
-      'engine',
-      'domain',
-      'store',
-      'db',
-      'lib',
-    ],
+    name: 'package',
+    paths: ['index.ts', 'client.ts'],
+    mayImport: ['drift', 'clients', 'server', ...BELOW_ENTRY],
+  },
+  {
+    name: 'kits',
+    paths: ['kits/'],
+    mayImport: ['package', 'cli', 'drift', 'clients', 'server', ...BELOW_ENTRY],
+  },
+  {
+    name: 'kit entries',
+    paths: ['testing.ts', 'vitest-setup.ts', 'jest.ts', 'jest-teardown.ts'],
+    mayImport: ['kits'],
   },
 ]
 
@@ -190,24 +198,67 @@ function layerViolations(graph: Graph): string[] {
   return violations
 }
 
-/** Every import cycle among src/ files, each as the path that closes it. */
-function cycles(graph: Graph): string[][] {
+/** Every cycle of a directed graph, each as the path that closes it (a → b → a). */
+function cyclesIn(edges: Map<string, string[]>): string[][] {
   const found: string[][] = []
   const state = new Map<string, 'open' | 'done'>()
   const path: string[] = []
-  function visit(file: string): void {
-    state.set(file, 'open')
-    path.push(file)
-    for (const { file: next } of graph.get(file) ?? []) {
-      if (!graph.has(next)) continue
+  function visit(node: string): void {
+    state.set(node, 'open')
+    path.push(node)
+    for (const next of edges.get(node) ?? []) {
+      if (!edges.has(next)) continue
       if (state.get(next) === 'open') found.push([...path.slice(path.indexOf(next)), next])
       else if (!state.has(next)) visit(next)
     }
     path.pop()
-    state.set(file, 'done')
+    state.set(node, 'done')
   }
-  for (const file of graph.keys()) if (!state.has(file)) visit(file)
-  return found.map((cycle) => cycle.map((file) => relative(ROOT, file)))
+  for (const node of edges.keys()) if (!state.has(node)) visit(node)
+  return found
+}
+
+/** Every import cycle among src/ files, each as the path that closes it. */
+function cycles(graph: Graph): string[][] {
+  const edges = new Map([...graph].map(([file, imports]) => [file, imports.map((i) => i.file)]))
+  return cyclesIn(edges).map((cycle) => cycle.map((file) => relative(ROOT, file)))
+}
+
+/**
+ * The folder of src/ a file belongs to, its subfolders' files included (`cli/` for
+ * cli/commands/drift.ts); a file at src/'s root, one of the package's entry points, stands alone.
+ */
+function folderOf(file: string): string {
+  const path = relative(SRC, file)
+  return path.includes('/') ? path.slice(0, path.indexOf('/') + 1) : path
+}
+
+/**
+ * Every import cycle between folders of src/, even one no file closes (as when the commands
+ * were a folder beside cli/: cli/main.ts imported each, each imported cli/help.ts): each as the
+ * folders that close it, with an import that makes each step.
+ */
+function folderCycles(graph: Graph): string[] {
+  const edges = new Map<string, string[]>()
+  const because = new Map<string, string>()
+  for (const [file, imports] of graph) {
+    const from = folderOf(file)
+    if (!edges.has(from)) edges.set(from, [])
+    for (const target of imports) {
+      if (!graph.has(target.file)) continue
+      const to = folderOf(target.file)
+      if (to === from || because.has(`${from} ${to}`)) continue
+      because.set(`${from} ${to}`, `${relative(ROOT, file)} imports ${target.specifier}`)
+      edges.get(from)!.push(to)
+    }
+  }
+  return cyclesIn(edges).map(
+    (cycle) =>
+      `${cycle.join(' → ')} (${cycle
+        .slice(1)
+        .map((to, i) => because.get(`${cycle[i]} ${to}`))
+        .join('; ')})`,
+  )
 }
 
 /**
@@ -266,6 +317,10 @@ describe('architecture (ARCHITECTURE.md)', () => {
 
   it('has no import cycle, type-only imports included', () => {
     expect(cycles(graph).map((cycle) => cycle.join(' → '))).toEqual([])
+  })
+
+  it('has no import cycle between folders of src/, though no file closes it', () => {
+    expect(folderCycles(graph)).toEqual([])
   })
 
   it('keeps hono out of everything below src/http', () => {
@@ -395,6 +450,50 @@ describe('the architecture check itself', () => {
     expect(layerViolations(graph)).toEqual([
       'src/domain/cards.ts (domain) imports ../http/envelope.js (http)',
     ])
+  })
+
+  it('fails on an import up the entry layer or across it, and not on one down it', () => {
+    const texts: Record<string, string> = {
+      // up: the server would load the command line, drift the test kit
+      [join(SRC, 'server/app.ts')]: "import { main } from '../cli/main.js'",
+      [join(SRC, 'drift/webhook.ts')]: "import { verifySignature } from '../kits/testing.js'",
+      // across: the fetch-only client would load the server
+      [join(SRC, 'clients/client.ts')]: "import { startSandbox } from '../server/sandbox.js'",
+      // down: each as the layer's order allows
+      [join(SRC, 'clients/receiver.ts')]: "import { verifySignature } from '../webhooks/sign.js'",
+      [join(SRC, 'cli/main.ts')]: "import { startSandbox } from '../server/sandbox.js'",
+      [join(SRC, 'kits/kit.ts')]: "import { FLAGS } from '../cli/flags.js'\nimport '../index.js'",
+      [join(SRC, 'testing.ts')]: "export * from './kits/testing.js'",
+    }
+    const graph = importGraph(Object.keys(texts), (file) => texts[file])
+    expect(layerViolations(graph)).toEqual([
+      'src/server/app.ts (server) imports ../cli/main.js (cli)',
+      'src/drift/webhook.ts (drift) imports ../kits/testing.js (kits)',
+      'src/clients/client.ts (clients) imports ../server/sandbox.js (server)',
+    ])
+  })
+
+  it('fails on an import cycle between two folders that no file closes, and not on a subfolder', () => {
+    const graphOf = (texts: Record<string, string>) =>
+      importGraph(Object.keys(texts), (file) => texts[file])
+    // as the commands were: cli/ loads each command, a command loads cli/'s help
+    const apart = graphOf({
+      [join(SRC, 'cli/main.ts')]: "import { driftCommand } from '../commands/drift.js'",
+      [join(SRC, 'commands/drift.ts')]: "import { helpRow } from '../cli/help.js'",
+      [join(SRC, 'cli/help.ts')]: '',
+    })
+    expect(cycles(apart)).toEqual([])
+    expect(folderCycles(apart)).toEqual([
+      'cli/ → commands/ → cli/ (src/cli/main.ts imports ../commands/drift.js;' +
+        ' src/commands/drift.ts imports ../cli/help.js)',
+    ])
+    // as they are: the same imports, the commands a folder of cli/
+    const within = graphOf({
+      [join(SRC, 'cli/main.ts')]: "import { driftCommand } from './commands/drift.js'",
+      [join(SRC, 'cli/commands/drift.ts')]: "import { helpRow } from '../help.js'",
+      [join(SRC, 'cli/help.ts')]: '',
+    })
+    expect(folderCycles(within)).toEqual([])
   })
 
   it('fails on a cycle made only of type imports and re-exports', () => {

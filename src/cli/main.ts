@@ -9,19 +9,19 @@
  */
 // first: it notes the parent this process started under before anything else loads
 import { watchLauncher, watchParent, watchStdinEnd } from '../lib/processes.js'
-import type { Command } from '../commands/command.js'
-import { readPidFile, writePidFile } from '../commands/pid-file.js'
-import { proxyCommand } from '../commands/proxy.js'
+import type { Command } from './commands/command.js'
+import { readPidFile, writePidFile } from './commands/pid-file.js'
+import { proxyCommand } from './commands/proxy.js'
 import {
   clockCommand,
   fixturesCommand,
   journalCommand,
   resetCommand,
   transitionCommand,
-} from '../commands/state.js'
-import { driftCommand } from '../commands/drift.js'
-import { stopCommand } from '../commands/stop.js'
-import { listenCommand, triggerCommand } from '../commands/webhooks.js'
+} from './commands/state.js'
+import { driftCommand } from './commands/drift.js'
+import { stopCommand } from './commands/stop.js'
+import { listenCommand, triggerCommand } from './commands/webhooks.js'
 import { FlagError, flagHelp, parseFlags } from './flags.js'
 import { helpRow, helpTable, wrap } from './help.js'
 import { nearest } from './suggest.js'

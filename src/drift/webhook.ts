@@ -18,12 +18,12 @@ import {
 } from '../domain/webhook-events.js'
 import type { WebhookEventName } from '../domain/webhook-payloads.js'
 import { moneyRequestExtension, transactionExtension } from '../domain/transitions.js'
-import { verifySignature } from '../kits/testing.js'
 import {
   ATTEMPT_HEADER,
   EVENT_ID_HEADER,
   EXTENSION_HEADER,
   SIGNATURE_HEADER,
+  verifySignature,
 } from '../webhooks/sign.js'
 
 export type WebhookFinding = {

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { FLAGS } from '../../src/cli/flags.js'
 import { helpRow, helpTable, HELP_WIDTH } from '../../src/cli/help.js'
 import { COMMANDS, main } from '../../src/cli/main.js'
-import { startRun } from '../commands/in-process.js'
+import { startRun } from './commands/in-process.js'
 
 /** The commands that drive a sandbox or read a file: all but serve and help. */
 const REMOTE = COMMANDS.filter((c) => c.name !== 'serve' && c.name !== 'help')

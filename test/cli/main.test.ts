@@ -9,10 +9,10 @@ import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { main } from '../../src/cli/main.js'
-import { readPidFile, writePidFile } from '../../src/commands/pid-file.js'
+import { readPidFile, writePidFile } from '../../src/cli/commands/pid-file.js'
 import { PACKAGE_VERSION } from '../../src/lib/package-files.js'
 import { tempDir } from '../temp-dir.js'
-import { startRun, startService } from '../commands/in-process.js'
+import { startRun, startService } from './commands/in-process.js'
 
 const cleanups: (() => unknown)[] = []
 afterEach(async () => {

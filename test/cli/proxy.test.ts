@@ -2,7 +2,7 @@
  * `card-sandbox proxy` as the built command runs it (`npm test` builds dist/ first): its first
  * line names where it listens, each exchange prints one masked line, the record file fills,
  * Ctrl-C stops it with 0; an HTTPS upstream whose CA NODE_EXTRA_CA_CERTS names. The usage
- * mistakes and the rest, in this process: test/commands/proxy.inprocess.test.ts.
+ * mistakes and the rest, in this process: test/cli/commands/proxy.inprocess.test.ts.
  */
 import { spawn, spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync } from 'node:fs'

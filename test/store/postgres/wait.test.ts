@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { main } from '../../../src/cli/main.js'
 import { openPgStore } from '../../../src/store/postgres/open.js'
 import { describeError, type PgWaitOptions } from '../../../src/store/postgres/wait.js'
-import { startRun } from '../../commands/in-process.js'
+import { startRun } from '../../cli/commands/in-process.js'
 import { freshSchema, TEST_PG } from '../../pg.js'
 import { freePort } from '../../ports.js'
 

@@ -1,7 +1,7 @@
 /** The built `card-sandbox` run as a child process, as a person runs it (`npm test` builds it). */
 import { spawn } from 'node:child_process'
 
-export const CLI = new URL('../../dist/bin/card-sandbox.js', import.meta.url).pathname
+export const CLI = new URL('../../../dist/bin/card-sandbox.js', import.meta.url).pathname
 
 /** Starts `card-sandbox <args>` against the sandbox at `url` as the tenant `token`. */
 export function startCli(

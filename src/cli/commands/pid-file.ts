@@ -5,7 +5,7 @@
  * written (its pid reused by another program), is stale.
  */
 import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import { isRunning, startedAt } from '../lib/processes.js'
+import { isRunning, startedAt } from '../../lib/processes.js'
 
 export type PidFile =
   | { state: 'missing' }

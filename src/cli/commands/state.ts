@@ -3,8 +3,8 @@
  * `transition`, `fixtures`, `journal`. Each is one control-plane call through the client (or a
  * few), printed for a person.
  */
-import type { JournalEntry, TransitionResource } from '../clients/client.js'
-import { helpRow } from '../cli/help.js'
+import type { JournalEntry, TransitionResource } from '../../clients/client.js'
+import { helpRow } from '../help.js'
 import { expectArgs, remoteCommand, untilStopped, UsageError, type Remote } from './remote.js'
 
 export const resetCommand = remoteCommand(

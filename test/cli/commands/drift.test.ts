@@ -8,18 +8,18 @@ import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import type { RecordLine } from '../../src/drift/report.js'
-import { startSandbox } from '../../src/index.js'
-import { fullIdentity, UUID } from '../helpers.js'
-import { tempDir } from '../temp-dir.js'
-import { recordFile, recordings } from '../drift/stand-in.js'
+import type { RecordLine } from '../../../src/drift/report.js'
+import { startSandbox } from '../../../src/index.js'
+import { fullIdentity, UUID } from '../../helpers.js'
+import { tempDir } from '../../temp-dir.js'
+import { recordFile, recordings } from '../../drift/stand-in.js'
 
 const cleanups: (() => unknown)[] = []
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
 })
 
-const CLI = new URL('../../dist/bin/card-sandbox.js', import.meta.url).pathname
+const CLI = new URL('../../../dist/bin/card-sandbox.js', import.meta.url).pathname
 
 function drift(...args: string[]) {
   const run = spawnSync(process.execPath, [CLI, 'drift', ...args], {

@@ -1,5 +1,5 @@
 /**
- * The commands of src/commands run in this process: each command's `run(args, env)` imported
+ * The commands of src/cli/commands run in this process: each command's `run(args, env)` imported
  * from src/ with stdout and stderr captured, against a sandbox on a real port. The same
  * commands as a person runs them (the built CLI, a child process) are in remote.test.ts and
  * test/cli/cli.test.ts; these reach the code in src/, so a mutation of it is seen (vitest.mutation.config.ts).
@@ -10,26 +10,26 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createSandboxClient, type SandboxClient } from '../../src/clients/client.js'
-import type { Command } from '../../src/commands/command.js'
-import { readPidFile, removePidFile, writePidFile } from '../../src/commands/pid-file.js'
-import { DEFAULT_URL, expectArgs, UsageError } from '../../src/commands/remote.js'
+import { createSandboxClient, type SandboxClient } from '../../../src/clients/client.js'
+import type { Command } from '../../../src/cli/commands/command.js'
+import { readPidFile, removePidFile, writePidFile } from '../../../src/cli/commands/pid-file.js'
+import { DEFAULT_URL, expectArgs, UsageError } from '../../../src/cli/commands/remote.js'
 import {
   clockCommand,
   fixturesCommand,
   journalCommand,
   resetCommand,
   transitionCommand,
-} from '../../src/commands/state.js'
-import { stopCommand } from '../../src/commands/stop.js'
-import { main } from '../../src/cli/main.js'
-import { listenCommand, triggerCommand } from '../../src/commands/webhooks.js'
-import { verifySignature } from '../../src/kits/testing.js'
-import { isRunning } from '../../src/lib/processes.js'
-import { startSandbox, type RunningSandbox } from '../../src/index.js'
-import { until } from '../webhooks/receiver.js'
+} from '../../../src/cli/commands/state.js'
+import { stopCommand } from '../../../src/cli/commands/stop.js'
+import { main } from '../../../src/cli/main.js'
+import { listenCommand, triggerCommand } from '../../../src/cli/commands/webhooks.js'
+import { verifySignature } from '../../../src/webhooks/sign.js'
+import { isRunning } from '../../../src/lib/processes.js'
+import { startSandbox, type RunningSandbox } from '../../../src/index.js'
+import { until } from '../../webhooks/receiver.js'
 import { interrupt, signalListeners, startRun } from './in-process.js'
-import { tempDir } from '../temp-dir.js'
+import { tempDir } from '../../temp-dir.js'
 
 const TOKEN = 'in-process-commands'
 

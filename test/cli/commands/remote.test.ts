@@ -1,14 +1,14 @@
 /**
- * The commands that drive a running sandbox (src/commands/state.ts, webhooks.ts, remote.ts): the
+ * The commands that drive a running sandbox (src/cli/commands/state.ts, webhooks.ts, remote.ts): the
  * built CLI as a person runs it, against a sandbox on a real port. `npm test` builds dist/ first.
  */
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createSandboxClient, type SandboxClient } from '../../src/clients/client.js'
-import { startSandbox, type RunningSandbox } from '../../src/server/sandbox.js'
-import { verifySignature } from '../../src/kits/testing.js'
-import { until } from '../webhooks/receiver.js'
+import { createSandboxClient, type SandboxClient } from '../../../src/clients/client.js'
+import { startSandbox, type RunningSandbox } from '../../../src/server/sandbox.js'
+import { verifySignature } from '../../../src/webhooks/sign.js'
+import { until } from '../../webhooks/receiver.js'
 import { startCli } from './cli-process.js'
 
 const TOKEN = 'cli-commands'

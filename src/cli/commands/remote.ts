@@ -5,10 +5,14 @@
  * exits 2, a sandbox that is not running or that refuses exits 1, each in one line on stderr.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util'
-import { createSandboxClient, SandboxClientError, type SandboxClient } from '../clients/client.js'
-import { helpRow, type HelpRow } from '../cli/help.js'
-import { flagErrorMessage } from '../cli/suggest.js'
-import { watchLauncher } from '../lib/processes.js'
+import {
+  createSandboxClient,
+  SandboxClientError,
+  type SandboxClient,
+} from '../../clients/client.js'
+import { helpRow, type HelpRow } from '../help.js'
+import { flagErrorMessage } from '../suggest.js'
+import { watchLauncher } from '../../lib/processes.js'
 import type { Command } from './command.js'
 
 /** Where a sandbox started with the defaults listens. */

@@ -8,12 +8,12 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
-import { helpRow } from '../cli/help.js'
-import { flagErrorMessage } from '../cli/suggest.js'
-import { scenarioFromReport } from '../drift/pin.js'
-import { compareRecording, type RecordLine, type Report } from '../drift/report.js'
-import { compareWebhook, type SavedDelivery, type WebhookFinding } from '../drift/webhook.js'
-import { SIGNATURE_HEADER } from '../webhooks/sign.js'
+import { helpRow } from '../help.js'
+import { flagErrorMessage } from '../suggest.js'
+import { scenarioFromReport } from '../../drift/pin.js'
+import { compareRecording, type RecordLine, type Report } from '../../drift/report.js'
+import { compareWebhook, type SavedDelivery, type WebhookFinding } from '../../drift/webhook.js'
+import { SIGNATURE_HEADER } from '../../webhooks/sign.js'
 import type { Command } from './command.js'
 
 /** Every flag of `drift`, parsed in one place (parseDriftArgs). */

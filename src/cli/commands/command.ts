@@ -1,4 +1,4 @@
-import type { HelpRow } from '../cli/help.js'
+import type { HelpRow } from '../help.js'
 
 /** The shape of one `card-sandbox <name>` command; src/cli/main.ts lists them (COMMANDS). */
 export type Command = {

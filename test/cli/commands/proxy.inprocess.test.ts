@@ -1,5 +1,5 @@
 /**
- * `card-sandbox proxy` in this process (src/commands/proxy.ts's run(), its output captured): its
+ * `card-sandbox proxy` in this process (src/cli/commands/proxy.ts's run(), its output captured): its
  * first line says where it listens and what it relays to, each exchange prints one masked line,
  * the record file fills, Ctrl-C stops it with 0; a usage mistake exits 2, a proxy that cannot
  * start 1. The built command: test/cli/proxy.test.ts.
@@ -9,8 +9,8 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { proxyCommand } from '../../src/commands/proxy.js'
-import { tempDir } from '../temp-dir.js'
+import { proxyCommand } from '../../../src/cli/commands/proxy.js'
+import { tempDir } from '../../temp-dir.js'
 import { startRun, startService } from './in-process.js'
 
 const cleanups: (() => unknown)[] = []

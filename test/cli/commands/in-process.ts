@@ -5,7 +5,7 @@
  * would end the test run). So a mutation of src/ is seen (vitest.mutation.config.ts).
  */
 import { vi } from 'vitest'
-import { until } from '../webhooks/receiver.js'
+import { until } from '../../webhooks/receiver.js'
 
 export type Output = { code: number; stdout: string; stderr: string }
 

@@ -4,11 +4,11 @@
  * findings), masked as the record file is; a usage error exits 2, a proxy that cannot start 1.
  */
 import { parseArgs } from 'node:util'
-import { helpRow } from '../cli/help.js'
-import { flagErrorMessage } from '../cli/suggest.js'
-import { startProxy, type RunningProxy } from '../drift/proxy.js'
-import { hostName, isLoopback } from '../http/middleware/host-check.js'
-import { maskUrlPassword } from '../lib/masking.js'
+import { helpRow } from '../help.js'
+import { flagErrorMessage } from '../suggest.js'
+import { startProxy, type RunningProxy } from '../../drift/proxy.js'
+import { hostName, isLoopback } from '../../http/middleware/host-check.js'
+import { maskUrlPassword } from '../../lib/masking.js'
 import type { Command } from './command.js'
 import { UsageError } from './remote.js'
 

@@ -1,5 +1,5 @@
 /**
- * `card-sandbox drift` in this process (src/commands/drift.ts's run(), its output captured), on
+ * `card-sandbox drift` in this process (src/cli/commands/drift.ts's run(), its output captured), on
  * the stand-in's recording (test/drift/stand-in.ts): a terminal report grouped by route, --json,
  * --check's exit codes, a clear exit 2 for a missing or malformed file, --scenario's file, and
  * --webhook on a delivery the sandbox really sent. The built command: drift.test.ts.
@@ -7,14 +7,14 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { driftCommand } from '../../src/commands/drift.js'
-import type { RecordLine } from '../../src/drift/report.js'
-import { parseScenario } from '../../src/engine/scenarios/load.js'
-import { signPayload } from '../../src/kits/testing.js'
-import { fullIdentity, newSandbox } from '../helpers.js'
-import { tempDir } from '../temp-dir.js'
-import { startReceiver, until } from '../webhooks/receiver.js'
-import { recordFile, recordings } from '../drift/stand-in.js'
+import { driftCommand } from '../../../src/cli/commands/drift.js'
+import type { RecordLine } from '../../../src/drift/report.js'
+import { parseScenario } from '../../../src/engine/scenarios/load.js'
+import { signPayload } from '../../../src/webhooks/sign.js'
+import { fullIdentity, newSandbox } from '../../helpers.js'
+import { tempDir } from '../../temp-dir.js'
+import { startReceiver, until } from '../../webhooks/receiver.js'
+import { recordFile, recordings } from '../../drift/stand-in.js'
 import { startRun } from './in-process.js'
 
 const cleanups: (() => unknown)[] = []

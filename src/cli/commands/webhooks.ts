@@ -8,12 +8,12 @@
  * and on exit puts the URL and secret back as they were: the tenant's own, or null where they
  * were a default.
  */
-import type { SandboxClient, WebhookEndpoint } from '../clients/client.js'
-import { RETRY_DELAYS_MS } from '../domain/outbox.js'
-import { webhookReceiver, type Delivery, type UnverifiedDelivery } from '../kits/testing.js'
-import { maskToken, maskUrlPassword } from '../lib/masking.js'
-import { postWebhook } from '../webhooks/post.js'
-import { helpRow } from '../cli/help.js'
+import type { SandboxClient, WebhookEndpoint } from '../../clients/client.js'
+import { RETRY_DELAYS_MS } from '../../domain/outbox.js'
+import { webhookReceiver, type Delivery, type UnverifiedDelivery } from '../../clients/receiver.js'
+import { maskToken, maskUrlPassword } from '../../lib/masking.js'
+import { postWebhook } from '../../webhooks/post.js'
+import { helpRow } from '../help.js'
 import { expectArgs, remoteCommand, untilStopped, UsageError } from './remote.js'
 
 /** A full-identity card user: verified by itself, so the triggers need no widget. */

@@ -4,10 +4,10 @@
  * then it waits until the process is gone. For scripts that start the sandbox in the background.
  */
 import { parseArgs } from 'node:util'
-import { envName } from '../cli/flags.js'
-import { helpRow } from '../cli/help.js'
-import { flagErrorMessage } from '../cli/suggest.js'
-import { isRunning } from '../lib/processes.js'
+import { envName } from '../flags.js'
+import { helpRow } from '../help.js'
+import { flagErrorMessage } from '../suggest.js'
+import { isRunning } from '../../lib/processes.js'
 import { readPidFile, removePidFile } from './pid-file.js'
 import type { Command } from './command.js'
 
