@@ -5,14 +5,14 @@
  * (http/route-meta.ts), read with the contract (contract.ts).
  */
 import { PAYLOAD_TOO_LARGE } from '../http/errors.js'
-import { UNAUTHENTICATED } from '../http/middleware/tenant.js'
+import { MALFORMED_JSON, TOO_MANY_ATTEMPTS, UNAUTHENTICATED } from '../domain/errors.js'
 
 /** The errors whose message never depends on the request (the others name the field or value). */
 export const ERROR_MESSAGES: Record<number, string> = {
-  400: 'Malformed JSON in request body.',
+  400: MALFORMED_JSON,
   401: UNAUTHENTICATED,
   413: PAYLOAD_TOO_LARGE,
-  429: 'Too Many Attempts.',
+  429: TOO_MANY_ATTEMPTS,
 }
 
 /** Headers whose presence or value depends on the path taken, not on the API (proxies, CDNs). */
