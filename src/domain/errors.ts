@@ -32,6 +32,11 @@ export type ErrorDetails = {
   allow?: string[]
 }
 
+/** The messages of the refusals whose words never depend on the request, as Laravel words them. */
+export const UNAUTHENTICATED = 'Unauthenticated.'
+export const MALFORMED_JSON = 'Malformed JSON in request body.'
+export const TOO_MANY_ATTEMPTS = 'Too Many Attempts.'
+
 /**
  * An answer the sandbox gives (a refusal, or the 5xx it renders for a fault logged with the
  * fault's own stack): it carries no stack trace, which V8 would capture at every throw (about a

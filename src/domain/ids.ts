@@ -7,6 +7,7 @@ import type { Faker } from '@faker-js/faker'
 import { faker as frFaker } from '@faker-js/faker/locale/fr'
 import { randomInt } from 'node:crypto'
 import type { CardBrand } from '../db/schema.js'
+import { luhnCheckDigit } from '../lib/masking.js'
 
 export type Ids = ReturnType<typeof createIds>
 
@@ -70,21 +71,4 @@ function uuidOf(faker: Faker): () => string {
     text[19] = HEX_CODES[Math.floor(randomizer.next() * 4 + 8)]
     return String.fromCharCode(...text)
   }
-}
-
-export function luhnCheckDigit(body: string): string {
-  let sum = 0
-  for (let i = 0; i < body.length; i++) {
-    let digit = Number(body[body.length - 1 - i])
-    if (i % 2 === 0) {
-      digit *= 2
-      if (digit > 9) digit -= 9
-    }
-    sum += digit
-  }
-  return String((10 - (sum % 10)) % 10)
-}
-
-export function isLuhnValid(number: string): boolean {
-  return /^\d+$/.test(number) && luhnCheckDigit(number.slice(0, -1)) === number.slice(-1)
 }

@@ -8,13 +8,8 @@
  * refused by `transition` does. The keys of one set are distinct.
  */
 import { cardUsers, cards, type Card, type CardUser } from '../db/schema.js'
-import {
-  cancelMovesOf,
-  lockJobsOf,
-  rowsForMove,
-  updateRowsBySeq,
-  type RowChanges,
-} from '../store/due-sets.js'
+import { cancelMovesOf, rowsForMove, updateRowsBySeq, type RowChanges } from '../store/due-sets.js'
+import { lockJobs } from '../store/locks.js'
 import { cardDetails } from './cards.js'
 import type { DomainContext } from './context.js'
 import { balancesOf, cardAccount } from './ledger.js'
@@ -58,12 +53,7 @@ export async function moveAsSet(
   resource: SetResource,
   moves: SetMove[],
 ): Promise<(TransitionResult | undefined)[]> {
-  await lockJobsOf(
-    ctx.db,
-    ctx.tenant.id,
-    resource,
-    moves.map((move) => move.seq),
-  )
+  await lockJobs(ctx.db, ctx.tenant.id, resource, { seqs: moves.map((move) => move.seq) })
   const results = await SET_MOVERS[resource](ctx, moves)
   await cancelMovesOf(
     ctx.db,

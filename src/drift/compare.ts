@@ -7,13 +7,7 @@
  * lists, nulls, key order, the status, the envelope's message and the headers are.
  */
 import { routeOf, templatesMatching, theContract, type JsonSchema } from './contract.js'
-import {
-  ERROR_MESSAGES,
-  IGNORED_HEADERS,
-  IGNORED_PREFIXES,
-  sandboxHeaders,
-  SUCCESS_MESSAGES,
-} from './messages.js'
+import { ERROR_MESSAGES, IGNORED_HEADERS, IGNORED_PREFIXES, sandboxHeaders } from './messages.js'
 
 export type FindingKind =
   | 'missing-key'
@@ -77,7 +71,7 @@ export function compareExchange(exchange: Exchange): Finding[] {
   compareHeaders(exchange, out)
   if (success) {
     if (found.answer) compareValue(exchange.body, found.answer, '$', out)
-    const message = SUCCESS_MESSAGES[route]
+    const message = found.message
     const sent = messageOf(exchange.body)
     if (message !== undefined && typeof sent === 'string' && sent !== message)
       out.add('$.message', 'message', sent, message)

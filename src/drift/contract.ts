@@ -1,10 +1,16 @@
 /**
  * The sandbox's /v1 contract as drift compares with it: every route's method, template, statuses
  * and 200 answer schema, read once from the OpenAPI document of the /v1 routes (http/openapi.ts),
- * and which route a request takes.
+ * the 200 answer's message each route declares (http/route-meta.ts), and which route a request
+ * takes.
  */
 import { Hono } from 'hono'
-import { openApiDocument, type OpenApiDocument } from '../http/openapi.js'
+import {
+  documentedRoutes,
+  openApiDocument,
+  openApiPath,
+  type OpenApiDocument,
+} from '../http/openapi.js'
 import { createV1Api } from '../http/v1/index.js'
 
 /** A JSON Schema of the OpenAPI document (openapi.ts's; named here, the declarations stay plain). */
@@ -17,6 +23,8 @@ export type Route = {
   /** The documented statuses: 200 and the error statuses the route can give. */
   statuses: number[]
   answer: JsonSchema | undefined
+  /** The envelope's `message` of the 200 answer, as the route declares it. */
+  message: string | undefined
 }
 
 type Contract = { document: OpenApiDocument; routes: Route[] }
@@ -31,24 +39,32 @@ export function theContract(): Contract {
   if (contract) return contract
   const v1 = new Hono().route('/v1', createV1Api({ quirks: true }))
   const document = openApiDocument(v1)
+  const messages = new Map(
+    documentedRoutes(v1).map((r) => [`${r.method} ${openApiPath(r.path)}`, r.meta?.message]),
+  )
   const routes: Route[] = []
   for (const [template, item] of Object.entries(document.paths)) {
     if (!template.startsWith('/v1/')) continue
-    const trimmed = template.length > 1 ? template.replace(/\/+$/, '') : template
+    const route = trimmed(template)
     for (const [method, operation] of Object.entries(item)) {
       const ok = operation.responses['200']
       const schema = ok && 'content' in ok ? ok.content?.['application/json']?.schema : undefined
       routes.push({
         method: method.toUpperCase(),
-        template: trimmed,
-        segments: trimmed.split('/'),
+        template: route,
+        segments: route.split('/'),
         statuses: Object.keys(operation.responses).map(Number),
         answer: schema,
+        message: messages.get(`${method.toUpperCase()} ${route}`),
       })
     }
   }
   contract = { document, routes }
   return contract
+}
+
+function trimmed(template: string): string {
+  return template.length > 1 ? template.replace(/\/+$/, '') : template
 }
 
 const isParameter = (segment: string) => segment.startsWith('{') && segment.endsWith('}')

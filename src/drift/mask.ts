@@ -9,9 +9,22 @@
  * its length: a string of digits stays digits (`0000000000004242`), another string keeps its
  * length in `*`, a number stays a number with as many digits. Personal fields (names, phone,
  * email, id_no, address, bank_id, image URLs) stay as they are unless `personal` is set.
+ * What is masked, and how much shows, is lib/masking.ts's (its primitives); what is drift's own
+ * here is where: which keys are secret or personal, the walk of a body, the masked value's type.
  */
-import { luhnCheckDigit } from '../domain/ids.js'
-import { maskToken } from '../lib/masking.js'
+import {
+  authorizationScheme,
+  cardNumberVisible,
+  isCardNumber,
+  maskAllBut,
+  maskBearerTokens,
+  maskCardNumbersInText,
+  maskRevealTokens,
+  maskToken,
+  tokenVisible,
+} from '../lib/masking.js'
+
+export { luhnValid } from '../lib/masking.js'
 
 export type MaskOptions = { personal: boolean }
 
@@ -99,7 +112,7 @@ function walk(
   if (typeof value === 'number') {
     if (kind) return maskNumber(value, kind)
     if (personal) return maskNumber(value, 'hidden')
-    return isCardNumber(value) ? maskNumber(value, 'card') : value
+    return isCardNumberValue(value) ? maskNumber(value, 'card') : value
   }
   if (Array.isArray(value)) return value.map((item) => walk(item, kind, personal, opts))
   if (value !== null && typeof value === 'object') {
@@ -154,16 +167,19 @@ const DESCRIPTIONS = new Set(['string', 'number', 'boolean', 'null', 'object', '
  * digits (`0`), another string keeps its length in `*`.
  */
 function maskChars(text: string, visible: number): string {
-  const shown = text.length > visible ? visible : 0
-  const fill = /^\d+$/.test(text) ? '0' : '*'
-  return fill.repeat(text.length - shown) + text.slice(text.length - shown)
+  return maskAllBut(text, visible, fillOf(text))
+}
+
+/** What a masked character is: `0` in a string of digits (it stays digits), else `*`. */
+function fillOf(text: string): string {
+  return /^\d+$/.test(text) ? '0' : '*'
 }
 
 /** How many trailing characters of a secret stay visible (PRODUCT §11). */
 function visibleOf(kind: SecretKind, length: number): number {
   if (kind === 'hidden') return 0
-  if (kind === 'card') return length > 4 ? 4 : 0
-  return length > 8 ? 4 : 0
+  if (kind === 'card') return cardNumberVisible(length)
+  return tokenVisible(length)
 }
 
 function maskSecretString(kind: SecretKind, text: string): string {
@@ -176,9 +192,9 @@ function maskSecretString(kind: SecretKind, text: string): string {
         ? maskUrlSecrets(text)
         : maskChars(text, visibleOf(kind, text.length))
     case 'token': {
-      // `Bearer abc…`: the scheme stays readable (lib/masking.ts maskAuthorization)
-      const scheme = /^([A-Za-z][\w-]*) +(?=\S)/.exec(text)
-      if (scheme) return scheme[0] + maskToken(text.slice(scheme[0].length))
+      // `Bearer abc…`: the scheme and its spaces stay as sent (lib/masking.ts maskAuthorization)
+      const scheme = authorizationScheme(text)
+      if (scheme) return scheme + maskToken(text.slice(scheme.length))
       return /^\d+$/.test(text) ? maskChars(text, visibleOf(kind, text.length)) : maskToken(text)
     }
   }
@@ -216,15 +232,8 @@ function maskUrlSecrets(url: string): string {
   return origin + path + query + fragment
 }
 
-/** Luhn's check on a string of digits: its last digit is the check digit of the others. */
-export function luhnValid(digits: string): boolean {
-  return luhnCheckDigit(digits.slice(0, -1)) === digits.slice(-1)
-}
-
-function isCardNumber(value: number): boolean {
-  if (!Number.isInteger(value) || value < 0) return false
-  const digits = String(value)
-  return /^\d{13,19}$/.test(digits) && luhnValid(digits)
+function isCardNumberValue(value: number): boolean {
+  return Number.isInteger(value) && value >= 0 && isCardNumber(String(value))
 }
 
 /**
@@ -242,10 +251,6 @@ function maskNumber(value: number, kind: SecretKind): number {
 /** A secret key in JSON text (`"cvv2": "123"`, `"cvv2":123`) or in a query or form (`cvv2=123`). */
 const KEYED_IN_TEXT =
   /("([A-Za-z0-9_-]+)"\s*:\s*)("(?:[^"\\]|\\.)*"|-?\d+)|((?:^|[?&;\s])([A-Za-z0-9_-]+)=)([^&;\s#"]*)/g
-const BEARER = /\b(Bearer\s+)([A-Za-z0-9\-._~+/]+=*)/gi
-/** The card-reveal page's token in its URL (the sandbox's `/__sandbox/card-reveal/{token}`). */
-const REVEAL_TOKEN = /(\/card-reveal\/)([A-Za-z0-9_-]+)/gi
-const LONG_DIGITS = /(?<!\d)\d{13,19}(?!\d)/g
 
 /**
  * A string whose key is no secret, masked by what it holds: card numbers (Luhn-valid runs of
@@ -279,11 +284,5 @@ export function maskValuesInText(text: string): string {
       },
     )
   }
-  if (/bearer/i.test(out))
-    out = out.replace(BEARER, (_, head: string, token: string) => head + maskToken(token))
-  if (/card-reveal\//i.test(out))
-    out = out.replace(REVEAL_TOKEN, (_, head: string, token: string) => head + maskToken(token))
-  if (/\d{13}/.test(out))
-    out = out.replace(LONG_DIGITS, (digits) => (luhnValid(digits) ? maskChars(digits, 4) : digits))
-  return out
+  return maskCardNumbersInText(maskRevealTokens(maskBearerTokens(out)), '0')
 }

@@ -8,7 +8,7 @@ import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import type { $ZodIssue } from 'zod/v4/core'
-import { SandboxError, type ErrorCode, type FieldErrors } from '../domain/errors.js'
+import { MALFORMED_JSON, SandboxError, type ErrorCode, type FieldErrors } from '../domain/errors.js'
 import { FixtureError } from '../engine/fixtures.js'
 import { describeCause, storeUnreachable } from '../store/open.js'
 import { sendJson } from './envelope.js'
@@ -55,7 +55,7 @@ export function onError(error: Error, c: Context): Response {
   if (error instanceof HTTPException) {
     // Hono raises these for unreadable bodies (its validator, its body limit).
     const code: ErrorCode = error.status === 413 ? 'payload_too_large' : 'malformed_json'
-    const message = error.status === 413 ? PAYLOAD_TOO_LARGE : 'Malformed JSON in request body.'
+    const message = error.status === 413 ? PAYLOAD_TOO_LARGE : MALFORMED_JSON
     return renderError(c, new SandboxError(code, message))
   }
   if (error instanceof FixtureError) {

@@ -19,6 +19,11 @@ export type RouteMeta = {
    * (v1/answers.ts); the OpenAPI document shows it, test/http/v1/answers.test.ts checks live answers.
    */
   answer?: ZodType
+  /**
+   * The envelope's `message` of the 200 answer (SPEC §2.1): every /v1 route declares the one its
+   * handler answers with, and drift (drift/contract.ts) compares upstream's with it.
+   */
+  message?: string
   /** Where the route sends the browser (a 302 instead of a 200). */
   redirect?: string
 }

@@ -6,19 +6,90 @@
  * number its last 4 digits; a cvv2 nothing; a card access token as a token, in JSON
  * (`access_token`, the end of `embedded_ui`) and in the path of the card-reveal page it opens.
  * What is sent to a webhook receiver is never masked:
- * the outbox keeps exact bytes.
+ * the outbox keeps exact bytes. The proxy's record (drift/mask.ts) masks with the same
+ * primitives: a token, a card number, Luhn, a bearer token and a card-reveal token in text.
  */
 
-export function maskToken(token: string): string {
-  const visible = token.length > 8 ? token.slice(-4) : ''
-  return '*'.repeat(token.length - visible.length) + visible
+/** `text` with all but its last `visible` characters (none when it has no more) replaced by `fill`. */
+export function maskAllBut(text: string, visible: number, fill: string): string {
+  const shown = text.length > visible ? visible : 0
+  return fill.repeat(text.length - shown) + text.slice(text.length - shown)
 }
 
-/** `Bearer test-token` → `Bearer ******oken`; the scheme stays readable. */
+/** How many trailing characters of a token stay visible: 4 of one longer than 8, else none. */
+export function tokenVisible(length: number): number {
+  return length > 8 ? 4 : 0
+}
+
+/** How many trailing digits of a card number stay visible: 4 of one longer than 4, else none. */
+export function cardNumberVisible(length: number): number {
+  return length > 4 ? 4 : 0
+}
+
+export function maskToken(token: string): string {
+  return maskAllBut(token, tokenVisible(token.length), '*')
+}
+
+/** A card number, its last 4 digits shown, the others `fill` (`*`; the proxy's record: `0`). */
+export function maskCardNumber(digits: string, fill: string): string {
+  return maskAllBut(digits, cardNumberVisible(digits.length), fill)
+}
+
+/** An Authorization value's scheme and the spaces after it (`Bearer `), when a token follows. */
+const SCHEME = /^[A-Za-z][\w-]* +(?=\S)/
+
+/** The scheme of an Authorization value with the spaces that follow it, if it starts with one. */
+export function authorizationScheme(value: string): string | undefined {
+  return SCHEME.exec(value)?.[0]
+}
+
+/** `Bearer test-token` → `Bearer ******oken`; the scheme stays readable, one space after it. */
 export function maskAuthorization(value: string): string {
-  const space = value.indexOf(' ')
-  if (space === -1) return maskToken(value)
-  return `${value.slice(0, space)} ${maskToken(value.slice(space + 1).trimStart())}`
+  const scheme = authorizationScheme(value)
+  if (scheme === undefined) return maskToken(value)
+  return `${scheme.trimEnd()} ${maskToken(value.slice(scheme.length))}`
+}
+
+/** The Luhn check digit of `body`, a string of digits: the digit that makes `body` + it valid. */
+export function luhnCheckDigit(body: string): string {
+  let sum = 0
+  for (let i = 0; i < body.length; i++) {
+    let digit = Number(body[body.length - 1 - i])
+    if (i % 2 === 0) {
+      digit *= 2
+      if (digit > 9) digit -= 9
+    }
+    sum += digit
+  }
+  return String((10 - (sum % 10)) % 10)
+}
+
+/** Luhn's check on a string of digits: its last digit is the check digit of the others. */
+export function luhnValid(digits: string): boolean {
+  return /^\d+$/.test(digits) && luhnCheckDigit(digits.slice(0, -1)) === digits.slice(-1)
+}
+
+/** A card number, as the masking reads one: a Luhn-valid run of 13 to 19 digits. */
+export function isCardNumber(digits: string): boolean {
+  return /^\d{13,19}$/.test(digits) && luhnValid(digits)
+}
+
+const LONG_DIGITS = /(?<!\d)\d{13,19}(?!\d)/g
+
+/** Every card number in `text` (a Luhn-valid run of 13 to 19 digits, no digit either side) masked. */
+export function maskCardNumbersInText(text: string, fill: string): string {
+  if (!/\d{13}/.test(text)) return text
+  return text.replace(LONG_DIGITS, (digits) =>
+    luhnValid(digits) ? maskCardNumber(digits, fill) : digits,
+  )
+}
+
+const BEARER = /\b(Bearer\s+)([A-Za-z0-9\-._~+/]+=*)/gi
+
+/** Every bearer token in `text` (`Bearer abc…`, in any case) masked as a token. */
+export function maskBearerTokens(text: string): string {
+  if (!/bearer/i.test(text)) return text
+  return text.replace(BEARER, (_, head: string, token: string) => head + maskToken(token))
 }
 
 /**
@@ -57,7 +128,7 @@ export function maskJsonSecrets(json: string): string {
         key === 'cvv2'
           ? '***'
           : key === 'card_number'
-            ? maskCardNumber(value)
+            ? maskCardNumber(value, '*')
             : key === 'embedded_ui'
               ? maskSecretPath(value)
               : maskToken(value)
@@ -66,13 +137,17 @@ export function maskJsonSecrets(json: string): string {
   )
 }
 
-function maskCardNumber(digits: string): string {
-  const visible = digits.length > 4 ? digits.slice(-4) : ''
-  return '*'.repeat(digits.length - visible.length) + visible
-}
-
 /** Where the hosted card-reveal page lives: its path ends with the card access token. */
 export const CARD_REVEAL_PATH = '/__sandbox/card-reveal/'
+
+/** The card-reveal page's token in any URL's path (`…/card-reveal/{token}`, in any case). */
+const REVEAL_TOKEN = /(\/card-reveal\/)([A-Za-z0-9_-]+)/gi
+
+/** Every card-reveal token in `text` masked as a token: the proxy's record, whatever the host. */
+export function maskRevealTokens(text: string): string {
+  if (!/card-reveal\//i.test(text)) return text
+  return text.replace(REVEAL_TOKEN, (_, head: string, token: string) => head + maskToken(token))
+}
 
 /** A path or URL with the card-reveal page's token in it, the token masked; others unchanged. */
 export function maskSecretPath(path: string): string {

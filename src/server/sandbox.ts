@@ -13,7 +13,7 @@ import {
   openStore,
   storeLocationIsShared,
 } from '../store/open.js'
-import { formatDuration } from '../store/postgres/wait.js'
+import { formatDuration } from '../lib/duration.js'
 import type { ResolvedOptions, SandboxDeps, SandboxOptions } from '../wiring/deps.js'
 import { isInstant, MANUAL_CLOCK_START_MS, wallClock } from '../domain/clock.js'
 import { createIds } from '../domain/ids.js'

@@ -64,35 +64,6 @@ const claimWaiting = claimStatement(false)
 const claimUnclaimed = claimStatement(true)
 
 /**
- * Locks, until the transaction ends, the pending jobs of the resource's rows `seqs`, as a move
- * does for its own (store/locks.ts lockForMove: jobs first, then the rows). PostgreSQL only:
- * SQLite has one writer at a time.
- */
-export async function lockJobsOf(
-  db: Db,
-  tenantId: string,
-  resource: string,
-  seqs: number[],
-): Promise<void> {
-  if (!db.driver.rowLocks) return
-  await query(db, 'all', (db, t, d) =>
-    d.forUpdate(
-      db
-        .select({ seq: t.jobs.seq })
-        .from(t.jobs)
-        .where(
-          and(
-            eq(t.jobs.tenantId, tenantId),
-            eq(t.jobs.resource, resource),
-            inArray(t.jobs.resourceSeq, seqs),
-          ),
-        )
-        .orderBy(asc(t.jobs.seq)),
-    ),
-  )
-}
-
-/**
  * The tenant's rows of `table` whose `column` is one of `values`, locked until the transaction
  * ends (PostgreSQL), in seq order. They are looked up by `column`, which must have an index of
  * its own (each set's key has a unique one): the tenant is only checked, so that a set reads

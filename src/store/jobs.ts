@@ -11,20 +11,13 @@
  * their clocks, and takes in what the others announce (announced.ts) rather than asking SQL.
  */
 import { FILL_DETAILS } from '../db/values.js'
-import { and, asc, eq, lte, min, ne, sql } from 'drizzle-orm'
+import { and, asc, eq, min, ne, sql } from 'drizzle-orm'
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core'
 import type { Db, NewJob, Replicas, TenantClock } from './driver.js'
 import { jobs, type Job } from '../db/schema.js'
 import { announcedOf } from './announced.js'
 import { insertRow } from './rows.js'
-import {
-  commitsOfOthers,
-  inTransaction,
-  storeIsShared,
-  statement,
-  type Tables,
-} from './statements.js'
-import type { Builder } from './driver.js'
+import { commitsOfOthers, inTransaction, storeIsShared, statement } from './statements.js'
 
 export async function insertJob(db: Db, job: typeof jobs.$inferInsert): Promise<void> {
   await insertRow(db, jobs, job)
@@ -180,42 +173,6 @@ export async function reloadDueAtIfOthersWrote(db: Db): Promise<void> {
   const index = dueIndexes.get(connection)
   if (index && index.othersCommits !== (await commitsOfOthers(db)))
     dueIndexes.set(connection, await loadDueIndex(db))
-}
-
-function dueSelect(db: Builder, t: Tables) {
-  return db
-    .select()
-    .from(t.jobs)
-    .where(
-      and(
-        eq(t.jobs.tenantId, sql.placeholder('tenant')),
-        lte(t.jobs.dueAt, sql.placeholder('until')),
-      ),
-    )
-    .orderBy(asc(t.jobs.dueAt), asc(t.jobs.seq))
-    .limit(sql.placeholder('limit'))
-}
-
-const due = statement((db, t, d) => d.forUpdate(dueSelect(db, t)).prepare())
-const dueUnclaimed = statement((db, t, d) =>
-  d.forUpdate(dueSelect(db, t), { skipLocked: true }).prepare(),
-)
-
-/**
- * The tenant's first `limit` jobs due at or before `until`, in the order they run, claimed by
- * the transaction that reads them: on PostgreSQL they stay locked until it ends (it deletes
- * those it runs), so that each job runs once across replicas. `unclaimed`: jobs another
- * transaction holds are left to it (the tick); otherwise they are waited for, and those it ran
- * are gone by then (a request's catch-up, an advance: they return once all is run).
- */
-export async function dueJobs(
-  db: Db,
-  tenantId: string,
-  until: number,
-  limit: number,
-  unclaimed = false,
-): Promise<Job[]> {
-  return await (unclaimed ? dueUnclaimed : due)(db).all({ tenant: tenantId, until, limit })
 }
 
 const remove = statement((db, t) =>

@@ -5,7 +5,7 @@
  * transition and the scheduled settlement) would both pass the check. The first to lock goes
  * first; the other then reads the moved status and is refused (a job: dropped).
  */
-import { and, asc, eq } from 'drizzle-orm'
+import { and, asc, eq, inArray } from 'drizzle-orm'
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core'
 import type { Db } from './driver.js'
 import { cardUsers, cards, disburses, disputes, payments, transactions } from '../db/schema.js'
@@ -35,17 +35,7 @@ export async function lockForMove(
   key: string,
 ): Promise<void> {
   if (!db.driver.rowLocks) return
-  await query(db, 'all', (db, t, d) =>
-    d.forUpdate(
-      db
-        .select({ seq: t.jobs.seq })
-        .from(t.jobs)
-        .where(
-          and(eq(t.jobs.tenantId, tenantId), eq(t.jobs.resource, resource), eq(t.jobs.key, key)),
-        )
-        .orderBy(asc(t.jobs.seq)),
-    ),
-  )
+  await lockJobs(db, tenantId, resource, { key })
   const [table, column] = KEYED[resource]
   await query(db, 'all', (db, t, d) =>
     d.forUpdate(
@@ -58,6 +48,35 @@ export async function lockForMove(
             eq(columnIn(t, table, column), key),
           ),
         ),
+    ),
+  )
+}
+
+/**
+ * Locks, until the transaction ends, the pending jobs of the tenant's `resource` rows named by
+ * key (one move: lockForMove) or by seq (a set's moves, domain/moves-in-sets.ts), in seq order,
+ * before the rows themselves are locked. PostgreSQL only: SQLite has one writer at a time.
+ */
+export async function lockJobs(
+  db: Db,
+  tenantId: string,
+  resource: string,
+  rows: { key: string } | { seqs: number[] },
+): Promise<void> {
+  if (!db.driver.rowLocks) return
+  await query(db, 'all', (db, t, d) =>
+    d.forUpdate(
+      db
+        .select({ seq: t.jobs.seq })
+        .from(t.jobs)
+        .where(
+          and(
+            eq(t.jobs.tenantId, tenantId),
+            eq(t.jobs.resource, resource),
+            'key' in rows ? eq(t.jobs.key, rows.key) : inArray(t.jobs.resourceSeq, rows.seqs),
+          ),
+        )
+        .orderBy(asc(t.jobs.seq)),
     ),
   )
 }

@@ -3,6 +3,7 @@
  * files at start apply to every tenant; those posted at run time apply to the posting tenant
  * only and go away on its reset. Counters for `nth` and `times` are per tenant and rule.
  */
+import { TOO_MANY_ATTEMPTS, UNAUTHENTICATED } from '../../domain/errors.js'
 import type { Edit } from './edit.js'
 import type { FieldMatcher, Outcome, Rule, Scenario } from './schema.js'
 
@@ -114,12 +115,12 @@ function merge(effects: Effects, rule: Rule, name: string): Effects {
 
 const MESSAGES: Record<number, string> = {
   400: 'Bad Request',
-  401: 'Unauthenticated.',
+  401: UNAUTHENTICATED,
   403: 'Forbidden',
   404: 'Not Found',
   409: 'Conflict',
   422: 'The given data was invalid.',
-  429: 'Too Many Attempts.',
+  429: TOO_MANY_ATTEMPTS,
   500: 'Server Error',
   502: 'Bad Gateway',
   503: 'Service Unavailable',

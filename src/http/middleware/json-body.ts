@@ -6,7 +6,7 @@
  */
 import type { HttpBindings } from '@hono/node-server'
 import type { Context, Next } from 'hono'
-import { SandboxError } from '../../domain/errors.js'
+import { MALFORMED_JSON, SandboxError } from '../../domain/errors.js'
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../lib/json-depth.js'
 import type { AppEnv } from '../../wiring/env.js'
 import { PAYLOAD_TOO_LARGE, validationError } from '../errors.js'
@@ -101,7 +101,7 @@ function jsonObjectOf(text: string, contentType: string | undefined): Record<str
   try {
     parsed = JSON.parse(text)
   } catch {
-    throw new SandboxError('malformed_json', 'Malformed JSON in request body.')
+    throw new SandboxError('malformed_json', MALFORMED_JSON)
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw validationError({ body: ['The request body must be a JSON object.'] })

@@ -6,7 +6,7 @@
  */
 import type { MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../../wiring/env.js'
-import { SandboxError } from '../../domain/errors.js'
+import { SandboxError, TOO_MANY_ATTEMPTS } from '../../domain/errors.js'
 import { createRateCounter } from '../../domain/rate-limit.js'
 
 export function rateLimit(enforced: number | false): MiddlewareHandler<AppEnv> {
@@ -17,7 +17,7 @@ export function rateLimit(enforced: number | false): MiddlewareHandler<AppEnv> {
     c.set('rateLimit', place)
     // Laravel's throttle message
     if (place.retryAfterSeconds !== undefined)
-      throw new SandboxError('too_many_requests', 'Too Many Attempts.')
+      throw new SandboxError('too_many_requests', TOO_MANY_ATTEMPTS)
     return next()
   }
 }

@@ -6,7 +6,7 @@
 import type { HttpBindings } from '@hono/node-server'
 import type { IncomingMessage } from 'node:http'
 import type { Context, MiddlewareHandler } from 'hono'
-import { SandboxError } from '../../domain/errors.js'
+import { SandboxError, UNAUTHENTICATED } from '../../domain/errors.js'
 import type { Tenant } from '../../db/schema.js'
 import type { DomainContext } from '../../domain/context.js'
 import type { AppEnv } from '../../wiring/env.js'
@@ -18,8 +18,6 @@ import { stampsOf } from '../../store/tenants.js'
 import { requestHeader } from '../request-headers.js'
 
 const BEARER = /^Bearer[ \t]+([!-~]{1,512})[ \t]*$/i
-
-export const UNAUTHENTICATED = 'Unauthenticated.'
 
 export function tenant(): MiddlewareHandler<AppEnv> {
   // a tenant met before is found in memory: then no promise is waited for (a /v1 request's path)

@@ -17,7 +17,7 @@ import {
   toPage,
   type Presenting,
 } from '../envelope.js'
-import { describeRoute } from '../route-meta.js'
+import { describeRoute, type RouteMeta } from '../route-meta.js'
 import { validate } from '../validate.js'
 import { businessBalancesAnswer, listBusinessOperationsAnswer } from './answers.js'
 
@@ -36,37 +36,37 @@ export function operationJson(operation: BusinessOperation, p: Presenting) {
   }
 }
 
+/** Each route's declaration (route-meta.ts): the handler answers 200 with its `message`. */
+const meta = {
+  balances: {
+    auth: 'bearer',
+    summary: 'Business balances (shape guessed: no docs page)',
+    answer: businessBalancesAnswer,
+    message: 'Business balances fetched successfully',
+  },
+  operations: {
+    auth: 'bearer',
+    summary: 'List business operations',
+    answer: listBusinessOperationsAnswer,
+    message: 'Business operations fetched successfully',
+  },
+} satisfies Record<string, RouteMeta>
+
 export const businessApi = new Hono<AppEnv>()
-  .get(
-    '/balances',
-    describeRoute({
-      auth: 'bearer',
-      summary: 'Business balances (shape guessed: no docs page)',
-      answer: businessBalancesAnswer,
+  .get('/balances', describeRoute(meta.balances), async (c) =>
+    ok(c, meta.balances.message, {
+      data: { balance: await balanceOf(c.get('ctx'), FLOAT) },
     }),
-    async (c) =>
-      ok(c, 'Business balances fetched successfully', {
-        data: { balance: await balanceOf(c.get('ctx'), FLOAT) },
-      }),
   )
-  .get(
-    '/operations',
-    describeRoute({
-      auth: 'bearer',
-      summary: 'List business operations',
-      answer: listBusinessOperationsAnswer,
-    }),
-    validate('query', pageQuery),
-    (c) => {
-      const asked = toPage(c.req.valid('query'))
-      const key = `operations ${asked.page} ${asked.perPage}`
-      return okList(c, key, 'Business operations fetched successfully', async () => {
-        const p = presenting(c)
-        const page = await listOperations(c.get('ctx'), asked)
-        return {
-          data: page.rows.map((operation) => operationJson(operation, p)),
-          meta: pageMeta(page),
-        }
-      })
-    },
-  )
+  .get('/operations', describeRoute(meta.operations), validate('query', pageQuery), (c) => {
+    const asked = toPage(c.req.valid('query'))
+    const key = `operations ${asked.page} ${asked.perPage}`
+    return okList(c, key, meta.operations.message, async () => {
+      const p = presenting(c)
+      const page = await listOperations(c.get('ctx'), asked)
+      return {
+        data: page.rows.map((operation) => operationJson(operation, p)),
+        meta: pageMeta(page),
+      }
+    })
+  })

@@ -23,7 +23,7 @@ import {
   toPage,
   type Presenting,
 } from '../envelope.js'
-import { describeRoute } from '../route-meta.js'
+import { describeRoute, type RouteMeta } from '../route-meta.js'
 import { sdkCardUserKeys, sdkCreatedCardUserKeys } from '../sdk-compat.js'
 import { validate } from '../validate.js'
 import { createCardUserBody, resubmitCardUserBody } from './bodies.js'
@@ -92,55 +92,63 @@ function verificationResponse(user: CardUser, p: Presenting, sdk: Record<string,
   return { data: { message: VERIFICATION_IN_PROGRESS, userCard, ...sdk } }
 }
 
+/** Each route's declaration (route-meta.ts): the handler answers 200 with its `message`. */
+const meta = {
+  create: {
+    auth: 'bearer',
+    summary: 'Create card user',
+    answer: createCardUserAnswer,
+    message: VERIFICATION_IN_PROGRESS,
+  },
+  resubmit: {
+    auth: 'bearer',
+    summary: 'Resubmit card user',
+    answer: createCardUserAnswer,
+    message: VERIFICATION_IN_PROGRESS,
+  },
+  list: {
+    auth: 'bearer',
+    summary: 'List card users',
+    answer: listCardUsersAnswer,
+    message: 'Card users fetched successfully',
+  },
+  show: { auth: 'bearer', summary: 'Show card user', answer: showCardUserAnswer, message: 'OK' },
+} satisfies Record<string, RouteMeta>
+
 export const cardUsersApi = new Hono<AppEnv>()
-  .post(
-    '/create',
-    describeRoute({ auth: 'bearer', summary: 'Create card user', answer: createCardUserAnswer }),
-    validate('json', createCardUserBody),
-    async (c) => {
-      const user = await registerCardUser(c.get('ctx'), c.req.valid('json'))
-      const p = presenting(c)
-      const sdk = sdkCreatedCardUserKeys(() => shownCardUserJson(user, p), p)
-      return ok(c, VERIFICATION_IN_PROGRESS, verificationResponse(user, p, sdk))
-    },
-  )
+  .post('/create', describeRoute(meta.create), validate('json', createCardUserBody), async (c) => {
+    const user = await registerCardUser(c.get('ctx'), c.req.valid('json'))
+    const p = presenting(c)
+    const sdk = sdkCreatedCardUserKeys(() => shownCardUserJson(user, p), p)
+    return ok(c, meta.create.message, verificationResponse(user, p, sdk))
+  })
   .post(
     '/resubmit',
-    describeRoute({ auth: 'bearer', summary: 'Resubmit card user', answer: createCardUserAnswer }),
+    describeRoute(meta.resubmit),
     validate('json', resubmitCardUserBody),
     async (c) => {
       const { card_user_reference, ...input } = c.req.valid('json')
       const user = await resubmitCardUser(c.get('ctx'), card_user_reference, input)
-      return ok(c, VERIFICATION_IN_PROGRESS, verificationResponse(user, presenting(c)))
+      return ok(c, meta.resubmit.message, verificationResponse(user, presenting(c)))
     },
   )
-  .get(
-    '/',
-    describeRoute({ auth: 'bearer', summary: 'List card users', answer: listCardUsersAnswer }),
-    validate('query', pageQuery),
-    (c) => {
-      const asked = toPage(c.req.valid('query'))
-      // the paginator's links name the route asked: /v1/card-users or its /v1/v1 twin
-      const route = c.req.routePath
-      const key = `card-users ${asked.page} ${asked.perPage} ${route}`
-      return okList(c, key, 'Card users fetched successfully', async () => {
-        const p = presenting(c)
-        const page = await listCardUsers(c.get('ctx'), asked)
-        const users = page.rows.map((user) => ({
-          ...cardUserJson(user),
-          ...sdkCardUserKeys(user, p),
-        }))
-        if (!p.quirks) return { data: users, meta: pageMeta(page) }
-        return { data: [laravelPaginator(page, users, p.origin + route)], meta: pageMeta(page) }
-      })
-    },
-  )
-  .get(
-    '/:reference',
-    describeRoute({ auth: 'bearer', summary: 'Show card user', answer: showCardUserAnswer }),
-    validate('param', referenceParam),
-    async (c) => {
-      const user = await findCardUser(c.get('ctx'), c.req.valid('param').reference, 'reference')
-      return ok(c, 'OK', { data: { cardUser: shownCardUserJson(user, presenting(c)) } })
-    },
-  )
+  .get('/', describeRoute(meta.list), validate('query', pageQuery), (c) => {
+    const asked = toPage(c.req.valid('query'))
+    // the paginator's links name the route asked: /v1/card-users or its /v1/v1 twin
+    const route = c.req.routePath
+    const key = `card-users ${asked.page} ${asked.perPage} ${route}`
+    return okList(c, key, meta.list.message, async () => {
+      const p = presenting(c)
+      const page = await listCardUsers(c.get('ctx'), asked)
+      const users = page.rows.map((user) => ({
+        ...cardUserJson(user),
+        ...sdkCardUserKeys(user, p),
+      }))
+      if (!p.quirks) return { data: users, meta: pageMeta(page) }
+      return { data: [laravelPaginator(page, users, p.origin + route)], meta: pageMeta(page) }
+    })
+  })
+  .get('/:reference', describeRoute(meta.show), validate('param', referenceParam), async (c) => {
+    const user = await findCardUser(c.get('ctx'), c.req.valid('param').reference, 'reference')
+    return ok(c, meta.show.message, { data: { cardUser: shownCardUserJson(user, presenting(c)) } })
+  })

@@ -29,7 +29,7 @@ import {
   toPage,
   type Presenting,
 } from '../envelope.js'
-import { describeRoute } from '../route-meta.js'
+import { describeRoute, type RouteMeta } from '../route-meta.js'
 import { sdkCardKeys } from '../sdk-compat.js'
 import { validate } from '../validate.js'
 import { cardAccessTokenBody, cardReferenceBody, createCardBody, linkCardBody } from './bodies.js'
@@ -87,68 +87,82 @@ function cardAnswer(json: ReturnType<typeof cardJson>, p: Presenting) {
   return p.quirks ? { data: { card: json } } : { card: json }
 }
 
+/** Each route's declaration (route-meta.ts): the handler answers 200 with its `message`. */
+const meta = {
+  create: {
+    auth: 'bearer',
+    summary: 'Create card',
+    answer: oneCardAnswer,
+    message: 'Card is being generated',
+  },
+  link: {
+    auth: 'bearer',
+    summary: 'Link card',
+    answer: oneCardAnswer,
+    message: 'Card is being generated',
+  },
+  freeze: {
+    auth: 'bearer',
+    summary: 'Freeze card',
+    answer: oneCardAnswer,
+    message: 'Card frozen successfully',
+  },
+  unfreeze: {
+    auth: 'bearer',
+    summary: 'Unfreeze card',
+    answer: oneCardAnswer,
+    message: 'Card unfrozen successfully',
+  },
+  accessToken: {
+    auth: 'bearer',
+    summary: 'Get card access token',
+    answer: cardAccessTokenAnswer,
+    message: 'Access Token generated successfully',
+  },
+  list: {
+    auth: 'bearer',
+    summary: 'List cards',
+    answer: listCardsAnswer,
+    message: 'Cards fetched successfully',
+  },
+  show: { auth: 'bearer', summary: 'Show card', answer: oneCardAnswer, message: 'OK' },
+} satisfies Record<string, RouteMeta>
+
 export const cardsApi = new Hono<AppEnv>()
-  .post(
-    '/create',
-    describeRoute({ auth: 'bearer', summary: 'Create card', answer: oneCardAnswer }),
-    validate('json', createCardBody),
-    async (c) => {
-      const body = c.req.valid('json')
-      const card = await createCard(c.get('ctx'), {
-        cardUserReference: body.card_user_reference,
-        brand: body.card_brand,
-        type: body.card_type,
-      })
-      return ok(c, 'Card is being generated', newCardResponse(card, presenting(c)))
-    },
-  )
-  .post(
-    '/link',
-    describeRoute({ auth: 'bearer', summary: 'Link card', answer: oneCardAnswer }),
-    validate('json', linkCardBody),
-    async (c) => {
-      const body = c.req.valid('json')
-      const card = await linkCard(c.get('ctx'), {
-        identifier: body.identifier,
-        reference: body.reference,
-        cardUserReference: body.card_user_reference,
-      })
-      return ok(c, 'Card is being generated', newCardResponse(card, presenting(c)))
-    },
-  )
-  .post(
-    '/freeze',
-    describeRoute({ auth: 'bearer', summary: 'Freeze card', answer: oneCardAnswer }),
-    validate('json', cardReferenceBody),
-    async (c) => {
-      const card = await freezeCard(c.get('ctx'), c.req.valid('json').reference)
-      return ok(
-        c,
-        'Card frozen successfully',
-        await cardResponse(c.get('ctx'), card, presenting(c)),
-      )
-    },
-  )
+  .post('/create', describeRoute(meta.create), validate('json', createCardBody), async (c) => {
+    const body = c.req.valid('json')
+    const card = await createCard(c.get('ctx'), {
+      cardUserReference: body.card_user_reference,
+      brand: body.card_brand,
+      type: body.card_type,
+    })
+    return ok(c, meta.create.message, newCardResponse(card, presenting(c)))
+  })
+  .post('/link', describeRoute(meta.link), validate('json', linkCardBody), async (c) => {
+    const body = c.req.valid('json')
+    const card = await linkCard(c.get('ctx'), {
+      identifier: body.identifier,
+      reference: body.reference,
+      cardUserReference: body.card_user_reference,
+    })
+    return ok(c, meta.link.message, newCardResponse(card, presenting(c)))
+  })
+  .post('/freeze', describeRoute(meta.freeze), validate('json', cardReferenceBody), async (c) => {
+    const card = await freezeCard(c.get('ctx'), c.req.valid('json').reference)
+    return ok(c, meta.freeze.message, await cardResponse(c.get('ctx'), card, presenting(c)))
+  })
   .post(
     '/unfreeze',
-    describeRoute({ auth: 'bearer', summary: 'Unfreeze card', answer: oneCardAnswer }),
+    describeRoute(meta.unfreeze),
     validate('json', cardReferenceBody),
     async (c) => {
       const card = await unfreezeCard(c.get('ctx'), c.req.valid('json').reference)
-      return ok(
-        c,
-        'Card unfrozen successfully',
-        await cardResponse(c.get('ctx'), card, presenting(c)),
-      )
+      return ok(c, meta.unfreeze.message, await cardResponse(c.get('ctx'), card, presenting(c)))
     },
   )
   .post(
     '/auth/access_token',
-    describeRoute({
-      auth: 'bearer',
-      summary: 'Get card access token',
-      answer: cardAccessTokenAnswer,
-    }),
+    describeRoute(meta.accessToken),
     validate('json', cardAccessTokenBody),
     async (c) => {
       const body = c.req.valid('json')
@@ -156,7 +170,7 @@ export const cardsApi = new Hono<AppEnv>()
         cardReference: body.reference,
         cssUrl: body.css_url || undefined,
       })
-      return ok(c, 'Access Token generated successfully', {
+      return ok(c, meta.accessToken.message, {
         data: {
           access_token: issued.token,
           embedded_ui: cardRevealUrl(presenting(c), issued.token),
@@ -164,35 +178,20 @@ export const cardsApi = new Hono<AppEnv>()
       })
     },
   )
-  .get(
-    '/',
-    describeRoute({ auth: 'bearer', summary: 'List cards', answer: listCardsAnswer }),
-    validate('query', pageQuery),
-    (c) => {
-      const asked = toPage(c.req.valid('query'))
-      return okList(
-        c,
-        `cards ${asked.page} ${asked.perPage}`,
-        'Cards fetched successfully',
-        async () => {
-          const p = presenting(c)
-          const page = await listCards(c.get('ctx'), asked)
-          return {
-            data: page.rows.map((card) => cardListJson(card, card.balance, p)),
-            meta: pageMeta(page),
-          }
-        },
-      )
-    },
-  )
-  .get(
-    '/:reference',
-    describeRoute({ auth: 'bearer', summary: 'Show card', answer: oneCardAnswer }),
-    validate('param', referenceParam),
-    async (c) => {
-      const ctx = c.get('ctx')
-      const card = await findCardWithBalance(ctx, c.req.valid('param').reference, 'reference')
+  .get('/', describeRoute(meta.list), validate('query', pageQuery), (c) => {
+    const asked = toPage(c.req.valid('query'))
+    return okList(c, `cards ${asked.page} ${asked.perPage}`, meta.list.message, async () => {
       const p = presenting(c)
-      return ok(c, 'OK', cardAnswer(cardJson(card, card.balance, p), p))
-    },
-  )
+      const page = await listCards(c.get('ctx'), asked)
+      return {
+        data: page.rows.map((card) => cardListJson(card, card.balance, p)),
+        meta: pageMeta(page),
+      }
+    })
+  })
+  .get('/:reference', describeRoute(meta.show), validate('param', referenceParam), async (c) => {
+    const ctx = c.get('ctx')
+    const card = await findCardWithBalance(ctx, c.req.valid('param').reference, 'reference')
+    const p = presenting(c)
+    return ok(c, meta.show.message, cardAnswer(cardJson(card, card.balance, p), p))
+  })

@@ -16,7 +16,7 @@ import {
   toPage,
   type Presenting,
 } from '../envelope.js'
-import { describeRoute } from '../route-meta.js'
+import { describeRoute, type RouteMeta } from '../route-meta.js'
 import { validate } from '../validate.js'
 import { createDisburseBody } from './bodies.js'
 import { checkoutUrl } from './payments.js'
@@ -51,49 +51,56 @@ export function disburseJson(
   }
 }
 
+/** Each route's declaration (route-meta.ts): the handler answers 200 with its `message`. */
+const meta = {
+  create: {
+    auth: 'bearer',
+    summary: 'Create a disburse',
+    answer: createDisburseAnswer,
+    message: 'Disburse initiated successfully',
+  },
+  list: {
+    auth: 'bearer',
+    summary: 'List of disburses',
+    answer: listDisbursesAnswer,
+    message: 'Disburses fetched successfully',
+  },
+  show: {
+    auth: 'bearer',
+    summary: 'Show disburse',
+    answer: showDisburseAnswer,
+    message: 'Disburse fetched successfully',
+  },
+} satisfies Record<string, RouteMeta>
+
 export const disbursesApi = new Hono<AppEnv>()
-  .post(
-    '/create',
-    describeRoute({ auth: 'bearer', summary: 'Create a disburse', answer: createDisburseAnswer }),
-    validate('json', createDisburseBody),
-    async (c) => {
-      const body = c.req.valid('json')
-      const disburse = await createDisburse(c.get('ctx'), {
-        amount: body.amount,
-        network: body.network,
-        partnerReference: body.partner_reference,
-        customer: body.customer,
-      })
-      return ok(c, 'Disburse initiated successfully', {
-        data: { disburse: disburseJson(disburse, c.get('tenant'), presenting(c), 'create') },
-      })
-    },
-  )
-  .get(
-    '/',
-    describeRoute({ auth: 'bearer', summary: 'List of disburses', answer: listDisbursesAnswer }),
-    validate('query', pageQuery),
-    (c) => {
-      const asked = toPage(c.req.valid('query'))
-      const key = `disburses ${asked.page} ${asked.perPage}`
-      return okList(c, key, 'Disburses fetched successfully', async () => {
-        const p = presenting(c)
-        const page = await listDisburses(c.get('ctx'), asked)
-        return {
-          data: page.rows.map((disburse) => disburseJson(disburse, c.get('tenant'), p, 'read')),
-          meta: pageMeta(page),
-        }
-      })
-    },
-  )
-  .get(
-    '/:reference',
-    describeRoute({ auth: 'bearer', summary: 'Show disburse', answer: showDisburseAnswer }),
-    validate('param', referenceParam),
-    async (c) => {
-      const disburse = await findDisburse(c.get('ctx'), c.req.valid('param').reference)
-      return ok(c, 'Disburse fetched successfully', {
-        data: disburseJson(disburse, c.get('tenant'), presenting(c), 'read'),
-      })
-    },
-  )
+  .post('/create', describeRoute(meta.create), validate('json', createDisburseBody), async (c) => {
+    const body = c.req.valid('json')
+    const disburse = await createDisburse(c.get('ctx'), {
+      amount: body.amount,
+      network: body.network,
+      partnerReference: body.partner_reference,
+      customer: body.customer,
+    })
+    return ok(c, meta.create.message, {
+      data: { disburse: disburseJson(disburse, c.get('tenant'), presenting(c), 'create') },
+    })
+  })
+  .get('/', describeRoute(meta.list), validate('query', pageQuery), (c) => {
+    const asked = toPage(c.req.valid('query'))
+    const key = `disburses ${asked.page} ${asked.perPage}`
+    return okList(c, key, meta.list.message, async () => {
+      const p = presenting(c)
+      const page = await listDisburses(c.get('ctx'), asked)
+      return {
+        data: page.rows.map((disburse) => disburseJson(disburse, c.get('tenant'), p, 'read')),
+        meta: pageMeta(page),
+      }
+    })
+  })
+  .get('/:reference', describeRoute(meta.show), validate('param', referenceParam), async (c) => {
+    const disburse = await findDisburse(c.get('ctx'), c.req.valid('param').reference)
+    return ok(c, meta.show.message, {
+      data: disburseJson(disburse, c.get('tenant'), presenting(c), 'read'),
+    })
+  })

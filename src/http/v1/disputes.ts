@@ -20,7 +20,7 @@ import {
   toPage,
   type Presenting,
 } from '../envelope.js'
-import { describeRoute } from '../route-meta.js'
+import { describeRoute, type RouteMeta } from '../route-meta.js'
 import { sdkDisputeKeys } from '../sdk-compat.js'
 import { validate } from '../validate.js'
 import { createDisputeBody, updateDisputeBody } from './bodies.js'
@@ -56,28 +56,46 @@ function createdDisputeJson(dispute: Dispute, p: Presenting) {
   return p.quirks ? { ...json, slug: dispute.reference } : json
 }
 
+/** Each route's declaration (route-meta.ts): the handler answers 200 with its `message`. */
+const meta = {
+  create: {
+    auth: 'bearer',
+    summary: 'Create dispute',
+    answer: disputeChangeAnswer,
+    message: 'dispute successfully created!',
+  },
+  update: {
+    auth: 'bearer',
+    summary: 'Update dispute',
+    answer: disputeChangeAnswer,
+    message: 'Dispute updated successfully',
+  },
+  list: {
+    auth: 'bearer',
+    summary: 'List disputes',
+    answer: listDisputesAnswer,
+    message: 'Disputes fetched successfully',
+  },
+  show: { auth: 'bearer', summary: 'Show dispute', answer: showDisputeAnswer, message: 'OK' },
+} satisfies Record<string, RouteMeta>
+
 export const disputesApi = new Hono<AppEnv>()
-  .post(
-    '/create',
-    describeRoute({ auth: 'bearer', summary: 'Create dispute', answer: disputeChangeAnswer }),
-    validate('json', createDisputeBody),
-    async (c) => {
-      const body = c.req.valid('json')
-      const ctx = c.get('ctx')
-      const { field, transaction } = await namedTransaction(ctx, body)
-      const dispute = await openDispute(
-        ctx,
-        { transactionSlug: transaction.slug, reason: body.reason, explanation: body.explanation },
-        field,
-      )
-      return ok(c, 'dispute successfully created!', {
-        data: [createdDisputeJson(dispute, presenting(c))],
-      })
-    },
-  )
+  .post('/create', describeRoute(meta.create), validate('json', createDisputeBody), async (c) => {
+    const body = c.req.valid('json')
+    const ctx = c.get('ctx')
+    const { field, transaction } = await namedTransaction(ctx, body)
+    const dispute = await openDispute(
+      ctx,
+      { transactionSlug: transaction.slug, reason: body.reason, explanation: body.explanation },
+      field,
+    )
+    return ok(c, meta.create.message, {
+      data: [createdDisputeJson(dispute, presenting(c))],
+    })
+  })
   .post(
     '/update/:reference',
-    describeRoute({ auth: 'bearer', summary: 'Update dispute', answer: disputeChangeAnswer }),
+    describeRoute(meta.update),
     validate('param', referenceParam),
     validate('json', updateDisputeBody),
     async (c) => {
@@ -90,57 +108,42 @@ export const disputesApi = new Hono<AppEnv>()
         { transactionSlug: transaction.slug, explanation: body.explanation, reason: body.reason },
         field,
       )
-      return ok(c, 'Dispute updated successfully', { data: [disputeJson(dispute, presenting(c))] })
+      return ok(c, meta.update.message, { data: [disputeJson(dispute, presenting(c))] })
     },
   )
-  .get(
-    '/',
-    describeRoute({ auth: 'bearer', summary: 'List disputes', answer: listDisputesAnswer }),
-    validate('query', pageQuery),
-    (c) => {
-      const asked = toPage(c.req.valid('query'))
-      return okList(
-        c,
-        `disputes ${asked.page} ${asked.perPage}`,
-        'Disputes fetched successfully',
-        async () => {
-          const p = presenting(c)
-          const ctx = c.get('ctx')
-          const page = await listDisputes(ctx, asked)
-          const data = []
-          // with --sdk-compat, a lookup a row (a page holds at most 100); the page is cached
-          for (const dispute of page.rows) {
-            const transactionReference = p.sdkCompat
-              ? (await findTransaction(ctx, dispute.transactionSlug)).reference
-              : null
-            data.push({
-              ...disputeJson(dispute, p),
-              ...sdkDisputeKeys(dispute, transactionReference, p),
-            })
-          }
-          return { data, meta: pageMeta(page) }
-        },
-      )
-    },
-  )
-  .get(
-    '/:reference',
-    describeRoute({ auth: 'bearer', summary: 'Show dispute', answer: showDisputeAnswer }),
-    validate('param', referenceParam),
-    async (c) => {
-      const ctx = c.get('ctx')
+  .get('/', describeRoute(meta.list), validate('query', pageQuery), (c) => {
+    const asked = toPage(c.req.valid('query'))
+    return okList(c, `disputes ${asked.page} ${asked.perPage}`, meta.list.message, async () => {
       const p = presenting(c)
-      const dispute = await findDispute(ctx, c.req.valid('param').reference)
-      const transactionReference = p.sdkCompat
-        ? (await findTransaction(ctx, dispute.transactionSlug)).reference
-        : null
-      return ok(c, 'OK', {
-        data: {
-          dispute: {
-            ...disputeJson(dispute, p),
-            ...sdkDisputeKeys(dispute, transactionReference, p),
-          },
+      const ctx = c.get('ctx')
+      const page = await listDisputes(ctx, asked)
+      const data = []
+      // with --sdk-compat, a lookup a row (a page holds at most 100); the page is cached
+      for (const dispute of page.rows) {
+        const transactionReference = p.sdkCompat
+          ? (await findTransaction(ctx, dispute.transactionSlug)).reference
+          : null
+        data.push({
+          ...disputeJson(dispute, p),
+          ...sdkDisputeKeys(dispute, transactionReference, p),
+        })
+      }
+      return { data, meta: pageMeta(page) }
+    })
+  })
+  .get('/:reference', describeRoute(meta.show), validate('param', referenceParam), async (c) => {
+    const ctx = c.get('ctx')
+    const p = presenting(c)
+    const dispute = await findDispute(ctx, c.req.valid('param').reference)
+    const transactionReference = p.sdkCompat
+      ? (await findTransaction(ctx, dispute.transactionSlug)).reference
+      : null
+    return ok(c, meta.show.message, {
+      data: {
+        dispute: {
+          ...disputeJson(dispute, p),
+          ...sdkDisputeKeys(dispute, transactionReference, p),
         },
-      })
-    },
-  )
+      },
+    })
+  })

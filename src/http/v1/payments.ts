@@ -17,7 +17,7 @@ import {
   toPage,
   type Presenting,
 } from '../envelope.js'
-import { describeRoute } from '../route-meta.js'
+import { describeRoute, type RouteMeta } from '../route-meta.js'
 import { validate } from '../validate.js'
 import { createPaymentBody } from './bodies.js'
 import { referenceParam } from './schemas.js'
@@ -50,54 +50,57 @@ export function paymentJson(payment: Payment, tenant: Tenant, p: Presenting, vie
   }
 }
 
+/** Each route's declaration (route-meta.ts): the handler answers 200 with its `message`. */
+const meta = {
+  create: {
+    auth: 'bearer',
+    summary: 'Create a payment',
+    answer: createPaymentAnswer,
+    message: 'Payment initiated successfully',
+  },
+  list: {
+    auth: 'bearer',
+    summary: 'List payments',
+    answer: listPaymentsAnswer,
+    message: 'Payments fetched successfully',
+  },
+  show: {
+    auth: 'bearer',
+    summary: 'Show payment',
+    answer: showPaymentAnswer,
+    message: 'Payment fetched successfully',
+  },
+} satisfies Record<string, RouteMeta>
+
 export const paymentsApi = new Hono<AppEnv>()
-  .post(
-    '/create',
-    describeRoute({ auth: 'bearer', summary: 'Create a payment', answer: createPaymentAnswer }),
-    validate('json', createPaymentBody),
-    async (c) => {
-      const body = c.req.valid('json')
-      const payment = await createPayment(c.get('ctx'), {
-        amount: body.amount,
-        network: body.network,
-        partnerReference: body.partner_reference,
-        customer: body.customer,
-      })
+  .post('/create', describeRoute(meta.create), validate('json', createPaymentBody), async (c) => {
+    const body = c.req.valid('json')
+    const payment = await createPayment(c.get('ctx'), {
+      amount: body.amount,
+      network: body.network,
+      partnerReference: body.partner_reference,
+      customer: body.customer,
+    })
+    const p = presenting(c)
+    const json = paymentJson(payment, c.get('tenant'), p, 'create')
+    // The schema puts `payment` beside `message`; the example (quirks on) under `data`.
+    return ok(c, meta.create.message, p.quirks ? { data: { payment: json } } : { payment: json })
+  })
+  .get('/', describeRoute(meta.list), validate('query', pageQuery), (c) => {
+    const asked = toPage(c.req.valid('query'))
+    const key = `payments ${asked.page} ${asked.perPage}`
+    return okList(c, key, meta.list.message, async () => {
       const p = presenting(c)
-      const json = paymentJson(payment, c.get('tenant'), p, 'create')
-      // The schema puts `payment` beside `message`; the example (quirks on) under `data`.
-      return ok(
-        c,
-        'Payment initiated successfully',
-        p.quirks ? { data: { payment: json } } : { payment: json },
-      )
-    },
-  )
-  .get(
-    '/',
-    describeRoute({ auth: 'bearer', summary: 'List payments', answer: listPaymentsAnswer }),
-    validate('query', pageQuery),
-    (c) => {
-      const asked = toPage(c.req.valid('query'))
-      const key = `payments ${asked.page} ${asked.perPage}`
-      return okList(c, key, 'Payments fetched successfully', async () => {
-        const p = presenting(c)
-        const page = await listPayments(c.get('ctx'), asked)
-        return {
-          data: page.rows.map((payment) => paymentJson(payment, c.get('tenant'), p, 'read')),
-          meta: pageMeta(page),
-        }
-      })
-    },
-  )
-  .get(
-    '/:reference',
-    describeRoute({ auth: 'bearer', summary: 'Show payment', answer: showPaymentAnswer }),
-    validate('param', referenceParam),
-    async (c) => {
-      const payment = await findPayment(c.get('ctx'), c.req.valid('param').reference)
-      return ok(c, 'Payment fetched successfully', {
-        data: paymentJson(payment, c.get('tenant'), presenting(c), 'read'),
-      })
-    },
-  )
+      const page = await listPayments(c.get('ctx'), asked)
+      return {
+        data: page.rows.map((payment) => paymentJson(payment, c.get('tenant'), p, 'read')),
+        meta: pageMeta(page),
+      }
+    })
+  })
+  .get('/:reference', describeRoute(meta.show), validate('param', referenceParam), async (c) => {
+    const payment = await findPayment(c.get('ctx'), c.req.valid('param').reference)
+    return ok(c, meta.show.message, {
+      data: paymentJson(payment, c.get('tenant'), presenting(c), 'read'),
+    })
+  })

@@ -25,7 +25,7 @@ import {
   toPage,
   type Presenting,
 } from '../envelope.js'
-import { describeRoute } from '../route-meta.js'
+import { describeRoute, type RouteMeta } from '../route-meta.js'
 import { sdkTransactionKeys } from '../sdk-compat.js'
 import { validate } from '../validate.js'
 import { cardMovementBody, cardToBankBody, cardToWalletBody, walletToCardBody } from './bodies.js'
@@ -69,36 +69,63 @@ export function transactionJson(
 
 const TRANSFER_INITIATED = 'Transaction initiated successfully'
 
+/** Each route's declaration (route-meta.ts): the handler answers 200 with its `message`. */
+const meta = {
+  create: {
+    auth: 'bearer',
+    summary: 'Top up, withdraw from or transfer between cards',
+    answer: oneTransactionAnswer,
+    message: 'OK',
+  },
+  cardToBank: {
+    auth: 'bearer',
+    summary: 'Card to bank account',
+    answer: oneTransactionAnswer,
+    message: TRANSFER_INITIATED,
+  },
+  cardToWallet: {
+    auth: 'bearer',
+    summary: 'Card to wallet',
+    answer: oneTransactionAnswer,
+    message: TRANSFER_INITIATED,
+  },
+  walletToCard: {
+    auth: 'bearer',
+    summary: 'Wallet to card',
+    answer: oneTransactionAnswer,
+    message: TRANSFER_INITIATED,
+  },
+  list: {
+    auth: 'bearer',
+    summary: 'List transactions on card',
+    answer: listTransactionsAnswer,
+    message: 'Transactions fetched successfully',
+  },
+  show: {
+    auth: 'bearer',
+    summary: 'Show transaction (by slug or client reference)',
+    answer: showTransactionAnswer,
+    message: 'OK',
+  },
+} satisfies Record<string, RouteMeta>
+
 export const transactionsApi = new Hono<AppEnv>()
-  .post(
-    '/create',
-    describeRoute({
-      auth: 'bearer',
-      summary: 'Top up, withdraw from or transfer between cards',
-      answer: oneTransactionAnswer,
-    }),
-    validate('json', cardMovementBody),
-    async (c) => {
-      const body = c.req.valid('json')
-      const transaction = await createCardMovement(c.get('ctx'), {
-        action: body.action,
-        amount: body.amount,
-        cardReference: body.card_reference,
-        receiverCardReference: body.receiver_card_reference,
-        reference: body.reference ?? body.slug,
-      })
-      return ok(c, 'OK', {
-        data: { transaction: transactionJson(transaction, presenting(c), 'create') },
-      })
-    },
-  )
+  .post('/create', describeRoute(meta.create), validate('json', cardMovementBody), async (c) => {
+    const body = c.req.valid('json')
+    const transaction = await createCardMovement(c.get('ctx'), {
+      action: body.action,
+      amount: body.amount,
+      cardReference: body.card_reference,
+      receiverCardReference: body.receiver_card_reference,
+      reference: body.reference ?? body.slug,
+    })
+    return ok(c, meta.create.message, {
+      data: { transaction: transactionJson(transaction, presenting(c), 'create') },
+    })
+  })
   .post(
     '/create/card-to-bank',
-    describeRoute({
-      auth: 'bearer',
-      summary: 'Card to bank account',
-      answer: oneTransactionAnswer,
-    }),
+    describeRoute(meta.cardToBank),
     validate('json', cardToBankBody),
     async (c) => {
       const body = c.req.valid('json')
@@ -111,14 +138,14 @@ export const transactionsApi = new Hono<AppEnv>()
         bankAccountName: body.bank_account_name,
         description: body.description,
       })
-      return ok(c, TRANSFER_INITIATED, {
+      return ok(c, meta.cardToBank.message, {
         data: { transaction: transactionJson(transaction, presenting(c), 'create') },
       })
     },
   )
   .post(
     '/create/card-to-wallet',
-    describeRoute({ auth: 'bearer', summary: 'Card to wallet', answer: oneTransactionAnswer }),
+    describeRoute(meta.cardToWallet),
     validate('json', cardToWalletBody),
     async (c) => {
       const body = c.req.valid('json')
@@ -129,14 +156,14 @@ export const transactionsApi = new Hono<AppEnv>()
         phone: body.phone,
         network: body.network,
       })
-      return ok(c, TRANSFER_INITIATED, {
+      return ok(c, meta.cardToWallet.message, {
         data: { transaction: transactionJson(transaction, presenting(c), 'create') },
       })
     },
   )
   .post(
     '/create/wallet-to-card',
-    describeRoute({ auth: 'bearer', summary: 'Wallet to card', answer: oneTransactionAnswer }),
+    describeRoute(meta.walletToCard),
     validate('json', walletToCardBody),
     async (c) => {
       const body = c.req.valid('json')
@@ -151,47 +178,29 @@ export const transactionsApi = new Hono<AppEnv>()
       const p = presenting(c)
       // SPEC §4.4: the wallet-to-card example answers with kind card_to_wallet.
       const kind = p.quirks ? 'card_to_wallet' : transaction.kind
-      return ok(c, TRANSFER_INITIATED, {
+      return ok(c, meta.walletToCard.message, {
         data: { transaction: transactionJson(transaction, p, 'create', kind) },
       })
     },
   )
-  .get(
-    '/',
-    describeRoute({
-      auth: 'bearer',
-      summary: 'List transactions on card',
-      answer: listTransactionsAnswer,
-    }),
-    validate('query', transactionsQuery),
-    (c) => {
-      const query = c.req.valid('query')
-      const asked = toPage(query)
-      const key = `transactions ${asked.page} ${asked.perPage} ${query.card_reference ?? ''}`
-      return okList(c, key, 'Transactions fetched successfully', async () => {
-        const p = presenting(c)
-        const page = await listTransactions(c.get('ctx'), asked, query.card_reference)
-        return {
-          data: { transaction: page.rows.map((t) => transactionJson(t, p, 'list')) },
-          meta: pageMeta(page),
-        }
-      })
-    },
-  )
-  .get(
-    '/:reference',
-    describeRoute({
-      auth: 'bearer',
-      summary: 'Show transaction (by slug or client reference)',
-      answer: showTransactionAnswer,
-    }),
-    validate('param', transactionParam),
-    async (c) => {
-      const transaction = await showTransaction(c.get('ctx'), c.req.valid('param').reference)
+  .get('/', describeRoute(meta.list), validate('query', transactionsQuery), (c) => {
+    const query = c.req.valid('query')
+    const asked = toPage(query)
+    const key = `transactions ${asked.page} ${asked.perPage} ${query.card_reference ?? ''}`
+    return okList(c, key, meta.list.message, async () => {
       const p = presenting(c)
-      const json = transactionJson(transaction, p, 'create')
-      // docs "show transaction": `transaction` beside `message`, outside SPEC's `data` envelope
-      if (!p.quirks) return ok(c, 'OK', { data: { transaction: json } })
-      return ok(c, 'OK', { transaction: json, ...sdkTransactionKeys(json, p) })
-    },
-  )
+      const page = await listTransactions(c.get('ctx'), asked, query.card_reference)
+      return {
+        data: { transaction: page.rows.map((t) => transactionJson(t, p, 'list')) },
+        meta: pageMeta(page),
+      }
+    })
+  })
+  .get('/:reference', describeRoute(meta.show), validate('param', transactionParam), async (c) => {
+    const transaction = await showTransaction(c.get('ctx'), c.req.valid('param').reference)
+    const p = presenting(c)
+    const json = transactionJson(transaction, p, 'create')
+    // docs "show transaction": `transaction` beside `message`, outside SPEC's `data` envelope
+    if (!p.quirks) return ok(c, meta.show.message, { data: { transaction: json } })
+    return ok(c, meta.show.message, { transaction: json, ...sdkTransactionKeys(json, p) })
+  })

@@ -6,6 +6,7 @@
  * waits for; then the start fails naming it. Any other error (a refused password, a database
  * that does not exist) fails at once, and so does everything with no wait (the default, 0).
  */
+import { formatDuration } from '../../lib/duration.js'
 
 /** The errors that mean "not up yet", as node-postgres reports them (`code`). */
 const NOT_UP_YET = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', '57P03'])
@@ -49,13 +50,6 @@ export function describeError(error: unknown): string {
       : String(error)
   const code = notUpYetCode(error) ?? (error as { code?: unknown })?.code
   return typeof code === 'string' && !message.includes(code) ? `${message} (${code})` : message
-}
-
-/** "60s", "1m30s", "750ms": a duration in ms as the flag takes it. */
-export function formatDuration(ms: number): string {
-  if (ms < 1000 || ms % 1000 !== 0) return `${ms}ms`
-  const s = ms / 1000
-  return s >= 60 && s % 60 === 0 ? `${s / 60}m` : `${s}s`
 }
 
 /**

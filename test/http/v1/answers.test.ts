@@ -163,6 +163,16 @@ describe('the /v1 answers', () => {
     expect(undeclared.map((r) => `${r.method} ${r.path}`)).toEqual([])
   })
 
+  it('carry the message their route declares, which every /v1 route does', () => {
+    const unsaid = V1_ROUTES.filter((r) => r.meta?.message === undefined)
+    expect(unsaid.map((r) => `${r.method} ${r.path}`)).toEqual([])
+    const messageOf = new Map(V1_ROUTES.map((r) => [`${r.method} ${r.path}`, r.meta?.message]))
+    const differing = answers.filter(
+      ({ route, body }) => (body as { message?: unknown }).message !== messageOf.get(route),
+    )
+    expect(differing).toEqual([])
+  })
+
   it('are reached by the tour for every /v1 route, each with 200', () => {
     expect(answers.filter((a) => a.status !== 200)).toEqual([])
     expect([...new Set(answers.map((a) => a.route))].sort()).toEqual([...answerOf.keys()].sort())
