@@ -458,7 +458,7 @@ describe('compareExchange at the edges of what it compares', () => {
     ])
   })
 
-  it('ignores the headers of CDNs and caches by their prefix, wherever the prefix is', () => {
+  it('ignores the headers of CDNs and caches by the prefix their name starts with', () => {
     const on = {
       ...headers,
       'cf-ray': '8e5e90eb-CDG',
