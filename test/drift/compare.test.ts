@@ -330,3 +330,300 @@ describe('compareExchange on the SPEC’s documented answers', () => {
     expect(kinds).toContain('enum pendin')
   })
 })
+
+describe('compareExchange at the edges of what it compares', () => {
+  const TX = '0b5e0d0e-1111-4222-8333-444455556666'
+  const transaction = {
+    slug: TX,
+    card_reference: CARD,
+    reference: 'order-1',
+    status: 'success',
+    kind: 'card_to_bank',
+    merchant: false,
+    amount: 15000,
+    created_at: '2026-11-28T17:00:00.000000Z',
+  }
+  const showTransaction = (body: unknown) =>
+    compareExchange({ method: 'GET', path: `/v1/transactions/${TX}`, status: 200, headers, body })
+  const txRoute = 'GET /v1/transactions/{reference}'
+
+  it('takes only 2xx for a success: 1xx and 3xx are compared as errors', () => {
+    const expected = (status: number) => [
+      { route, path: '$', kind: 'status', upstream: status, sandbox: [200, 401, 403, 404, 429] },
+    ]
+    for (const status of [100, 199, 300, 304])
+      expect(
+        compareExchange({ ...base, status, body: { message: 'Elsewhere', statusCode: status } }),
+      ).toEqual(expected(status))
+  })
+
+  it('compares a message only when it is a string, and finds a right one right', () => {
+    expect(compareExchange({ ...base, body: { statusCode: 200, data: { card: issued } } })).toEqual(
+      [{ route, path: '$.message', kind: 'missing-key', upstream: 'absent', sandbox: 'string' }],
+    )
+    expect(
+      compareExchange({ ...base, body: { message: 7, statusCode: 200, data: { card: issued } } }),
+    ).toEqual([{ route, path: '$.message', kind: 'type', upstream: 7, sandbox: 'string' }])
+    const unauthenticated = {
+      'content-type': 'application/json',
+      'x-content-type-options': 'nosniff',
+    }
+    const refused = (body: unknown) =>
+      compareExchange({ ...base, status: 401, headers: unauthenticated, body })
+    expect(refused({ message: 'Unauthenticated.', statusCode: 401 })).toEqual([])
+    expect(refused({ statusCode: 401 })).toEqual([
+      { route, path: '$.message', kind: 'missing-key', upstream: 'absent', sandbox: 'string' },
+    ])
+  })
+
+  it('gives an error the states of a refused transition on a 409 only', () => {
+    const states = { from: 'issued', to: 'issued', allowed: ['frozen'] }
+    expect(
+      compareExchange({
+        ...base,
+        status: 409,
+        body: { message: 'Card is already issued', statusCode: 409, ...states },
+      }),
+    ).toEqual([
+      { route, path: '$', kind: 'status', upstream: 409, sandbox: [200, 401, 403, 404, 429] },
+    ])
+    expect(
+      compareExchange({
+        ...base,
+        status: 404,
+        body: { message: 'Card not found', statusCode: 404, allowed: [] },
+      }),
+    ).toEqual([{ route, path: '$.allowed', kind: 'extra-key', upstream: [], sandbox: 'absent' }])
+  })
+
+  it('compares what every error names under `errors`: a list of strings per field', () => {
+    const invalid = {
+      message: 'The card brand field is required.',
+      statusCode: 422,
+      errors: { card_brand: ['required'], card_type: 'required', 'card-x': [1, 'x'] },
+    }
+    expect(
+      compareExchange({
+        method: 'POST',
+        path: '/v1/cards/create',
+        status: 422,
+        headers,
+        body: invalid,
+      }),
+    ).toEqual([
+      {
+        route: 'POST /v1/cards/create',
+        path: '$.errors[*]',
+        kind: 'type',
+        upstream: 'required',
+        sandbox: 'array',
+      },
+      {
+        route: 'POST /v1/cards/create',
+        path: '$.errors[*][*]',
+        kind: 'type',
+        upstream: 1,
+        sandbox: 'string',
+      },
+    ])
+  })
+
+  it('says once what drifted the same way in two items of a list, at the first of them', () => {
+    const item = (reference: string, balance: unknown) => ({
+      reference,
+      balance,
+      last_four: '1017',
+      status: 'issued',
+      card_type: 'Visa',
+      card_brand: 'virtual',
+    })
+    const meta = { current_page: 1, from: 1, last_page: 1, per_page: 15, to: 2, total: 2 }
+    const list = (data: unknown[]) =>
+      compareExchange({
+        method: 'GET',
+        path: '/v1/cards',
+        status: 200,
+        headers,
+        body: { message: 'Cards fetched successfully', statusCode: 200, data, meta },
+      })
+    expect(list([item(CARD, 0), item(TX, 5)])).toEqual([])
+    expect(list([item(CARD, 0), item(TX, '5'), item(CARD, '6')])).toEqual([
+      {
+        route: 'GET /v1/cards',
+        path: '$.data[*].balance',
+        kind: 'type',
+        upstream: '5',
+        sandbox: 'integer',
+      },
+    ])
+  })
+
+  it('ignores the headers of CDNs and caches by the prefix their name starts with', () => {
+    const on = {
+      ...headers,
+      'cf-ray': '8e5e90eb-CDG',
+      'access-control-allow-origin': '*',
+      'x-amz-cf-id': 'a1',
+      'x-cache': 'Hit from cloudfront',
+    }
+    expect(compareExchange({ ...show(issued), headers: on })).toEqual([])
+    expect(compareExchange({ ...show(issued), headers: { ...headers, 'x-cf-': '1' } })).toEqual([
+      { route, path: 'header:x-cf-', kind: 'header', upstream: '1', sandbox: 'absent' },
+    ])
+  })
+
+  it('writes a key that is not an identifier in brackets', () => {
+    expect(compareExchange(show({ ...issued, 'x-trace': 't', '1st': 1, _ok: true }))).toEqual([
+      {
+        route,
+        path: '$.data.card["x-trace"]',
+        kind: 'extra-key',
+        upstream: 't',
+        sandbox: 'absent',
+      },
+      { route, path: '$.data.card["1st"]', kind: 'extra-key', upstream: 1, sandbox: 'absent' },
+      { route, path: '$.data.card._ok', kind: 'extra-key', upstream: true, sandbox: 'absent' },
+    ])
+  })
+
+  it('describes a value of one of several shapes: joined when all are words, listed otherwise', () => {
+    const { expiry: _expiry, ...noExpiry } = issued
+    expect(compareExchange(show(noExpiry))).toEqual([
+      {
+        route,
+        path: '$.data.card.expiry',
+        kind: 'missing-key',
+        upstream: 'absent',
+        sandbox: 'string (YYYY-MM) or null',
+      },
+    ])
+    const { merchant: _merchant, ...noMerchant } = transaction
+    expect(showTransaction({ message: 'OK', statusCode: 200, transaction: noMerchant })).toEqual([
+      {
+        route: txRoute,
+        path: '$.transaction.merchant',
+        kind: 'missing-key',
+        upstream: 'absent',
+        sandbox: ['string', [false]],
+      },
+    ])
+  })
+
+  it('compares a nullable value that is not null with its other type, named alone', () => {
+    expect(compareExchange(show({ ...issued, card_number: 4508283875101017 }))).toEqual([
+      {
+        route,
+        path: '$.data.card.card_number',
+        kind: 'type',
+        upstream: 4508283875101017,
+        sandbox: 'string',
+      },
+    ])
+  })
+
+  it('tells a constant of another JSON type from another value of its type', () => {
+    expect(
+      compareExchange({
+        ...base,
+        body: { message: 'OK', statusCode: 200.5, data: { card: issued } },
+      }),
+    ).toEqual([{ route, path: '$.statusCode', kind: 'enum', upstream: 200.5, sandbox: [200] }])
+    // a string where an integer is constant is of another type
+    expect(
+      compareExchange({
+        ...base,
+        body: { message: 'OK', statusCode: '200', data: { card: issued } },
+      }),
+    ).toEqual([{ route, path: '$.statusCode', kind: 'type', upstream: '200', sandbox: 'integer' }])
+  })
+
+  it('says an item where the sandbox always sends an empty list is extra, null included', () => {
+    const payment = {
+      business: 'Acme',
+      customer: { full_name: 'Awa Diop', email: 'awa@example.com', phone: '+221770000001' },
+      slug: TX,
+      reference: CARD,
+      kind: 'payment',
+      network: 'wave-sn',
+      amount: 5000,
+      status: 'pending',
+      expired_at: '2026-11-28T17:00:00.000Z',
+      meta: [] as unknown[],
+    }
+    const showPayment = (meta: unknown[]) =>
+      compareExchange({
+        method: 'GET',
+        path: `/v1/payments/${TX}`,
+        status: 200,
+        headers,
+        body: {
+          message: 'Payment fetched successfully',
+          statusCode: 200,
+          data: { ...payment, meta },
+        },
+      })
+    const at = { route: 'GET /v1/payments/{reference}', path: '$.data.meta[*]' }
+    expect(showPayment([])).toEqual([])
+    expect(showPayment([1])).toEqual([{ ...at, kind: 'extra-key', upstream: 1, sandbox: 'absent' }])
+    expect(showPayment([null])).toEqual([
+      { ...at, kind: 'null', upstream: null, sandbox: 'absent' },
+    ])
+  })
+
+  describe('an answer of several shapes is compared with the one it is closest to', () => {
+    const USER = '0b5e0d0e-1111-4222-8333-444455556666'
+    const { first_name, last_name, address, id_no, phone, email } = fullIdentity()
+    const person = { reference: USER, first_name, last_name, address, id_no, phone, email }
+    const message = 'User verification in progress'
+    const create = (body: unknown) =>
+      compareExchange({ method: 'POST', path: '/v1/card-users/create', status: 200, headers, body })
+    const at = { route: 'POST /v1/card-users/create' }
+
+    it('the shape naming the most of its keys, however many findings that gives', () => {
+      const findings = create({ message, statusCode: 200, userCard: {} })
+      expect(findings.map((f) => `${f.kind} ${f.path}`)).toEqual([
+        'missing-key $.userCard.reference',
+        'missing-key $.userCard.first_name',
+        'missing-key $.userCard.last_name',
+        'missing-key $.userCard.address',
+        'missing-key $.userCard.phone',
+        'missing-key $.userCard.email',
+        'missing-key $.userCard.id_no',
+      ])
+    })
+
+    it('of shapes naming as many, the one with the fewest findings, the later one included', () => {
+      const both = { message, statusCode: 200, userCard: 5, data: { message, userCard: person } }
+      expect(create(both)).toEqual([
+        { ...at, path: '$.userCard', kind: 'extra-key', upstream: 5, sandbox: 'absent' },
+      ])
+    })
+
+    it('a shape without keys names none of an object’s keys', () => {
+      const dispute = {
+        transaction_slug: USER,
+        slug: { reference: null, id: 3 },
+        status: 'open',
+        reason: 'fraudulent',
+        explanation: null,
+      }
+      expect(
+        compareExchange({
+          method: 'GET',
+          path: `/v1/disputes/${USER}`,
+          status: 200,
+          headers,
+          body: { message: 'OK', statusCode: 200, data: { dispute } },
+        }),
+      ).toEqual([
+        {
+          route: 'GET /v1/disputes/{reference}',
+          path: '$.data.dispute.slug.id',
+          kind: 'extra-key',
+          upstream: 3,
+          sandbox: 'absent',
+        },
+      ])
+    })
+  })
+})
