@@ -552,15 +552,19 @@ describe('scenarioFromReport: renames, copies and placeholders', () => {
         },
       },
     ])
-    for (const note of [
-      '$.data.card.wallet_id: "00000000-0000-4000-8000-000000000000", a placeholder for a UUID',
-      '$.data.card.account_id: "xxx-0000-00", a placeholder for an id',
-      '$.data.card.issued_at: "1970-01-01T00:00:00.000000Z", a placeholder for an instant',
-      '$.data.card.fee: 0, a placeholder for an amount',
-      '$.data.card.holder.email: "person@example.com", a placeholder for a personal field',
-      '$.data.card.holder.phone: "+000000000000", a placeholder for a personal field',
-    ])
-      expect(text).toContain(`#   ${note}`)
+    // each note whole, and no other
+    const resource = "(the recorded one is one resource's)"
+    const person = "(the recording's is never written)"
+    expect(text.split('\n').filter((l) => l.startsWith('  #   '))).toEqual(
+      [
+        `$.data.card.wallet_id: "00000000-0000-4000-8000-000000000000", a placeholder for a UUID ${resource}`,
+        `$.data.card.account_id: "xxx-0000-00", a placeholder for an id ${resource}`,
+        `$.data.card.issued_at: "1970-01-01T00:00:00.000000Z", a placeholder for an instant ${resource}`,
+        `$.data.card.fee: 0, a placeholder for an amount ${resource}`,
+        `$.data.card.holder.email: "person@example.com", a placeholder for a personal field ${person}`,
+        `$.data.card.holder.phone: "+000000000000", a placeholder for a personal field ${person}`,
+      ].map((note) => `  #   ${note}`),
+    )
   })
 
   it("writes no personal value of the recording: in an added value, a refused call's body, a message or a comment", () => {
@@ -645,5 +649,467 @@ describe('scenarioFromReport: renames, copies and placeholders', () => {
       },
     ])
     expect(text).toContain('#   format at $.data.userCard.phone: upstream "+000000000000"')
+  })
+})
+
+/** A scenario file's text: its two comment lines (`exchanges`: how many and when), then `rest`. */
+const pinnedText = (exchanges: string, ...rest: string[]) =>
+  [
+    '# Pinned from a drift recording: each rule makes the sandbox answer as the real service did.',
+    `# ${exchanges}. Load it with: card-sandbox --scenario <this file>`,
+    'name: pinned-drift',
+    ...rest,
+  ].join('\n') + '\n'
+
+const at = (second: number) => `2026-11-28T17:00:${String(second).padStart(2, '0')}.000Z`
+const pin = (lines: RecordLine[]) => scenarioFromReport(compareRecording(lines), lines)
+const status = (route: string, upstream: unknown): Finding => ({
+  route,
+  path: '$',
+  kind: 'status',
+  upstream,
+  sandbox: 200,
+})
+
+describe('scenarioFromReport: the text it writes, line by line', () => {
+  it('says how many exchanges it was pinned from and when: none, one, more', () => {
+    expect(pin([])).toBe(pinnedText('0 exchanges recorded', 'rules: []'))
+    const clean = (second: number) => line(at(second), 'GET', '/v1/cards', 200, [])
+    expect(pin([clean(1)])).toBe(
+      pinnedText(`1 exchange recorded, ${at(1)} to ${at(1)}`, 'rules: []'),
+    )
+    expect(pin([clean(1), clean(2)])).toBe(
+      pinnedText(`2 exchanges recorded, ${at(1)} to ${at(2)}`, 'rules: []'),
+    )
+  })
+
+  it('pins a delay at its bounds: a default equal to the last old read is outside, one equal to the first new read inside', () => {
+    // each delay's default, here, 5000 ms
+    const report = {
+      ...compareRecording([]),
+      timing: [
+        delay('card_issuing', 5000, 6000),
+        delay('card_user_verification', 4000, 5000),
+        // no read in the old state: the move happened by the first new one
+        delay('card_link_details', null, 6000),
+        delay('transaction_settlement', null, null),
+      ],
+    }
+    const text = scenarioFromReport(report, [])
+    expect(text).toBe(
+      pinnedText(
+        '0 exchanges recorded',
+        'delays:',
+        '  # observed between 5000 ms and 6000 ms; the upper bound is pinned',
+        '  card_issuing: 6000ms',
+        "  # card_user_verification: observed between 4000 ms and 5000 ms; the sandbox's 5000 ms lies within (not pinned)",
+        '  # observed between ? ms and 6000 ms; the upper bound is pinned',
+        '  card_link_details: 6000ms',
+        '  # transaction_settlement: observed between ? ms and ? ms (no bound)',
+        'rules: []',
+      ),
+    )
+    expect(parseScenario(text, 'x.yaml').delays).toEqual({
+      card_issuing: 6000,
+      card_link_details: 6000,
+    })
+  })
+
+  it('a refusal pinned beside what differed on error answers only, a redirect, and what an edit cannot pin', () => {
+    const FREEZE = 'POST /v1/cards/freeze'
+    const UNFREEZE = 'POST /v1/cards/unfreeze'
+    // longer than a YAML line of 80: written on one line all the same
+    const tooMuch = {
+      message:
+        'The amount exceeds the available balance of the card; top the card up or lower the amount, then try again.',
+      statusCode: 422,
+    }
+    const lines: RecordLine[] = [
+      // a record line may hold no findings at all
+      { at: at(0), method: 'POST', path: '/v1/cards/freeze', status: 200 },
+      // 400, the first error status: refused, and what differs in the error answer only said
+      line(
+        at(1),
+        'POST',
+        '/v1/cards/freeze',
+        400,
+        [
+          status(FREEZE, 400),
+          {
+            route: FREEZE,
+            path: '$.hint',
+            kind: 'extra-key',
+            upstream: 'string',
+            sandbox: 'absent',
+          },
+        ],
+        { message: 'The card reference is malformed.', statusCode: 400, hint: 'see the docs' },
+      ),
+      line(at(2), 'POST', '/v1/cards/unfreeze', 302, [status(UNFREEZE, 302)]),
+      line(
+        at(3),
+        'POST',
+        '/v1/transactions/create/card-to-bank',
+        422,
+        [status(TRANSFER, 422)],
+        tooMuch,
+      ),
+      line(
+        at(4),
+        'POST',
+        '/v1/transactions/create/card-to-bank',
+        422,
+        [status(TRANSFER, 422)],
+        tooMuch,
+      ),
+      line(at(5), 'GET', '/v1/cards/c-1', 200, [
+        // a message that is not a text (a hand-edited record file) is said, not written
+        { route: SHOW, path: '$.message', kind: 'message', upstream: null, sandbox: 'OK' },
+        {
+          route: SHOW,
+          path: '$.data.card.status',
+          kind: 'enum',
+          upstream: 'pendin',
+          sandbox: ['issuing', 'issued', 'failed'],
+        },
+        {
+          route: SHOW,
+          path: 'header:x-ratelimit-limit',
+          kind: 'header',
+          upstream: 'absent',
+          sandbox: '60',
+        },
+        {
+          route: SHOW,
+          path: '$.data.card.created_at',
+          kind: 'format',
+          upstream: '2026-11-28T17:00:00Z',
+          sandbox: undefined,
+        },
+      ]),
+    ]
+    const text = pin(lines)
+    expect(text).toBe(
+      pinnedText(
+        `6 exchanges recorded, ${at(0)} to ${at(5)}`,
+        'rules:',
+        `  # POST /v1/cards/freeze: status 400 where the sandbox answers 200 — 1 of 2 calls (nth: those calls, counted per tenant), first at ${at(1)}`,
+        '  - match:',
+        '      method: POST',
+        '      path: /v1/cards/freeze',
+        '      nth:',
+        '        - 2',
+        '    respond:',
+        '      status: 400',
+        '      body:',
+        '        message: The card reference is malformed.',
+        '        statusCode: 400',
+        '        hint: see the docs',
+        '  # POST /v1/cards/freeze: nothing an edit can pin',
+        '  #   extra-key at $.hint: seen on error answers only (not pinned)',
+        '  # POST /v1/cards/unfreeze: nothing an edit can pin',
+        '  #   status 302 where the sandbox answers 200',
+        `  # POST /v1/transactions/create/card-to-bank: status 422 where the sandbox answers 200 — 2 of 2 calls, first at ${at(3)}`,
+        '  - match:',
+        '      method: POST',
+        '      path: /v1/transactions/create/card-to-bank',
+        '    respond:',
+        '      status: 422',
+        '      body:',
+        `        message: ${tooMuch.message}`,
+        '        statusCode: 422',
+        '  # GET /v1/cards/{reference}: nothing an edit can pin',
+        '  #   message at $.message: null (not pinned)',
+        '  #   enum at $.data.card.status: upstream "pendin", sandbox ["issuing","issued","failed"] (not pinned: a fixed value would stop it following the resource)',
+        '  #   header x-ratelimit-limit: upstream "absent", sandbox "60" (edits change bodies, not headers)',
+        '  #   format at $.data.card.created_at: upstream "2026-11-28T17:00:00Z", sandbox nothing (not pinned: an instant, a format or an order differs per answer)',
+      ),
+    )
+    expect(parseScenario(text, 'x.yaml').rules).toEqual([
+      {
+        match: { method: 'POST', path: '/v1/cards/freeze', nth: [2] },
+        respond: {
+          status: 400,
+          body: {
+            message: 'The card reference is malformed.',
+            statusCode: 400,
+            hint: 'see the docs',
+          },
+        },
+      },
+      {
+        match: { method: 'POST', path: '/v1/transactions/create/card-to-bank' },
+        respond: { status: 422, body: tooMuch },
+      },
+    ])
+  })
+
+  it('pins a 299 answer, the last success status, as an edit with what else differs in it', () => {
+    const LINK = 'POST /v1/cards/link'
+    const lines = [
+      line(
+        at(0),
+        'POST',
+        '/v1/cards/link',
+        299,
+        [
+          status(LINK, 299),
+          {
+            route: LINK,
+            path: '$.data.card.region',
+            kind: 'extra-key',
+            upstream: 'string',
+            sandbox: 'absent',
+          },
+        ],
+        { data: { card: { region: 'EU' } } },
+      ),
+    ]
+    expect(pin(lines)).toBe(
+      pinnedText(
+        `1 exchange recorded, ${at(0)} to ${at(0)}`,
+        'rules:',
+        `  # POST /v1/cards/link: status, extra-key — 2 findings on 1 of 1 calls, first at ${at(0)}`,
+        '  - match:',
+        '      method: POST',
+        '      path: /v1/cards/link',
+        '    edit:',
+        '      status: 299',
+        '      add:',
+        '        $.data.card.region: EU',
+      ),
+    )
+  })
+
+  it('retypes to the JSON type the upstream sent: each of the six, and a string when the record holds none', () => {
+    const type = (path: string, upstream: unknown): Finding => ({
+      route: SHOW,
+      path,
+      kind: 'type',
+      upstream,
+      sandbox: 'string',
+    })
+    const lines = [
+      line(
+        at(0),
+        'GET',
+        '/v1/cards/c-1',
+        200,
+        [
+          type('$.data.card.limits', 'array'),
+          type('$.data.card.frozen', 'boolean'),
+          type('$.data.card.brand', 'object'),
+          type('$.data.card.balance', 'number'),
+          type('$.data.card.expiry', 'null'),
+          type('$.data.card.last4', 'string'),
+          // nothing recorded to read the type from
+          type('$.data.card.nickname', undefined),
+        ],
+        {
+          data: {
+            card: {
+              limits: [1],
+              frozen: true,
+              brand: { name: 'visa' },
+              balance: 5,
+              expiry: null,
+              last4: '1017',
+            },
+          },
+        },
+      ),
+    ]
+    const text = pin(lines)
+    expect(text).toBe(
+      pinnedText(
+        `1 exchange recorded, ${at(0)} to ${at(0)}`,
+        'rules:',
+        `  # GET /v1/cards/{reference}: type — 7 findings on 1 of 1 calls, first at ${at(0)}`,
+        '  - match:',
+        '      method: GET',
+        '      path: /v1/cards/:reference',
+        '    edit:',
+        '      retype:',
+        '        $.data.card.limits: array',
+        '        $.data.card.frozen: boolean',
+        '        $.data.card.brand: object',
+        '        $.data.card.balance: number',
+        '        $.data.card.expiry: "null"',
+        '        $.data.card.last4: string',
+        '        $.data.card.nickname: string',
+      ),
+    )
+    expect(parseScenario(text, 'x.yaml').rules[0].edit?.retype).toEqual({
+      '$.data.card.limits': 'array',
+      '$.data.card.frozen': 'boolean',
+      '$.data.card.brand': 'object',
+      '$.data.card.balance': 'number',
+      '$.data.card.expiry': 'null',
+      '$.data.card.last4': 'string',
+      '$.data.card.nickname': 'string',
+    })
+  })
+
+  it("a template route pins its own findings, not those of a call it takes that the sandbox has no route for; a literal path's dot is a dot", () => {
+    const unknown = (second: number, path: string) =>
+      line(
+        at(second),
+        'GET',
+        path,
+        200,
+        compareExchange({ method: 'GET', path, status: 200, headers: {}, body: {} }),
+      )
+    const lines = [
+      // the sandbox has POST /v1/cards/create; GET /v1/cards/{reference} takes its path too
+      unknown(0, '/v1/cards/create'),
+      line(at(1), 'GET', '/v1/cards/c-1', 200, showFindings.slice(0, 1)),
+      unknown(2, '/v1/cards/c-1/statement.pdf'),
+      unknown(3, '/v1/cards/c-1/statementXpdf'),
+    ]
+    expect(lines[0].findings?.map((f) => f.kind)).toEqual(['unknown-route'])
+    const text = pin(lines)
+    expect(text).toBe(
+      pinnedText(
+        `4 exchanges recorded, ${at(0)} to ${at(3)}`,
+        'rules:',
+        '  # GET /v1/cards/c-1/statement.pdf: the sandbox has no such route; nothing to pin (1 calls)',
+        '  # GET /v1/cards/c-1/statementXpdf: the sandbox has no such route; nothing to pin (1 calls)',
+        '  # GET /v1/cards/create: the sandbox has no such route; nothing to pin (1 calls)',
+        // the rule takes GET /v1/cards/create in the sandbox too: a call of the route
+        `  # GET /v1/cards/{reference}: null — 1 finding on 1 of 2 calls, first at ${at(1)}`,
+        '  - match:',
+        '      method: GET',
+        '      path: /v1/cards/:reference',
+        '    edit:',
+        '      retype:',
+        '        $.data.card.expiry: "null"',
+      ),
+    )
+  })
+
+  it('reads a status the record file gives as text: three digits, else the answer recorded', () => {
+    const FREEZE = 'POST /v1/cards/freeze'
+    const UNFREEZE = 'POST /v1/cards/unfreeze'
+    const LINK = 'POST /v1/cards/link'
+    const refused = (second: number, route: string, code: number, upstream: string) =>
+      line(at(second), 'POST', route.split(' ')[1], code, [status(route, upstream)], {
+        statusCode: code,
+      })
+    const lines = [
+      refused(0, FREEZE, 429, '429'),
+      refused(1, UNFREEZE, 422, '422 Unprocessable Entity'),
+      refused(2, LINK, 409, 'n/a'),
+    ]
+    const rule = (route: string, code: number, second: number) => [
+      `  # ${route}: status ${code} where the sandbox answers 200 — 1 of 1 calls, first at ${at(second)}`,
+      '  - match:',
+      '      method: POST',
+      `      path: ${route.split(' ')[1]}`,
+      '    respond:',
+      `      status: ${code}`,
+      '      body:',
+      `        statusCode: ${code}`,
+    ]
+    expect(pin(lines)).toBe(
+      pinnedText(
+        `3 exchanges recorded, ${at(0)} to ${at(2)}`,
+        'rules:',
+        ...rule(FREEZE, 429, 0),
+        ...rule(LINK, 409, 2),
+        ...rule(UNFREEZE, 422, 1),
+      ),
+    )
+  })
+
+  it('pins from record lines without an answer: a refusal without a body, an added value from the answer that has it', () => {
+    const FREEZE = 'POST /v1/cards/freeze'
+    const region: Finding = {
+      route: SHOW,
+      path: '$.data.card.region',
+      kind: 'extra-key',
+      upstream: 'string',
+      sandbox: 'absent',
+    }
+    const lines: RecordLine[] = [
+      { at: at(0), method: 'GET', path: '/v1/cards/c-1', status: 200, findings: [region] },
+      line(at(1), 'GET', '/v1/cards/c-2', 200, [region], {
+        data: { card: { reference: 'c-2', region: 'EU' } },
+      }),
+      {
+        at: at(2),
+        method: 'POST',
+        path: '/v1/cards/freeze',
+        status: 403,
+        findings: [status(FREEZE, 403)],
+      },
+    ]
+    expect(pin(lines)).toBe(
+      pinnedText(
+        `3 exchanges recorded, ${at(0)} to ${at(2)}`,
+        'rules:',
+        `  # POST /v1/cards/freeze: status 403 where the sandbox answers 200 — 1 of 1 calls, first at ${at(2)}`,
+        '  - match:',
+        '      method: POST',
+        '      path: /v1/cards/freeze',
+        '    respond:',
+        '      status: 403',
+        `  # GET /v1/cards/{reference}: extra-key — 1 finding on 2 of 2 calls, first at ${at(0)}`,
+        '  - match:',
+        '      method: GET',
+        '      path: /v1/cards/:reference',
+        '    edit:',
+        '      add:',
+        '        $.data.card.region: EU',
+      ),
+    )
+  })
+})
+
+describe('scenarioFromReport: renames said as such', () => {
+  it('counts the calls a rename was seen on, of two renames either, and says each', async () => {
+    const real = upstream()
+    const { reference: card } = await real.issuedCard()
+    /** The card's keys renamed where they stand (a closed list's value: a rename, not a drop and an add). */
+    const renaming =
+      (names: Record<string, string>) => (b: { data: { card: Record<string, unknown> } }) => {
+        b.data.card = Object.fromEntries(
+          Object.entries(b.data.card).map(([key, value]) => [names[key] ?? key, value]),
+        )
+      }
+    const show = (second: number, names: Record<string, string>) =>
+      recorded(real, 'GET', `/v1/cards/${card}`, undefined, renaming(names)).then((line) => ({
+        ...line,
+        at: at(second),
+      }))
+    const lines = [
+      await show(0, { status: 'state' }),
+      await show(1, { status: 'state', card_type: 'kind' }),
+      // the same route answered as the sandbox does
+      await show(2, {}),
+    ]
+    expect(lines[2].findings).toEqual([])
+    const { text, scenario } = pinned(lines)
+    expect(scenario.rules).toEqual([
+      {
+        match: { method: 'GET', path: '/v1/cards/:reference' },
+        edit: { rename: { '$.data.card.status': 'state', '$.data.card.card_type': 'kind' } },
+      },
+    ])
+    expect(text).toBe(
+      pinnedText(
+        `3 exchanges recorded, ${at(0)} to ${at(2)}`,
+        'rules:',
+        `  # GET /v1/cards/{reference}: rename — 2 findings on 2 of 3 calls, first at ${at(0)}`,
+        "  #   rename at $.data.card.status: the real service answers it as $.data.card.state (each answer's own value moves under the new name)",
+        "  #   rename at $.data.card.card_type: the real service answers it as $.data.card.kind (each answer's own value moves under the new name)",
+        '  - match:',
+        '      method: GET',
+        '      path: /v1/cards/:reference',
+        '    edit:',
+        '      rename:',
+        '        $.data.card.status: state',
+        '        $.data.card.card_type: kind',
+      ),
+    )
   })
 })
