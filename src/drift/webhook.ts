@@ -76,7 +76,9 @@ export function compareWebhook(saved: SavedDelivery, secret?: string): WebhookFi
     findings.push({ route, path, kind, upstream, sandbox })
 
   const sample =
-    name !== undefined && name in SAMPLES ? SAMPLES[name as WebhookEventName] : undefined
+    name !== undefined && Object.hasOwn(SAMPLES, name)
+      ? SAMPLES[name as WebhookEventName]
+      : undefined
   if (body === undefined) add('$', 'type', 'not JSON', 'object')
   else if (name === undefined) add('$.event', 'missing-key', 'absent', 'string')
   else if (!sample) add('$.event', 'unknown-event', name, Object.keys(SAMPLES))

@@ -212,6 +212,16 @@ describe('compareWebhook', () => {
       ])
     })
 
+    it('an event named like an object’s inherited property (constructor, toString, __proto__) is unknown, not a sample', async () => {
+      const saved = await load()
+      for (const name of ['constructor', 'toString', '__proto__']) {
+        const named = replanted(saved[creation], (b) => (b.event = name))
+        expect(compareWebhook(named, SECRET)).toEqual([
+          expect.objectContaining({ route: `webhook ${name}`, kind: 'unknown-event' }),
+        ])
+      }
+    })
+
     it('a body that is not JSON is a finding, not an error', async () => {
       const { headers } = (await load())[verification]
       expect(compareWebhook({ headers, body: 'event=x' }, SECRET)).toEqual([
