@@ -631,3 +631,163 @@ describe('startProxy', () => {
     expect(p.baseUrl).toBe(`${p.url}/v1`)
   })
 })
+
+describe('startProxy options', () => {
+  it('refuses a timeout that is not a positive whole number of milliseconds', async () => {
+    for (const timeoutMs of [0, -5, 1.5])
+      await expect(
+        startProxy({ upstream: 'http://127.0.0.1:9/v1', port: 0, timeoutMs }),
+      ).rejects.toThrow(
+        new Error(`timeoutMs must be a positive whole number of milliseconds (got ${timeoutMs})`),
+      )
+  })
+
+  it('refuses a --cors value that is not an origin, naming the option', async () => {
+    await expect(
+      startProxy({ upstream: 'http://127.0.0.1:9/v1', port: 0, cors: ['example.com'] }),
+    ).rejects.toThrow(
+      new Error('cors: "example.com" is not an origin (scheme://host[:port], or *)'),
+    )
+  })
+
+  it('logs one line per exchange: method, path, status, ms, then the findings and the error', async () => {
+    let findings = 0
+    const up = await upstream((_req, _body, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' })
+      res.end('{}')
+    })
+    const logged: string[] = []
+    const p = await proxy({
+      upstream: `${up.url}/v1`,
+      log: (line) => logged.push(line),
+      compare: ({ path }) =>
+        Array.from({ length: findings }, () => ({
+          route: `GET ${path}`,
+          path: '$',
+          kind: 'type' as const,
+          upstream: 'object',
+          sandbox: 'array',
+        })),
+    })
+    for (findings = 0; findings < 3; findings++)
+      await (await fetch(`${p.url}/v1/cards?n=${findings}`)).arrayBuffer()
+    const closed = await upstream(() => {})
+    await closed.close()
+    const gone = await proxy({ upstream: `${closed.url}/v1`, log: (line) => logged.push(line) })
+    await (await fetch(`${gone.url}/v1/cards`)).arrayBuffer()
+    expect(logged.map((line) => line.replace(/ \d+(\.\d+)?ms/, ' <ms>ms'))).toEqual([
+      'GET    /v1/cards?n=0 200 <ms>ms',
+      'GET    /v1/cards?n=1 200 <ms>ms  1 finding',
+      'GET    /v1/cards?n=2 200 <ms>ms  2 findings',
+      'GET    /v1/cards 502 <ms>ms  (refused)',
+    ])
+  })
+})
+
+describe('the relay, over real HTTP', () => {
+  it('to an upstream at its root: /v1 is /, /v1/<rest> is /<rest>, query kept', async () => {
+    const up = await echo()
+    const p = await proxy({ upstream: up.url })
+    const urls: string[] = []
+    for (const path of ['/v1', '/v1?a=1', '/v1/cards?b=2']) {
+      const res = await fetch(`${p.url}${path}`)
+      urls.push(((await res.json()) as { url: string }).url)
+    }
+    expect(urls).toEqual(['/', '/?a=1', '/cards?b=2'])
+  })
+
+  it('keeps its connections to the upstream alive, and sends the base URL credentials as Basic', async () => {
+    const up = await echo()
+    const plain = await proxy({ upstream: `${up.url}/v1` })
+    const seen = (await (await fetch(`${plain.url}/v1/x`)).json()) as {
+      headers: Record<string, string>
+    }
+    expect(seen.headers.connection).toBe('keep-alive')
+    expect(seen.headers.authorization).toBe(undefined)
+    const withAuth = await proxy({ upstream: up.url.replace('//', '//user:p%40ss@') + '/v1' })
+    const authed = (await (await fetch(`${withAuth.url}/v1/x`)).json()) as {
+      headers: Record<string, string>
+    }
+    expect(authed.headers.authorization).toBe(
+      `Basic ${Buffer.from('user:p@ss').toString('base64')}`,
+    )
+    const userOnly = await proxy({ upstream: up.url.replace('//', '//user@') + '/v1' })
+    const named = (await (await fetch(`${userOnly.url}/v1/x`)).json()) as {
+      headers: Record<string, string>
+    }
+    expect(named.headers.authorization).toBe(`Basic ${Buffer.from('user:').toString('base64')}`)
+  })
+
+  it('speaks TLS to an https upstream: a plain-HTTP one is unreachable (502), recorded as such', async () => {
+    const up = await echo()
+    const base = `${up.url.replace('http:', 'https:')}/v1`
+    const file = recordFile()
+    const p = await proxy({ upstream: base, record: file })
+    const res = await raw(`${p.url}/v1/cards`)
+    const message = `The upstream ${base} could not be reached: EPROTO.`
+    expect(res.status).toBe(502)
+    expect(JSON.parse(res.body.toString('utf8'))).toEqual({ message, statusCode: 502 })
+    expect(res.rawHeaders.slice(0, 6)).toEqual([
+      'Content-Type',
+      'application/json',
+      'X-Content-Type-Options',
+      'nosniff',
+      'Content-Length',
+      String(res.body.length),
+    ])
+    const [line] = readRecord(file)
+    expect(line.status).toBe(502)
+    expect(line.error).toBe('unreachable')
+    expect(line.response).toStrictEqual({
+      headers: { 'content-type': 'application/json' },
+      body: { message, statusCode: 502 },
+    })
+  })
+
+  it("does not relay the upstream's proxy-* headers nor what its Connection names", async () => {
+    const up = await upstream((_req, _body, res) => {
+      res.writeHead(200, [
+        'Content-Type',
+        'text/plain',
+        'Proxy-Authenticate',
+        'Basic',
+        'X-Proxy-Id',
+        'kept',
+        'Connection',
+        'X-Drop',
+        'X-Drop',
+        '1',
+      ])
+      res.end('ok')
+    })
+    const file = recordFile()
+    const p = await proxy({ upstream: `${up.url}/v1`, record: file })
+    const res = await raw(`${p.url}/v1/x`)
+    const names = res.rawHeaders.filter((_, i) => i % 2 === 0)
+    expect(names).toContain('X-Proxy-Id')
+    expect(names).not.toContain('Proxy-Authenticate')
+    expect(names).not.toContain('X-Drop')
+    const [line] = readRecord(file)
+    expect(line.response.headers['x-proxy-id']).toBe('kept')
+    expect(Object.keys(line.response.headers)).not.toContain('proxy-authenticate')
+  })
+
+  it('a caller that gives up takes the upstream request down with it', async () => {
+    const up = await upstream(() => {})
+    let requested!: () => void
+    let upstreamClosed!: () => void
+    const arrived = new Promise<void>((resolve) => (requested = resolve))
+    const closed = new Promise<void>((resolve) => (upstreamClosed = resolve))
+    up.server.once('request', (_req: IncomingMessage, res: import('node:http').ServerResponse) => {
+      res.on('close', () => upstreamClosed())
+      requested()
+    })
+    const p = await proxy({ upstream: `${up.url}/v1`, timeoutMs: 60_000 })
+    const caller = new AbortController()
+    const answered = fetch(`${p.url}/v1/hang`, { signal: caller.signal }).catch(() => 'aborted')
+    await arrived
+    caller.abort()
+    expect(await answered).toBe('aborted')
+    await closed
+  })
+})

@@ -54,7 +54,13 @@ describe('recordLine', () => {
     const compare = (seen: Exchange): Finding[] => {
       compared.push(seen)
       return [
-        { route: 'POST /v1/cards/create', path: '$.data.cvv2', kind: 'type', upstream: '123' },
+        {
+          route: 'POST /v1/cards/create',
+          path: '$.data.cvv2',
+          kind: 'type',
+          upstream: '123',
+          sandbox: 'number',
+        },
       ]
     }
     const line = recordLine(exchange(), personalOff, compare)
@@ -84,7 +90,13 @@ describe('recordLine', () => {
         body: { data: { cvv2: '000', status: 'active' } },
       },
       findings: [
-        { route: 'POST /v1/cards/create', path: '$.data.cvv2', kind: 'type', upstream: '000' },
+        {
+          route: 'POST /v1/cards/create',
+          path: '$.data.cvv2',
+          kind: 'type',
+          upstream: '000',
+          sandbox: 'number',
+        },
       ],
     })
   })
