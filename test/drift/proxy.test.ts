@@ -4,7 +4,7 @@
  */
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { createServer, request, type IncomingMessage, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { connect, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
@@ -789,5 +789,96 @@ describe('the relay, over real HTTP', () => {
     caller.abort()
     expect(await answered).toBe('aborted')
     await closed
+  })
+})
+
+describe('the guard', () => {
+  it('answers a preflight with the CORS headers it asks for, and puts only CORS headers and Vary on a relayed answer', async () => {
+    const up = await upstream((_req, _body, res) => {
+      res.writeHead(200, ['Content-Type', 'text/plain'])
+      res.end('ok')
+    })
+    const p = await proxy({ upstream: `${up.url}/v1`, cors: ['http://localhost:5173'] })
+    const preflight = await raw(`${p.url}/v1/cards`, {
+      method: 'OPTIONS',
+      headers: {
+        Origin: 'http://localhost:5173',
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'authorization,content-type',
+      },
+    })
+    expect(preflight.status).toBe(204)
+    const own = (headers: string[]) =>
+      headers.filter((_, i) => {
+        const name = headers[i - (i % 2)].toLowerCase()
+        return !['date', 'connection', 'keep-alive', 'transfer-encoding'].includes(name)
+      })
+    expect(own(preflight.rawHeaders)).toEqual([
+      'access-control-allow-headers',
+      'authorization,content-type',
+      'access-control-allow-methods',
+      'GET,HEAD,POST,PUT,PATCH,DELETE',
+      'access-control-allow-origin',
+      'http://localhost:5173',
+      'access-control-expose-headers',
+      'X-RateLimit-Limit,X-RateLimit-Remaining,Retry-After,x-card-sandbox-scenario',
+      'access-control-max-age',
+      '600',
+      'vary',
+      'Origin, Access-Control-Request-Headers',
+    ])
+    const plain = await raw(`${p.url}/v1/cards`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'http://localhost:5173', 'Access-Control-Request-Method': 'GET' },
+    })
+    expect(plain.status).toBe(204)
+    expect(own(plain.rawHeaders).filter((_, i) => i % 2 === 0)).toEqual([
+      'access-control-allow-methods',
+      'access-control-allow-origin',
+      'access-control-expose-headers',
+      'access-control-max-age',
+      'vary',
+    ])
+    const relayed = await raw(`${p.url}/v1/cards`, { headers: { Origin: 'http://localhost:5173' } })
+    expect(own(relayed.rawHeaders)).toEqual([
+      'Content-Type',
+      'text/plain',
+      'access-control-allow-origin',
+      'http://localhost:5173',
+      'access-control-expose-headers',
+      'X-RateLimit-Limit,X-RateLimit-Remaining,Retry-After,x-card-sandbox-scenario',
+      'vary',
+      'Origin',
+    ])
+    // the guard's own refusal is sent whole, its length said
+    const rebound = await raw(`${p.url}/v1/cards`, { headers: { Host: 'evil.example' } })
+    expect(rebound.status).toBe(403)
+    const length = rebound.rawHeaders.findIndex((name) => name.toLowerCase() === 'content-length')
+    expect(rebound.rawHeaders[length + 1]).toBe(String(rebound.body.length))
+  })
+
+  it('answers 400 to a Host header that is not a host name, and takes a request without Host as its own', async () => {
+    const up = await upstream((_req, _body, res) => {
+      res.writeHead(200, ['Content-Type', 'text/plain'])
+      res.end('ok')
+    })
+    const p = await proxy({ upstream: `${up.url}/v1` })
+    const bad = await raw(`${p.url}/v1/cards`, { headers: { Host: 'a b' } })
+    expect(bad.status).toBe(400)
+    expect(JSON.parse(bad.body.toString('utf8'))).toEqual({
+      message: 'The Host header "a b" is not a host name.',
+      statusCode: 400,
+    })
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(p.port, '127.0.0.1', () =>
+        socket.write('GET /v1/cards HTTP/1.0\r\n\r\n'),
+      )
+      const chunks: Buffer[] = []
+      socket.on('data', (chunk: Buffer) => chunks.push(chunk))
+      socket.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
+      socket.on('error', reject)
+    })
+    expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 200 OK')
+    expect(answer.endsWith('\r\n\r\nok')).toBe(true)
   })
 })
