@@ -882,3 +882,35 @@ describe('the guard', () => {
     expect(answer.endsWith('\r\n\r\nok')).toBe(true)
   })
 })
+
+describe('over IPv6', () => {
+  it('relays to an upstream at [::1], and takes a request without Host as its own when bound to ::1', async () => {
+    const server = createServer((_req, res) => {
+      res.writeHead(200, ['Content-Type', 'text/plain'])
+      res.end('ok')
+    })
+    await new Promise<void>((resolve) => server.listen(0, '::1', resolve))
+    open.push({
+      close: () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections()
+          server.close(() => resolve())
+        }),
+    })
+    const { port } = server.address() as AddressInfo
+    const p = await proxy({ upstream: `http://[::1]:${port}/v1`, host: '::1' })
+    expect(p.url).toBe(`http://[::1]:${p.port}`)
+    const res = await fetch(`${p.url}/v1/x`)
+    expect(res.status).toBe(200)
+    expect(await res.text()).toBe('ok')
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(p.port, '::1', () => socket.write('GET /v1/x HTTP/1.0\r\n\r\n'))
+      const chunks: Buffer[] = []
+      socket.on('data', (chunk: Buffer) => chunks.push(chunk))
+      socket.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
+      socket.on('error', reject)
+    })
+    expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 200 OK')
+    expect(answer.endsWith('\r\n\r\nok')).toBe(true)
+  })
+})
