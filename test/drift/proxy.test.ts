@@ -4,7 +4,7 @@
  */
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { createServer, request, type IncomingMessage, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { connect, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
@@ -629,5 +629,288 @@ describe('startProxy', () => {
     const p = await proxy({ upstream: sandbox.baseUrl })
     expect(p.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
     expect(p.baseUrl).toBe(`${p.url}/v1`)
+  })
+})
+
+describe('startProxy options', () => {
+  it('refuses a timeout that is not a positive whole number of milliseconds', async () => {
+    for (const timeoutMs of [0, -5, 1.5])
+      await expect(
+        startProxy({ upstream: 'http://127.0.0.1:9/v1', port: 0, timeoutMs }),
+      ).rejects.toThrow(
+        new Error(`timeoutMs must be a positive whole number of milliseconds (got ${timeoutMs})`),
+      )
+  })
+
+  it('refuses a --cors value that is not an origin, naming the option', async () => {
+    await expect(
+      startProxy({ upstream: 'http://127.0.0.1:9/v1', port: 0, cors: ['example.com'] }),
+    ).rejects.toThrow(
+      new Error('cors: "example.com" is not an origin (scheme://host[:port], or *)'),
+    )
+  })
+
+  it('logs one line per exchange: method, path, status, ms, then the findings and the error', async () => {
+    let findings = 0
+    const up = await upstream((_req, _body, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' })
+      res.end('{}')
+    })
+    const logged: string[] = []
+    const p = await proxy({
+      upstream: `${up.url}/v1`,
+      log: (line) => logged.push(line),
+      compare: ({ path }) =>
+        Array.from({ length: findings }, () => ({
+          route: `GET ${path}`,
+          path: '$',
+          kind: 'type' as const,
+          upstream: 'object',
+          sandbox: 'array',
+        })),
+    })
+    for (findings = 0; findings < 3; findings++)
+      await (await fetch(`${p.url}/v1/cards?n=${findings}`)).arrayBuffer()
+    const closed = await upstream(() => {})
+    await closed.close()
+    const gone = await proxy({ upstream: `${closed.url}/v1`, log: (line) => logged.push(line) })
+    await (await fetch(`${gone.url}/v1/cards`)).arrayBuffer()
+    expect(logged.map((line) => line.replace(/ \d+(\.\d+)?ms/, ' <ms>ms'))).toEqual([
+      'GET    /v1/cards?n=0 200 <ms>ms',
+      'GET    /v1/cards?n=1 200 <ms>ms  1 finding',
+      'GET    /v1/cards?n=2 200 <ms>ms  2 findings',
+      'GET    /v1/cards 502 <ms>ms  (refused)',
+    ])
+  })
+})
+
+describe('the relay, over real HTTP', () => {
+  it('to an upstream at its root: /v1 is /, /v1/<rest> is /<rest>, query kept', async () => {
+    const up = await echo()
+    const p = await proxy({ upstream: up.url })
+    const urls: string[] = []
+    for (const path of ['/v1', '/v1?a=1', '/v1/cards?b=2']) {
+      const res = await fetch(`${p.url}${path}`)
+      urls.push(((await res.json()) as { url: string }).url)
+    }
+    expect(urls).toEqual(['/', '/?a=1', '/cards?b=2'])
+  })
+
+  it('keeps its connections to the upstream alive, and sends the base URL credentials as Basic', async () => {
+    const up = await echo()
+    const plain = await proxy({ upstream: `${up.url}/v1` })
+    const seen = (await (await fetch(`${plain.url}/v1/x`)).json()) as {
+      headers: Record<string, string>
+    }
+    expect(seen.headers.connection).toBe('keep-alive')
+    expect(seen.headers.authorization).toBe(undefined)
+    const withAuth = await proxy({ upstream: up.url.replace('//', '//user:p%40ss@') + '/v1' })
+    const authed = (await (await fetch(`${withAuth.url}/v1/x`)).json()) as {
+      headers: Record<string, string>
+    }
+    expect(authed.headers.authorization).toBe(
+      `Basic ${Buffer.from('user:p@ss').toString('base64')}`,
+    )
+    const userOnly = await proxy({ upstream: up.url.replace('//', '//user@') + '/v1' })
+    const named = (await (await fetch(`${userOnly.url}/v1/x`)).json()) as {
+      headers: Record<string, string>
+    }
+    expect(named.headers.authorization).toBe(`Basic ${Buffer.from('user:').toString('base64')}`)
+  })
+
+  it('speaks TLS to an https upstream: a plain-HTTP one is unreachable (502), recorded as such', async () => {
+    const up = await echo()
+    const base = `${up.url.replace('http:', 'https:')}/v1`
+    const file = recordFile()
+    const p = await proxy({ upstream: base, record: file })
+    const res = await raw(`${p.url}/v1/cards`)
+    const message = `The upstream ${base} could not be reached: EPROTO.`
+    expect(res.status).toBe(502)
+    expect(JSON.parse(res.body.toString('utf8'))).toEqual({ message, statusCode: 502 })
+    expect(res.rawHeaders.slice(0, 6)).toEqual([
+      'Content-Type',
+      'application/json',
+      'X-Content-Type-Options',
+      'nosniff',
+      'Content-Length',
+      String(res.body.length),
+    ])
+    const [line] = readRecord(file)
+    expect(line.status).toBe(502)
+    expect(line.error).toBe('unreachable')
+    expect(line.response).toStrictEqual({
+      headers: { 'content-type': 'application/json' },
+      body: { message, statusCode: 502 },
+    })
+  })
+
+  it("does not relay the upstream's proxy-* headers nor what its Connection names", async () => {
+    const up = await upstream((_req, _body, res) => {
+      res.writeHead(200, [
+        'Content-Type',
+        'text/plain',
+        'Proxy-Authenticate',
+        'Basic',
+        'X-Proxy-Id',
+        'kept',
+        'Connection',
+        'X-Drop',
+        'X-Drop',
+        '1',
+      ])
+      res.end('ok')
+    })
+    const file = recordFile()
+    const p = await proxy({ upstream: `${up.url}/v1`, record: file })
+    const res = await raw(`${p.url}/v1/x`)
+    const names = res.rawHeaders.filter((_, i) => i % 2 === 0)
+    expect(names).toContain('X-Proxy-Id')
+    expect(names).not.toContain('Proxy-Authenticate')
+    expect(names).not.toContain('X-Drop')
+    const [line] = readRecord(file)
+    expect(line.response.headers['x-proxy-id']).toBe('kept')
+    expect(Object.keys(line.response.headers)).not.toContain('proxy-authenticate')
+  })
+
+  it('a caller that gives up takes the upstream request down with it', async () => {
+    const up = await upstream(() => {})
+    let requested!: () => void
+    let upstreamClosed!: () => void
+    const arrived = new Promise<void>((resolve) => (requested = resolve))
+    const closed = new Promise<void>((resolve) => (upstreamClosed = resolve))
+    up.server.once('request', (_req: IncomingMessage, res: import('node:http').ServerResponse) => {
+      res.on('close', () => upstreamClosed())
+      requested()
+    })
+    const p = await proxy({ upstream: `${up.url}/v1`, timeoutMs: 60_000 })
+    const caller = new AbortController()
+    const answered = fetch(`${p.url}/v1/hang`, { signal: caller.signal }).catch(() => 'aborted')
+    await arrived
+    caller.abort()
+    expect(await answered).toBe('aborted')
+    await closed
+  })
+})
+
+describe('the guard', () => {
+  it('answers a preflight with the CORS headers it asks for, and puts only CORS headers and Vary on a relayed answer', async () => {
+    const up = await upstream((_req, _body, res) => {
+      res.writeHead(200, ['Content-Type', 'text/plain'])
+      res.end('ok')
+    })
+    const p = await proxy({ upstream: `${up.url}/v1`, cors: ['http://localhost:5173'] })
+    const preflight = await raw(`${p.url}/v1/cards`, {
+      method: 'OPTIONS',
+      headers: {
+        Origin: 'http://localhost:5173',
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'authorization,content-type',
+      },
+    })
+    expect(preflight.status).toBe(204)
+    const own = (headers: string[]) =>
+      headers.filter((_, i) => {
+        const name = headers[i - (i % 2)].toLowerCase()
+        return !['date', 'connection', 'keep-alive', 'transfer-encoding'].includes(name)
+      })
+    expect(own(preflight.rawHeaders)).toEqual([
+      'access-control-allow-headers',
+      'authorization,content-type',
+      'access-control-allow-methods',
+      'GET,HEAD,POST,PUT,PATCH,DELETE',
+      'access-control-allow-origin',
+      'http://localhost:5173',
+      'access-control-expose-headers',
+      'X-RateLimit-Limit,X-RateLimit-Remaining,Retry-After,x-card-sandbox-scenario',
+      'access-control-max-age',
+      '600',
+      'vary',
+      'Origin, Access-Control-Request-Headers',
+    ])
+    const plain = await raw(`${p.url}/v1/cards`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'http://localhost:5173', 'Access-Control-Request-Method': 'GET' },
+    })
+    expect(plain.status).toBe(204)
+    expect(own(plain.rawHeaders).filter((_, i) => i % 2 === 0)).toEqual([
+      'access-control-allow-methods',
+      'access-control-allow-origin',
+      'access-control-expose-headers',
+      'access-control-max-age',
+      'vary',
+    ])
+    const relayed = await raw(`${p.url}/v1/cards`, { headers: { Origin: 'http://localhost:5173' } })
+    expect(own(relayed.rawHeaders)).toEqual([
+      'Content-Type',
+      'text/plain',
+      'access-control-allow-origin',
+      'http://localhost:5173',
+      'access-control-expose-headers',
+      'X-RateLimit-Limit,X-RateLimit-Remaining,Retry-After,x-card-sandbox-scenario',
+      'vary',
+      'Origin',
+    ])
+    // the guard's own refusal is sent whole, its length said
+    const rebound = await raw(`${p.url}/v1/cards`, { headers: { Host: 'evil.example' } })
+    expect(rebound.status).toBe(403)
+    const length = rebound.rawHeaders.findIndex((name) => name.toLowerCase() === 'content-length')
+    expect(rebound.rawHeaders[length + 1]).toBe(String(rebound.body.length))
+  })
+
+  it('answers 400 to a Host header that is not a host name, and takes a request without Host as its own', async () => {
+    const up = await upstream((_req, _body, res) => {
+      res.writeHead(200, ['Content-Type', 'text/plain'])
+      res.end('ok')
+    })
+    const p = await proxy({ upstream: `${up.url}/v1` })
+    const bad = await raw(`${p.url}/v1/cards`, { headers: { Host: 'a b' } })
+    expect(bad.status).toBe(400)
+    expect(JSON.parse(bad.body.toString('utf8'))).toEqual({
+      message: 'The Host header "a b" is not a host name.',
+      statusCode: 400,
+    })
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(p.port, '127.0.0.1', () =>
+        socket.write('GET /v1/cards HTTP/1.0\r\n\r\n'),
+      )
+      const chunks: Buffer[] = []
+      socket.on('data', (chunk: Buffer) => chunks.push(chunk))
+      socket.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
+      socket.on('error', reject)
+    })
+    expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 200 OK')
+    expect(answer.endsWith('\r\n\r\nok')).toBe(true)
+  })
+})
+
+describe('over IPv6', () => {
+  it('relays to an upstream at [::1], and takes a request without Host as its own when bound to ::1', async () => {
+    const server = createServer((_req, res) => {
+      res.writeHead(200, ['Content-Type', 'text/plain'])
+      res.end('ok')
+    })
+    await new Promise<void>((resolve) => server.listen(0, '::1', resolve))
+    open.push({
+      close: () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections()
+          server.close(() => resolve())
+        }),
+    })
+    const { port } = server.address() as AddressInfo
+    const p = await proxy({ upstream: `http://[::1]:${port}/v1`, host: '::1' })
+    expect(p.url).toBe(`http://[::1]:${p.port}`)
+    const res = await fetch(`${p.url}/v1/x`)
+    expect(res.status).toBe(200)
+    expect(await res.text()).toBe('ok')
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(p.port, '::1', () => socket.write('GET /v1/x HTTP/1.0\r\n\r\n'))
+      const chunks: Buffer[] = []
+      socket.on('data', (chunk: Buffer) => chunks.push(chunk))
+      socket.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
+      socket.on('error', reject)
+    })
+    expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 200 OK')
+    expect(answer.endsWith('\r\n\r\nok')).toBe(true)
   })
 })
