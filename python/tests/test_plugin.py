@@ -133,6 +133,12 @@ def test_starts_one_sandbox_for_the_run_and_stops_it_after_even_a_failure(
     assert eventually(lambda: gone(one))
 
 
+def interruptible() -> None:
+    """SIGINT as a terminal's Ctrl-C finds it: a run started in the background (CI's, say) inherits
+    it ignored, and Python then raises no KeyboardInterrupt."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def start_held_run(inner: pytest.Pytester) -> "subprocess.Popen[bytes]":
     """An inner run whose one test holds until released; the outer test interrupts it."""
     inner.makepyfile(
@@ -147,6 +153,7 @@ def start_held_run(inner: pytest.Pytester) -> "subprocess.Popen[bytes]":
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         stdin=subprocess.DEVNULL,
+        preexec_fn=interruptible,
     )
     return process
 
