@@ -13,6 +13,7 @@ import { RETRY_DELAYS_MS } from '../../domain/outbox.js'
 import { webhookReceiver, type Delivery, type UnverifiedDelivery } from '../../clients/receiver.js'
 import { maskToken, maskUrlPassword } from '../../lib/masking.js'
 import { postWebhook } from '../../webhooks/post.js'
+import { ATTEMPT_HEADER, EVENT_ID_HEADER } from '../../webhooks/sign.js'
 import { helpRow } from '../help.js'
 import { expectArgs, remoteCommand, untilStopped, UsageError } from './remote.js'
 
@@ -193,8 +194,8 @@ const FORWARD_TIMEOUT_MS = 10_000
 
 /** How long the sandbox waits, and for which attempt, after a failed one: from its webhook log. */
 async function retryNote(client: SandboxClient, delivery: Delivery): Promise<string> {
-  const id = delivery.headers['x-alal-event-id']
-  const number = Number(delivery.headers['x-alal-delivery-attempt'])
+  const id = delivery.headers[EVENT_ID_HEADER]
+  const number = Number(delivery.headers[ATTEMPT_HEADER])
   const deadline = performance.now() + 5_000
   while (id && performance.now() < deadline) {
     const event = (await client.webhooks({ per_page: 100 }).catch(() => undefined))?.data.find(
@@ -230,8 +231,8 @@ function deliveryLine(
   status: number | string,
   forwardTo?: string,
 ): string {
-  const id = delivery.headers['x-alal-event-id'] ?? '?'
-  const attempt = delivery.headers['x-alal-delivery-attempt'] ?? '?'
+  const id = delivery.headers[EVENT_ID_HEADER] ?? '?'
+  const attempt = delivery.headers[ATTEMPT_HEADER] ?? '?'
   const signature = delivery.verified ? 'signature ok' : 'BAD SIGNATURE'
   const answer = forwardTo ? `${forwardTo} ${answered(status)}` : answered(status)
   return `${delivery.event || '(not JSON)'} ${id} attempt ${attempt}: ${signature}, ${answer}`
