@@ -24,8 +24,6 @@ import {
   tokenVisible,
 } from '../lib/masking.js'
 
-export { luhnValid } from '../lib/masking.js'
-
 export type MaskOptions = { personal: boolean }
 
 /** How a secret key's value is shown: how many trailing characters stay visible. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
+import { luhnValid } from '../../src/lib/masking.js'
 import {
-  luhnValid,
   maskBody,
   maskFindingValue,
   maskHeaders,
