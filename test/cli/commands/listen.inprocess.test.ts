@@ -66,10 +66,10 @@ async function listen(
     return run.done
   }
   /** The printed line of `id`'s attempt `attempt`, once printed. */
-  const line = async (id: string, attempt: number | string) => {
+  const line = async (id: string, attempt: number | string, ms = 5_000) => {
     const find = () =>
       run.live.stdout.split('\n').find((l) => l.includes(` ${id} attempt ${attempt}: `))
-    await until(() => find() !== undefined, 5_000, `the line of ${id} attempt ${attempt}`)
+    await until(() => find() !== undefined, ms, `the line of ${id} attempt ${attempt}`)
     return find()!
   }
   return { live: run.live, receiverUrl, stop, line, before }
@@ -348,6 +348,56 @@ describe('what listen prints of the handler’s answer', () => {
       await listening.stop()
     }
   })
+})
+
+describe('what listen says when the log cannot tell', () => {
+  it('says the sandbox retries later: at once without an event id, after its search of a log gone, after a handler that never answers', async () => {
+    const gone = await startSandbox({ port: 0, clock: 'manual', seed: 13 })
+    const handler = await startReceiver(['hang', 500, 500])
+    const listening = await listen(['--forward-to', handler.url], { on: gone })
+    try {
+      await gone.close()
+      const later = '; the sandbox retries it later (its webhook log says when)'
+      const anonymous = '? attempt ?: signature ok'
+      // a handler that never answers: given up on after the 10 s a forwarded delivery may take
+      const hung = postSigned(listening.receiverUrl, TOKEN, {})
+      await until(() => handler.requests.length === 1, 5_000, 'the first forward')
+      // an event the log (here: no longer there) does not know: looked for 5 s
+      const searched = await postSigned(listening.receiverUrl, TOKEN, {
+        id: 'evt_unknown',
+        attempt: '1',
+      })
+      expect(searched.status).toBe(500)
+      // a delivery without an event id: nothing to look for, printed at once
+      const unnamed = await postSigned(listening.receiverUrl, TOKEN, {})
+      expect(unnamed.status).toBe(500)
+      await until(
+        () => listening.live.stdout.includes(`${anonymous}, ${handler.url} answered 500`),
+        2_000,
+        'the line of the delivery without an id',
+      )
+      expect(listening.live.stdout).toContain(
+        `card_user_verification.successful ${anonymous}, ${handler.url} answered 500${later}\n`,
+      )
+      expect(listening.live.stdout).not.toContain('evt_unknown')
+      expect(await listening.line('evt_unknown', 1, 8_000)).toBe(
+        `card_user_verification.successful evt_unknown attempt 1: signature ok, ${handler.url} answered 500${later}`,
+      )
+      expect((await hung).status).toBe(502)
+      expect(listening.live.stdout).toContain(
+        `card_user_verification.successful ${anonymous}, ${handler.url} did not answer within 10 s${later}\n`,
+      )
+    } finally {
+      await handler.close()
+    }
+    // its sandbox gone, listen cannot put the URL back, and says so
+    const stopped = await listening.stop()
+    expect(stopped.code).toBe(1)
+    expect(stopped.stderr).toMatch(
+      new RegExp(`^card-sandbox listen: no sandbox answers at ${gone.url} \\(ECONNREFUSED\\)`),
+    )
+    expect(signalListeners()).toEqual(listening.before)
+  }, 25_000)
 })
 
 describe('the retries listen announces', () => {
