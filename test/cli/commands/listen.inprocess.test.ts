@@ -117,7 +117,7 @@ async function webhookPuts(on: SandboxClient = client) {
 function postSigned(
   receiverUrl: string,
   secret: string,
-  { id, attempt }: { id?: string; attempt?: string },
+  { id, attempt, extra }: { id?: string; attempt?: string; extra?: Record<string, string> },
 ) {
   const { body, headers } = signPayload(
     { event: 'card_user_verification.successful', data: { reference: 'forged' } },
@@ -130,6 +130,7 @@ function postSigned(
       ...headers,
       ...(id && { [EVENT_ID_HEADER]: id }),
       ...(attempt && { [ATTEMPT_HEADER]: attempt }),
+      ...extra,
     },
   })
 }
@@ -290,9 +291,24 @@ describe('what listen prints of the handler’s answer', () => {
       // by hand, signed with the secret the tenant signs with: the line is out before the answer
       const forged = (answered: number) =>
         `card_user_verification.successful evt_forged attempt 1: signature ok, ${handler.url} answered ${answered}\n`
-      const ok = await postSigned(listening.receiverUrl, TOKEN, { id: 'evt_forged', attempt: '1' })
+      const ok = await postSigned(listening.receiverUrl, TOKEN, {
+        id: 'evt_forged',
+        attempt: '1',
+        extra: {
+          authorization: 'Bearer not-for-the-handler',
+          'user-agent': 'forger/1',
+          'x-trace': 't1',
+        },
+      })
       expect(ok.status).toBe(200)
       expect(listening.live.stdout).toContain(forged(200))
+      // what goes on: the x- headers and the content type, nothing else the receiver got
+      expect(handler.requests[1].headers).toMatchObject({
+        'x-trace': 't1',
+        [EVENT_ID_HEADER]: 'evt_forged',
+      })
+      expect(handler.requests[1].headers.authorization).toBeUndefined()
+      expect(handler.requests[1].headers['user-agent']).not.toBe('forger/1')
       const edge = await postSigned(listening.receiverUrl, TOKEN, {
         id: 'evt_forged',
         attempt: '1',
