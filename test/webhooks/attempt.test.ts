@@ -65,7 +65,12 @@ async function oneEvent() {
     isClosed: () => boolean = () => closed,
   ) {
     return attemptEvent(
-      { db, tenants: s.deps.tenants, options: { webhookUrl: url, timeoutMs: 2_000, logger }, isClosed },
+      {
+        db,
+        tenants: s.deps.tenants,
+        options: { webhookUrl: url, timeoutMs: 2_000, logger },
+        isClosed,
+      },
       of,
       tenant,
     )
