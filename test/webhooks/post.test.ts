@@ -5,12 +5,12 @@
 import { spawn } from 'node:child_process'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { postWebhook, RESPONSE_PREFIX_BYTES } from '../../src/webhooks/post.js'
 import { until } from './receiver.js'
 
-const POST_MODULE = fileURLToPath(new URL('../../src/webhooks/post.ts', import.meta.url))
+/** The built module (`npm test` builds dist/ first): the child process runs plain JavaScript. */
+const POST_MODULE = new URL('../../dist/webhooks/post.js', import.meta.url).href
 
 const cleanups: (() => unknown)[] = []
 afterEach(async () => {
@@ -131,7 +131,7 @@ it('leaves no timer behind once answered: a process that posted exits without wa
     `import { postWebhook } from ${JSON.stringify(POST_MODULE)}\n` +
     `const out = await postWebhook(${JSON.stringify(url)}, {}, '{}', { timeoutMs: 60000, readBytes: 10 })\n` +
     'process.stdout.write(String(out.statusCode))'
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
     stdio: ['ignore', 'pipe', 'inherit'],
   })
   cleanups.push(() => child.kill())
