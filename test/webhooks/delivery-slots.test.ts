@@ -11,7 +11,11 @@ import type { Tenant } from '../../src/db/schema.js'
 import type { LogLine } from '../../src/lib/logger.js'
 import { closeStore } from '../../src/store/open.js'
 import { insertEvent } from '../../src/store/webhooks.js'
-import { createDeliverer, MAX_IN_FLIGHT_PER_TENANT } from '../../src/webhooks/delivery.js'
+import {
+  createDeliverer,
+  MAX_IN_FLIGHT,
+  MAX_IN_FLIGHT_PER_TENANT,
+} from '../../src/webhooks/delivery.js'
 import { newSandbox } from '../helpers.js'
 
 const cleanups: (() => unknown)[] = []
@@ -98,9 +102,9 @@ async function harness(timeoutMs = 60_000) {
     return ids
   }
   const statuses = async (token: string) =>
-    (
-      await s.call('GET', '/__sandbox/webhooks?per_page=100', undefined, { token })
-    ).body.data.map((e: { status: string; attempts: unknown[] }) => [e.status, e.attempts.length])
+    (await s.call('GET', '/__sandbox/webhooks?per_page=100', undefined, { token })).body.data.map(
+      (e: { status: string; attempts: unknown[] }) => [e.status, e.attempts.length],
+    )
   return { s, deliverer, lines, tenant, due, statuses }
 }
 
@@ -132,6 +136,41 @@ describe('a tenant’s slots', () => {
     gate.release()
     await closing
     expect(gate.requests).toHaveLength(MAX_IN_FLIGHT_PER_TENANT)
+  })
+
+  it('sends the rest of a tenant’s backlog once its slots free, though it was at its share when the last pass ran', async () => {
+    const gate = await startGate({ holding: true })
+    const { deliverer, tenant, due } = await harness()
+    const a = await tenant('at-share', gate.url('a'))
+    await due(a, MAX_IN_FLIGHT_PER_TENANT + 5)
+    await deliverer.deliverDue()
+    await until(() => gate.held.length === MAX_IN_FLIGHT_PER_TENANT)
+    await deliverer.deliverDue() // the tenant is at its share: this pass passes it over
+    gate.release()
+    await deliverer.idle()
+    expect(gate.requests).toHaveLength(MAX_IN_FLIGHT_PER_TENANT + 5)
+  })
+
+  it('shares the slots free at a pass evenly between the tenants waiting, every slot given', async () => {
+    const gate = await startGate({ holding: true })
+    const { deliverer, tenant, due } = await harness()
+    // blockers hold all the slots but one tenant's share
+    const blockers = MAX_IN_FLIGHT / MAX_IN_FLIGHT_PER_TENANT - 1
+    for (let i = 0; i < blockers; i++)
+      await due(await tenant(`blocker-${i}`, gate.url('blocker')), MAX_IN_FLIGHT_PER_TENANT)
+    await deliverer.deliverDue()
+    await until(() => gate.held.length === MAX_IN_FLIGHT - MAX_IN_FLIGHT_PER_TENANT)
+    // three tenants, each wanting a whole share, compete for one share's slots in one pass
+    const names = ['x', 'y', 'z']
+    for (const name of names)
+      await due(await tenant(name, gate.url(name)), MAX_IN_FLIGHT_PER_TENANT)
+    await deliverer.deliverDue()
+    const closing = deliverer.close() // no slot is refilled after this pass
+    gate.release()
+    await closing
+    const counts = names.map((name) => gate.requests.filter((t) => t === name).length)
+    // 20 slots between 3: 7, 7 and 6, in whichever turn order the pass took
+    expect(counts.sort()).toEqual([6, 7, 7])
   })
 
   it('sends none of a held tenant’s events until released, then at once', async () => {
