@@ -17,6 +17,7 @@ import {
   MAX_IN_FLIGHT_PER_TENANT,
 } from '../../src/webhooks/delivery.js'
 import { newSandbox } from '../helpers.js'
+import { freshSchema, TEST_PG } from '../pg.js'
 
 const cleanups: (() => unknown)[] = []
 afterEach(async () => {
@@ -65,13 +66,13 @@ async function startGate(options: { holding?: boolean; status?: number } = {}) {
  * to `lines`; `tenant(token, url)` makes a tenant with that webhook URL, `due(tenant, n)` writes
  * n events of it due now (or `at`).
  */
-async function harness(timeoutMs = 60_000) {
-  const s = newSandbox({ ticking: false })
+async function harness(db?: string) {
+  const s = newSandbox({ ticking: false, db })
   cleanups.push(() => s.close())
   await s.deps.deliverer.close()
   const lines: LogLine[] = []
   const deliverer = createDeliverer(s.deps.db, s.deps.tenants, {
-    timeoutMs,
+    timeoutMs: 60_000,
     logger: { log: (line) => lines.push(line) },
   })
   cleanups.push(() => deliverer.close())
@@ -264,6 +265,74 @@ describe('failures of the deliverer’s own', () => {
     })
     expect(line.text).toMatch(/^webhook delivery failed: \w*Error/)
     expect(line.text).toMatch(/\n\s+at /)
+  })
+})
+
+/**
+ * With replicas (PostgreSQL) the tick sends only when an event is due by the wake-ups it keeps
+ * in memory; without a listener (no ticker), nothing but the deliverer's own reads updates them.
+ */
+describe.skipIf(!TEST_PG)('the tick on PostgreSQL', () => {
+  async function onPostgres() {
+    const schema = await freshSchema()
+    cleanups.push(schema.drop)
+    return harness(schema.url)
+  }
+  const advance = (s: Awaited<ReturnType<typeof harness>>['s'], token: string, by: string) =>
+    s.call('POST', '/__sandbox/clock/advance', { by }, { token })
+
+  it('sends an event due at this very instant, while another tenant’s waits for later', async () => {
+    const gate = await startGate()
+    const { s, deliverer, tenant, due } = await onPostgres()
+    const later = await tenant('later', gate.url('later'))
+    const now = await tenant('now', gate.url('now'))
+    await due(later, 1, s.deps.tenants.now(later) + 3_600_000)
+    await due(now, 1)
+    await deliverer.deliverDue()
+    await deliverer.idle()
+    expect(gate.requests).toEqual(['now'])
+  })
+
+  it('makes the retry of an attempt that failed once its time comes, though the tick looked while it was out', async () => {
+    const gate = await startGate({ holding: true, status: 500 })
+    const { s, deliverer, tenant, due } = await onPostgres()
+    const a = await tenant('retried', gate.url('a'))
+    await due(a, 1)
+    await deliverer.deliverDue()
+    await until(() => gate.held.length === 1)
+    await deliverer.deliverDue() // nothing due: the event is leased while its attempt is out
+    gate.release()
+    await deliverer.idle()
+    await advance(s, 'retried', '10s')
+    await deliverer.deliverDue()
+    await deliverer.idle()
+    expect(gate.requests).toEqual(['a', 'a'])
+  })
+
+  it('looks again after a pass: an event another replica wrote meanwhile is sent at the next tick', async () => {
+    const gate = await startGate()
+    const { deliverer, tenant, due } = await onPostgres()
+    const a = await tenant('again', gate.url('a'))
+    await due(a, 1)
+    await deliverer.deliverDue()
+    await deliverer.idle()
+    await due(a, 1) // written straight to the table: this process counted no write
+    await deliverer.deliverDue()
+    await deliverer.idle()
+    expect(gate.requests).toEqual(['a', 'a'])
+  })
+
+  it('logs nothing of a pass that fails because the sandbox is stopping', async () => {
+    const gate = await startGate({ holding: true })
+    const { s, deliverer, tenant, due, lines } = await onPostgres()
+    for (const token of ['p', 'q', 'r']) await due(await tenant(token, gate.url(token)), 1)
+    deliverer.kick()
+    await new Promise((resolve) => setImmediate(resolve)) // the pass waits for its first read
+    void deliverer.close()
+    await closeStore(s.deps.db) // its next read fails
+    await deliverer.idle()
+    expect(lines).toEqual([])
+    expect(gate.requests).toEqual([])
   })
 })
 
