@@ -32,12 +32,16 @@ async function startGate(options: { holding?: boolean; status?: number } = {}) {
   const state = { holding: options.holding ?? false, status: options.status ?? 200 }
   const requests: string[] = []
   const held: ServerResponse[] = []
+  /** The tenant of each held request, index for index. */
+  const heldFor: string[] = []
   const server = createServer((req, res) => {
     req.resume()
     req.on('end', () => {
       requests.push(new URL(req.url!, 'http://x').searchParams.get('t')!)
-      if (state.holding) held.push(res)
-      else res.writeHead(state.status).end('ok')
+      if (state.holding) {
+        held.push(res)
+        heldFor.push(requests.at(-1)!)
+      } else res.writeHead(state.status).end('ok')
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -46,9 +50,16 @@ async function startGate(options: { holding?: boolean; status?: number } = {}) {
     url: (tenant: string) => `http://127.0.0.1:${port}/hooks?t=${tenant}`,
     requests,
     held,
+    /** Answers one held request of `tenant`. */
+    answerOne(tenant: string) {
+      const i = heldFor.indexOf(tenant)
+      heldFor.splice(i, 1)
+      held.splice(i, 1)[0].writeHead(state.status).end('ok')
+    },
     /** Answers every held request, and the next ones at once. */
     release() {
       state.holding = false
+      heldFor.splice(0)
       for (const res of held.splice(0)) res.writeHead(state.status).end('ok')
     },
     async close() {
@@ -75,7 +86,7 @@ async function harness(db?: string) {
     timeoutMs: 60_000,
     logger: { log: (line) => lines.push(line) },
   })
-  cleanups.push(() => deliverer.close())
+  cleanups.push(() => void deliverer.close()) // what is held ends with its receiver
   let written = 0
   async function tenant(token: string, url: string | null): Promise<Tenant> {
     await s.call('PUT', '/__sandbox/webhook', { url }, { token })
@@ -172,6 +183,48 @@ describe('a tenant’s slots', () => {
     const counts = names.map((name) => gate.requests.filter((t) => t === name).length)
     // 20 slots between 3: 7, 7 and 6, in whichever turn order the pass took
     expect(counts.sort()).toEqual([6, 7, 7])
+  })
+
+  it('starts each pass after the tenant last given an odd slot, so single free slots go round the tenants', async () => {
+    const gate = await startGate({ holding: true })
+    const { deliverer, tenant, due } = await harness()
+    const blockers = MAX_IN_FLIGHT / MAX_IN_FLIGHT_PER_TENANT - 1
+    for (let i = 0; i < blockers; i++)
+      await due(await tenant(`blocker-${i}`, gate.url('blocker')), MAX_IN_FLIGHT_PER_TENANT)
+    await deliverer.deliverDue()
+    await until(() => gate.held.length === MAX_IN_FLIGHT - MAX_IN_FLIGHT_PER_TENANT)
+    const names = ['x', 'y', 'z']
+    for (const name of names)
+      await due(await tenant(name, gate.url(name)), 2 * MAX_IN_FLIGHT_PER_TENANT)
+    await deliverer.deliverDue() // 7, 7 and 6: the first two in turn order get the odd slots
+    await until(() => gate.held.length === MAX_IN_FLIGHT)
+    const count = (name: string) => gate.requests.filter((t) => t === name).length
+    const short = names.find((name) => count(name) === 6)!
+    // one slot at a time comes free: each goes to the next tenant in turn
+    const given: string[] = []
+    for (let i = 0; i < names.length; i++) {
+      const before = gate.requests.length
+      gate.answerOne(names.find((name) => name !== short) ?? short)
+      await until(() => gate.requests.length === before + 1)
+      given.push(gate.requests.at(-1)!)
+    }
+    expect(given[0]).toBe(short) // the one left a slot short is first in the next pass
+    expect(new Set(given).size).toBe(names.length)
+  })
+
+  it('runs a pass again for a kick that came while one ran, so what it wrote meanwhile is sent', async () => {
+    const gate = await startGate()
+    const { deliverer, tenant, due } = await harness()
+    const [early, late] = [await tenant('p', gate.url('p')), await tenant('q', gate.url('q'))].sort(
+      (a, b) => (a.id < b.id ? -1 : 1),
+    )
+    await due(late, 1)
+    const first = deliverer.deliverDue() // its pass has found the late tenant's events, no other
+    const written = due(early, 1) // an event of a tenant that comes before it in the pass
+    const second = deliverer.deliverDue()
+    await Promise.all([first, written, second])
+    await deliverer.idle()
+    expect(gate.requests.sort()).toEqual([early, late].map((t) => t.token).sort())
   })
 
   it('sends none of a held tenant’s events until released, then at once', async () => {
