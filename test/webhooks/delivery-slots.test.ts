@@ -304,7 +304,7 @@ describe('failures of the deliverer’s own', () => {
     expect(line.text).toMatch(/\n\s+at /)
   })
 
-  it('logs a pass that failed, unless it was stopped', async () => {
+  it('logs a pass that failed, with its error and where', async () => {
     const { s, deliverer, lines } = await harness()
     await closeStore(s.deps.db) // every read fails
     deliverer.kick()
