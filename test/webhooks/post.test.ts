@@ -1,16 +1,13 @@
 /**
  * One webhook POST (src/webhooks/post.ts) against real receivers on real ports: what it reports
- * of an answer, of a receiver that never answers or cannot be reached, and what it leaves behind.
+ * of an answer, and of a receiver that never answers or cannot be reached. That it leaves no
+ * timer behind: post-built.test.ts.
  */
-import { spawn } from 'node:child_process'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { postWebhook, RESPONSE_PREFIX_BYTES } from '../../src/webhooks/post.js'
 import { until } from './receiver.js'
-
-/** The built module (`npm test` builds dist/ first): the child process runs plain JavaScript. */
-const POST_MODULE = new URL('../../dist/webhooks/post.js', import.meta.url).href
 
 const cleanups: (() => unknown)[] = []
 afterEach(async () => {
@@ -124,21 +121,3 @@ describe('no answer', () => {
     )
   })
 })
-
-it('leaves no timer behind once answered: a process that posted exits without waiting out the timeout', async () => {
-  const url = await receiver((res) => res.writeHead(200, { connection: 'close' }).end('ok'))
-  const script =
-    `import { postWebhook } from ${JSON.stringify(POST_MODULE)}\n` +
-    `const out = await postWebhook(${JSON.stringify(url)}, {}, '{}', { timeoutMs: 60000, readBytes: 10 })\n` +
-    'process.stdout.write(String(out.statusCode))'
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
-  cleanups.push(() => child.kill())
-  let stdout = ''
-  child.stdout.on('data', (chunk) => (stdout += chunk))
-  let exitCode: number | null = null
-  child.on('exit', (code) => (exitCode = code))
-  await until(() => exitCode !== null, 15_000, 'the posting process to exit')
-  expect({ exitCode, stdout }).toEqual({ exitCode: 0, stdout: '200' })
-}, 20_000)
