@@ -117,8 +117,17 @@ async function harness(db?: string) {
     (await s.call('GET', '/__sandbox/webhooks?per_page=100', undefined, { token })).body.data.map(
       (e: { status: string; attempts: unknown[] }) => [e.status, e.attempts.length],
     )
-  return { s, deliverer, lines, tenant, due, statuses }
+  /** Blocking tenants whose attempts, held by `gate`, take every slot but one tenant's share. */
+  async function holdAllButOneShare(gate: Gate) {
+    for (let i = 0; i < MAX_IN_FLIGHT / MAX_IN_FLIGHT_PER_TENANT - 1; i++)
+      await due(await tenant(`blocker-${i}`, gate.url('blocker')), MAX_IN_FLIGHT_PER_TENANT)
+    await deliverer.deliverDue()
+    await until(() => gate.held.length === MAX_IN_FLIGHT - MAX_IN_FLIGHT_PER_TENANT)
+  }
+  return { s, deliverer, lines, tenant, due, statuses, holdAllButOneShare }
 }
+
+type Gate = Awaited<ReturnType<typeof startGate>>
 
 describe('a tenant’s slots', () => {
   it('refills a tenant’s slots as its attempts settle, so one kick sends a backlog past its share', async () => {
@@ -165,13 +174,8 @@ describe('a tenant’s slots', () => {
 
   it('shares the slots free at a pass evenly between the tenants waiting, every slot given', async () => {
     const gate = await startGate({ holding: true })
-    const { deliverer, tenant, due } = await harness()
-    // blockers hold all the slots but one tenant's share
-    const blockers = MAX_IN_FLIGHT / MAX_IN_FLIGHT_PER_TENANT - 1
-    for (let i = 0; i < blockers; i++)
-      await due(await tenant(`blocker-${i}`, gate.url('blocker')), MAX_IN_FLIGHT_PER_TENANT)
-    await deliverer.deliverDue()
-    await until(() => gate.held.length === MAX_IN_FLIGHT - MAX_IN_FLIGHT_PER_TENANT)
+    const { deliverer, tenant, due, holdAllButOneShare } = await harness()
+    await holdAllButOneShare(gate)
     // three tenants, each wanting a whole share, compete for one share's slots in one pass
     const names = ['x', 'y', 'z']
     for (const name of names)
@@ -187,12 +191,8 @@ describe('a tenant’s slots', () => {
 
   it('starts each pass after the tenant last given an odd slot, so single free slots go round the tenants', async () => {
     const gate = await startGate({ holding: true })
-    const { deliverer, tenant, due } = await harness()
-    const blockers = MAX_IN_FLIGHT / MAX_IN_FLIGHT_PER_TENANT - 1
-    for (let i = 0; i < blockers; i++)
-      await due(await tenant(`blocker-${i}`, gate.url('blocker')), MAX_IN_FLIGHT_PER_TENANT)
-    await deliverer.deliverDue()
-    await until(() => gate.held.length === MAX_IN_FLIGHT - MAX_IN_FLIGHT_PER_TENANT)
+    const { deliverer, tenant, due, holdAllButOneShare } = await harness()
+    await holdAllButOneShare(gate)
     const names = ['x', 'y', 'z']
     for (const name of names)
       await due(await tenant(name, gate.url(name)), 2 * MAX_IN_FLIGHT_PER_TENANT)
