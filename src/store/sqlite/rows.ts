@@ -106,10 +106,9 @@ function rowShapeOf(table: SQLiteTable): RowShape {
   if (shape) return shape
   const columns = Object.entries(getTableColumns(table))
   const rowid = columns.find(([, c]) => c.primary && c.columnType === 'SQLiteInteger')?.[0]
-  // a default, a default function or an on-update function is known to SQLite or drizzle only
-  const built = columns.every(
-    ([key, c]) => key === rowid || (!c.hasDefault && !c.defaultFn && !c.onUpdateFn),
-  )
+  // a default is known to SQLite or drizzle only; drizzle sets hasDefault for a default
+  // function ($defaultFn) and an update function ($onUpdateFn) too
+  const built = columns.every(([key, c]) => key === rowid || !c.hasDefault)
   // a statement's shape is a number with a base-3 digit a column (shapeOf): 33 fit in 2^53
   if (columns.length > 33) throw new Error(`${getTableName(table)}: too many columns for shapeOf`)
   shape = {
