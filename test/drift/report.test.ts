@@ -257,6 +257,7 @@ describe('compareRecording: the delays of every resource that moves by itself', 
     const issuing = delayOf(
       [
         create,
+        read(500, { status: 199 }),
         read(1_000, { status: 404 }),
         read(2_000, { status: 502, error: 'reset' }),
         read(3_000, { error: 'timeout' }),
@@ -330,6 +331,28 @@ describe('compareRecording: each reader, and what it cannot read', () => {
       'payment_outcome',
     )
     expect(payment).toMatchObject({ resources: 1, moved: 1, lastOldMs: null, firstNewMs: 0 })
+  })
+
+  it('reads a card user answered passed or failed by its create as moved at once', () => {
+    const verification = delayOf(
+      [
+        line(0, 'POST', '/v1/card-users/create', {
+          data: { userCard: { reference: 'u-1', status: 'passed' } },
+        }),
+        line(0, 'POST', '/v1/card-users/create', {
+          data: { userCard: { reference: 'u-2', status: 'failed' } },
+        }),
+        line(0, 'POST', '/v1/card-users/create', { data: { userCard: { reference: 'u-3' } } }),
+      ],
+      'card_user_verification',
+    )
+    expect(verification).toMatchObject({
+      resources: 3,
+      moved: 2,
+      lastOldMs: 0,
+      firstNewMs: 0,
+      newStates: ['failed', 'passed'],
+    })
   })
 
   it("reads a linked card's number there at once, absent, or in the list's last four", () => {
