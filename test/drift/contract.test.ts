@@ -46,3 +46,55 @@ describe("the contract's messages", () => {
     ])
   })
 })
+
+describe('routeOf', () => {
+  it('takes a route some template names literally over one with a parameter', () => {
+    expect(routeOf('POST', '/v1/cards/create')).toEqual({
+      route: 'POST /v1/cards/create',
+      known: true,
+    })
+    // the sandbox answers 405: `create` is no card reference
+    expect(routeOf('GET', '/v1/cards/create')).toEqual({
+      route: 'GET /v1/cards/create',
+      known: false,
+    })
+    expect(routeOf('get', '/v1/cards/c-1')).toEqual({
+      route: 'GET /v1/cards/{reference}',
+      known: true,
+    })
+  })
+
+  it('routes a path without its query and its trailing slashes', () => {
+    expect(routeOf('GET', '/v1/cards?page=2&per_page=5')).toEqual({
+      route: 'GET /v1/cards',
+      known: true,
+    })
+    expect(routeOf('GET', '/v1/cards//')).toEqual({ route: 'GET /v1/cards', known: true })
+    expect(routeOf('GET', '/v1/cards/c-1/?x=/y')).toEqual({
+      route: 'GET /v1/cards/{reference}',
+      known: true,
+    })
+  })
+
+  it('names an unknown route by its path without the query', () => {
+    expect(routeOf('GET', '/v1/nothing/here?page=2')).toEqual({
+      route: 'GET /v1/nothing/here',
+      known: false,
+    })
+  })
+
+  it('routes a dispute update by its reference, and an update without one to no route', () => {
+    expect(routeOf('POST', '/v1/disputes/update//')).toMatchObject({ known: false })
+    expect(routeOf('POST', '/v1/disputes/update/d-1')).toEqual({
+      route: 'POST /v1/disputes/update/{reference}',
+      known: true,
+    })
+  })
+
+  it("knows the sandbox's default shapes: the doubled /v1/v1 prefix of card users", () => {
+    expect(routeOf('POST', '/v1/v1/card-users/create')).toEqual({
+      route: 'POST /v1/v1/card-users/create',
+      known: true,
+    })
+  })
+})
