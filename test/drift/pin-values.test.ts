@@ -264,3 +264,102 @@ describe('copySource', () => {
     expect(copySource('b', [{ a: 'abcd', b: 'abcd' }])).toBeUndefined()
   })
 })
+
+describe('pin-values: the second example of each rule', () => {
+  const recording = (request: unknown, response: unknown): RecordLine[] => [
+    {
+      at: '2026-11-28T17:00:00.000Z',
+      method: 'POST',
+      path: '/v1/card-users/create',
+      status: 200,
+      request: { body: request },
+      response: { body: response },
+    },
+  ]
+
+  it('lists no placeholder for a boolean or null under a personal key', () => {
+    expect(placeheld('email', true)).toEqual({ written: true, placeholders: [] })
+    expect(placeheld('first_name', null)).toEqual({ written: null, placeholders: [] })
+  })
+
+  it('writes an amount as zero only when the whole text is a number', () => {
+    expect(placeheld('amount', '12.50')).toEqual({
+      written: '0',
+      placeholders: [{ path: '$.amount', value: '0', what: 'an amount' }],
+    })
+    expect(placeheld('amount', 'XOF 12')).toEqual({ written: 'XOF 12', placeholders: [] })
+    expect(placeheld('amount', '12.5.0')).toEqual({ written: '12.5.0', placeholders: [] })
+  })
+
+  it('says what a numeric id stands for, and leaves a text under another key as it is', () => {
+    expect(placeheld('card_id', 42).placeholders).toEqual([
+      { path: '$.card_id', value: 0, what: 'an id' },
+    ])
+    expect(placeheld('label', 'Card 12')).toEqual({ written: 'Card 12', placeholders: [] })
+  })
+
+  it('writes a URL as the placeholder URL only when the text starts with one, http too', () => {
+    expect(written('selfie_image', 'http://img.example.com/a.jpg')).toBe(
+      'https://example.com/placeholder.jpg',
+    )
+    expect(written('address', 'see https://maps.example.com')).toBe('placeholder')
+  })
+
+  it('writes a phone as zeros only when the whole text is digits, spaces and dashes', () => {
+    expect(written('phone', '77 123 45 67')).toBe('00 000 00 00')
+    expect(written('phone', 'call 77 123')).toBe('placeholder')
+    expect(written('phone', '77 123 ext')).toBe('placeholder')
+  })
+
+  it('keeps a boolean as it is when the recording has personal values to scrub', () => {
+    const personal = personalValues(recording({ first_name: 'Awa' }, {}))
+    expect(withoutPersonal({ ok: true, n: null }, personal, { path: '$', key: '' })).toEqual({
+      ok: true,
+      n: null,
+    })
+  })
+
+  it('generalPath: a numeric key of two digits or more', () => {
+    expect(generalPath('$.data.12.x')).toBe('$.data[*].x')
+    expect(generalPath('$.data.123')).toBe('$.data[*]')
+  })
+
+  it('firstValueAt: no value inside a text', () => {
+    expect(firstValueAt({ a: 'text' }, '$.a.length')).toBeUndefined()
+    expect(firstValueAt({ a: 'text' }, '$.a[0]')).toBeUndefined()
+  })
+
+  it('copySource: the closest key wins even when a farther one comes first', () => {
+    const body = { top: 'abcd-1', data: { card: { ref: 'abcd-1', copy: 'abcd-1' } } }
+    expect(copySource('$.data.card.copy', [body])).toBe('$.data.card.ref')
+  })
+
+  it('copySource: none when the answers agree on no key, even if the last one has one', () => {
+    const one = { a: 'aaaa-1', b: 'bbbb-1', c: 'bbbb-1' }
+    const two = { a: 'aaaa-2', b: 'bbbb-2', c: 'aaaa-2' }
+    expect(copySource('$.c', [one, two])).toBeUndefined()
+  })
+
+  it('personalValues: only values under a personal key, numbers too', () => {
+    const personal = personalValues(
+      recording({ status: 'active', phone: 221771234567 }, { data: { state: 'verified' } }),
+    )
+    expect(personal.is('221771234567')).toBe(true)
+    expect(personal.is('active')).toBe(false)
+    expect(personal.is('verified')).toBe(false)
+  })
+
+  it('personalValues: a value masked in part is still one', () => {
+    const personal = personalValues(recording({ phone: '***4567', id_no: '1234***' }, {}))
+    expect(personal.is('***4567')).toBe(true)
+    expect(personal.is('1234***')).toBe(true)
+  })
+
+  it('personalValues: a line without a request or an answer', () => {
+    const lines: RecordLine[] = [
+      { at: '2026-11-28T17:00:00.000Z', method: 'GET', path: '/v1/cards', status: 502 },
+      ...recording(undefined, { data: { email: 'awa@x.sn' } }),
+    ]
+    expect(personalValues(lines).is('awa@x.sn')).toBe(true)
+  })
+})
