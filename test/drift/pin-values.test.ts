@@ -27,6 +27,18 @@ function placeheld(key: string, value: unknown, personal: PersonalValues = none)
 }
 const written = (key: string, value: unknown) => placeheld(key, value).written
 
+/** A recorded card user create with these request and answer bodies. */
+const recording = (request: unknown, response: unknown): RecordLine[] => [
+  {
+    at: '2026-11-28T17:00:00.000Z',
+    method: 'POST',
+    path: '/v1/card-users/create',
+    status: 200,
+    request: { body: request },
+    response: { body: response },
+  },
+]
+
 describe('withoutPersonal with placeholders (an added key)', () => {
   it('writes a UUID, of either case, as the zero UUID', () => {
     expect(placeheld('token', 'B8E5E90E-F22E-4B1C-BCEB-10003D88D149')).toEqual({
@@ -152,17 +164,6 @@ describe('withoutPersonal without placeholders (a recorded answer pinned)', () =
 })
 
 describe('personalValues', () => {
-  const recording = (request: unknown, response: unknown): RecordLine[] => [
-    {
-      at: '2026-11-28T17:00:00.000Z',
-      method: 'POST',
-      path: '/v1/card-users/create',
-      status: 200,
-      request: { body: request },
-      response: { body: response },
-    },
-  ]
-
   it('finds the values under a personal key of a request and of an answer, in arrays too', () => {
     const personal = personalValues(
       recording({ users: [{ email: 'a.b+c@x.sn' }] }, { data: { address: '12 Rue Carnot' } }),
@@ -266,17 +267,6 @@ describe('copySource', () => {
 })
 
 describe('pin-values: the second example of each rule', () => {
-  const recording = (request: unknown, response: unknown): RecordLine[] => [
-    {
-      at: '2026-11-28T17:00:00.000Z',
-      method: 'POST',
-      path: '/v1/card-users/create',
-      status: 200,
-      request: { body: request },
-      response: { body: response },
-    },
-  ]
-
   it('lists no placeholder for a boolean or null under a personal key', () => {
     expect(placeheld('email', true)).toEqual({ written: true, placeholders: [] })
     expect(placeheld('first_name', null)).toEqual({ written: null, placeholders: [] })

@@ -69,6 +69,21 @@ function renamed(object: Record<string, unknown>, from: string, to: string) {
   return Object.fromEntries(Object.entries(object).map(([k, v]) => [k === from ? to : k, v]))
 }
 
+/**
+ * The card without `status`, its value under two new keys: `middle` after the card's second key,
+ * `last` where `status` was (its place).
+ */
+function twoCandidates(middle: string, last: string) {
+  const { status, ...rest } = card()
+  const entries = Object.entries(rest)
+  return Object.fromEntries([
+    ...entries.slice(0, 2),
+    [middle, status],
+    ...entries.slice(2),
+    [last, status],
+  ])
+}
+
 describe('findRenames', () => {
   it('finds an object renamed, and names its new key', () => {
     const renames = findRenames(CREATE, [recorded(answer({ issued: card() }))])
@@ -145,30 +160,15 @@ describe('findRenames', () => {
   })
 
   it('of two new keys that could be the old one, takes the one in its place', () => {
-    const { status, ...rest } = card()
-    const entries = Object.entries(rest)
     // `phase` comes first in the answer, `state` where `status` was (last)
-    const both = Object.fromEntries([
-      ...entries.slice(0, 2),
-      ['phase', status],
-      ...entries.slice(2),
-      ['state', status],
-    ])
-    expect(findRenames(CREATE, [recorded(answer({ card: both }))])).toEqual([
-      { path: '$.data.card.status', renamed: '$.data.card.state' },
-    ])
+    expect(
+      findRenames(CREATE, [recorded(answer({ card: twoCandidates('phase', 'state') }))]),
+    ).toEqual([{ path: '$.data.card.status', renamed: '$.data.card.state' }])
   })
 
   it('takes the key in its place in every answer over one moved in some', () => {
-    const { status, ...rest } = card()
-    const entries = Object.entries(rest)
     // `state` moved, `phase` in the place of `status`; then `state` alone, in its place
-    const phaseInPlace = Object.fromEntries([
-      ...entries.slice(0, 2),
-      ['state', status],
-      ...entries.slice(2),
-      ['phase', status],
-    ])
+    const phaseInPlace = twoCandidates('state', 'phase')
     const stateAlone = renamed(card(), 'status', 'state')
     expect(
       findRenames(CREATE, [
@@ -181,12 +181,7 @@ describe('findRenames', () => {
   it('counts a key in its place when the answer had the other keys out of order already', () => {
     const { status, ...rest } = card()
     const entries = Object.entries(rest)
-    const phaseFirst = Object.fromEntries([
-      ...entries.slice(0, 2),
-      ['phase', status],
-      ...entries.slice(2),
-      ['state', status],
-    ])
+    const phaseFirst = twoCandidates('phase', 'state')
     // `state` alone, in the place of `status`, in an answer whose first two keys are swapped
     const swapped = Object.fromEntries([
       entries[1],
