@@ -46,7 +46,13 @@ describe('serve', () => {
         ...['--webhook-secret', 'whsec-do-not-print'],
         ...['--webhook-url', 'http://hooks:hook-password@127.0.0.1:9/in'],
       ],
-      { CARD_SANDBOX_QUIRKS: 'off', CARD_SANDBOX_CLOCK: 'manual', CARD_SANDBOX_RATE_LIMIT: '30' },
+      // a manual clock shows no speed: it moves only when advanced
+      {
+        CARD_SANDBOX_QUIRKS: 'off',
+        CARD_SANDBOX_CLOCK: 'manual',
+        CARD_SANDBOX_SPEED: '3',
+        CARD_SANDBOX_RATE_LIMIT: '30',
+      },
     )
     expect(served.code).toBe(0)
     const origin = originOf(served.live.stdout)
@@ -152,6 +158,35 @@ describe('serve', () => {
       'stopped',
     ])
     expect(events[2].message).toBe('SIGINT received, finishing in-flight requests…')
+  })
+
+  it('prints each optional setting on its own pretty line: public URL, hosts, CORS, speed, SDK keys, seed, extensions', async () => {
+    const served = await serve([
+      ...['--port', '0', '--seed', '7', '--speed', '10'],
+      ...['--public-url', 'http://sandbox.test:4010', '--allowed-host', 'sandbox.test'],
+      ...['--allowed-host', 'box', '--cors', 'http://localhost:5173,https://app.test'],
+      ...['--sdk-compat', 'on', '--webhook-extensions', 'on'],
+    ])
+    expect(served.code).toBe(0)
+    const origin = originOf(served.live.stdout)
+    expect(served.live.stdout.split('\n').slice(5, -2)).toEqual([
+      '  public URL  http://sandbox.test:4010 (wallet_url links)',
+      '  also as     sandbox.test, box',
+      '  CORS        http://localhost:5173, https://app.test (pages there may call it)',
+      '  database    :memory:',
+      '  clock       real ×10',
+      '  quirks      on',
+      '  sdk compat  on (keys the official SDKs read that the real answers lack)',
+      '  tokens      any bearer token (one tenant each)',
+      '  seed        7',
+      '  webhooks    none by default (PUT /__sandbox/webhook per tenant)',
+      "  signed with each tenant's bearer token",
+      '  scenarios   none (magic values only)',
+      '  fixtures    none',
+      '  extensions  transaction, payment and disburse events (sandbox only)',
+    ])
+    expect(served.live.stdout).toContain(`  health      ${origin}/__sandbox/health\n`)
+    expect(await served.stop('SIGTERM')).toEqual([0])
   })
 
   it('says why it could not start (1): a port in use, a pid file of a running sandbox or one it cannot write, a database it cannot open', async () => {
