@@ -99,3 +99,106 @@ describe('the request journal', () => {
     expect(paths(journal.find('t'))).toEqual(['/b'])
   })
 })
+
+describe('the request journal: every field, the budget at its edge, the filters', () => {
+  it('keeps every field of every record in order, after the ring has gone round', () => {
+    const journal = createJournal()
+    const total = MAX_ENTRIES_PER_TENANT + 5
+    for (let i = 0; i < total; i++)
+      journal.record({
+        ...arrival('t', `/p${i}`),
+        method: i % 2 ? 'GET' : 'POST',
+        at: 1000 + i,
+        wallAt: 2000 + i,
+        status: 200 + (i % 3),
+        latencyMs: i / 4,
+        query: `?i=${i}`,
+        requestBody: `req ${i}`,
+        responseBody: `res ${i}`,
+      })
+    const kept = journal.find('t')
+    expect(kept).toHaveLength(MAX_ENTRIES_PER_TENANT)
+    kept.forEach((record, k) => {
+      const i = total - 1 - k
+      expect(record).toEqual({
+        seq: i + 1,
+        at: 1000 + i,
+        wallAt: 2000 + i,
+        status: 200 + (i % 3),
+        latencyMs: i / 4,
+        method: i % 2 ? 'GET' : 'POST',
+        path: `/p${i}`,
+        query: `?i=${i}`,
+        headers: 'Host\nlocalhost\nAuthorization\nBearer *************1234',
+        requestBody: `req ${i}`,
+        responseBody: `res ${i}`,
+      })
+    })
+  })
+
+  it('keeps records whose bodies fill the byte budget exactly, and drops one past it', () => {
+    const journal = createJournal()
+    // each record counts its two bodies and 256: 32 of 128 KiB are the 4 MiB budget
+    const size = MAX_BYTES_PER_TENANT / 32
+    const record = (i: number, extra = 0) =>
+      journal.record({
+        ...arrival('t', `/${i}`),
+        requestBody: 'q'.repeat(MAX_BODY_CHARS),
+        responseBody: 'r'.repeat(size - MAX_BODY_CHARS - 256 + extra),
+      })
+    for (let i = 0; i < 32; i++) record(i)
+    expect(journal.find('t')).toHaveLength(32)
+    record(32, 1)
+    expect(paths(journal.find('t')).at(-1)).toBe('/2')
+  })
+
+  it('records each request’s own headers, none, fewer than the last, or another Authorization', () => {
+    const journal = createJournal()
+    const headersOf = (headers: string[]) => {
+      journal.record({ ...arrival('t', '/'), headers })
+      return requestHeaders(journal.find('t')[0])
+    }
+    expect(headersOf([])).toEqual({})
+    expect(journal.find('t')[0].headers).toBe('')
+    expect(headersOf(['Host', 'a', 'Accept', 'json'])).toEqual({ host: 'a', accept: 'json' })
+    expect(headersOf(['Host', 'a'])).toEqual({ host: 'a' })
+    expect(headersOf(['Host', 'b'])).toEqual({ host: 'b' })
+    expect(
+      headersOf(['Cache-Control', 'no-cache', 'AUTHORIZATION', 'Bearer tok-abcdefgh']),
+    ).toEqual({ 'cache-control': 'no-cache', authorization: 'Bearer ********efgh' })
+  })
+
+  it('keeps an empty body as none', () => {
+    const journal = createJournal()
+    journal.record({ ...arrival('t', '/'), requestBody: '', responseBody: '' })
+    expect(journal.find('t')[0]).toMatchObject({ requestBody: null, responseBody: null })
+  })
+
+  it('filters by method in any case, by a path with * and dots as dots, by a status or its class', () => {
+    const journal = createJournal()
+    const seed: [string, string, number][] = [
+      ['GET', '/v1/cards/c.1', 200],
+      ['POST', '/v1/cards/cX1', 201],
+      ['GET', '/v1/payments', 404],
+      ['POST', '/v1/cards/create', 503],
+    ]
+    for (const [method, path, status] of seed)
+      journal.record({ ...arrival('t', path), method, status })
+    const found = (filter: object) => paths(journal.find('t', filter))
+    expect(found({ method: 'get' })).toEqual(['/v1/payments', '/v1/cards/c.1'])
+    expect(found({ path: '/v1/cards/c.1' })).toEqual(['/v1/cards/c.1'])
+    expect(found({ path: '/v1/cards/*' })).toEqual([
+      '/v1/cards/create',
+      '/v1/cards/cX1',
+      '/v1/cards/c.1',
+    ])
+    expect(found({ path: '/v1/cards' })).toEqual([])
+    expect(found({ status: '201' })).toEqual(['/v1/cards/cX1'])
+    expect(found({ status: '2xx' })).toEqual(['/v1/cards/cX1', '/v1/cards/c.1'])
+    expect(found({ status: '5XX' })).toEqual(['/v1/cards/create'])
+    expect(found({ status: '24xx' })).toEqual([])
+    expect(found({ status: '2xx1' })).toEqual([])
+    expect(found({ method: 'POST', status: '2xx' })).toEqual(['/v1/cards/cX1'])
+    expect(journal.find('nobody', {})).toEqual([])
+  })
+})
