@@ -144,6 +144,17 @@ describe('a transaction', () => {
     expect(steps).toEqual(['a begins', 'a ends', 'b begins', 'b ends', 'c begins', 'c ends'])
   })
 
+  it('keeps one asked for in a later turn waiting while the open one awaits', async () => {
+    const db = database()
+    const steps: string[] = []
+    const first = atomically(db, recording(steps, 'a', tick))
+    // the first turn has begun: its body is awaiting the tick
+    await new Promise((resolve) => setImmediate(resolve))
+    const second = atomically(db, recording(steps, 'b'))
+    await Promise.all([first, second])
+    expect(steps).toEqual(['a begins', 'a ends', 'b begins', 'b ends'])
+  })
+
   it('runs those asked for in one turn of the event loop back to back, then answers their callers', async () => {
     const db = database()
     const steps: string[] = []
