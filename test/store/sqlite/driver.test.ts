@@ -85,6 +85,24 @@ describe('the SQLite driver', () => {
     expect(one).toEqual({ n: 1 })
   })
 
+  it("reads a tenant's rows of each table as JSON, in order, and counts them", async () => {
+    const db = withItems()
+    await db.driver.insertMany(
+      db,
+      items,
+      ['a', 'b', 'a', 'a'].map((tenantId, i) => ({ tenantId, name: `r${i}`, n: i })),
+    )
+    const { json, count } = await db.driver.tenantRowsJson(db, ['items'], 'a')
+    expect(count).toBe(3)
+    expect(JSON.parse(json)).toEqual({
+      items: [
+        { seq: 1, tenant_id: 'a', name: 'r0', n: 0 },
+        { seq: 3, tenant_id: 'a', name: 'r2', n: 2 },
+        { seq: 4, tenant_id: 'a', name: 'r3', n: 3 },
+      ],
+    })
+  })
+
   it('grants every named lock at once: one writer at a time already', async () => {
     const db = withItems()
     expect(await db.driver.tryLockName(db, 'anything')).toBe(true)
