@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { FLAGS } from '../../src/cli/flags.js'
-import { helpRow, helpTable, HELP_WIDTH } from '../../src/cli/help.js'
+import { helpRow, helpTable, HELP_WIDTH, wrap } from '../../src/cli/help.js'
 import { COMMANDS, main } from '../../src/cli/main.js'
 import { startRun } from './commands/in-process.js'
 
@@ -91,5 +91,65 @@ describe('helpTable', () => {
       `  ${usage}`,
       '         show the clock',
     ])
+  })
+})
+
+describe('helpTable and wrap at their limits', () => {
+  it('lets a left column of exactly 36 characters share its line, and starts the others past it', () => {
+    const left = 'x'.repeat(34)
+    expect(helpTable([helpRow(left, 'fits'), helpRow('-y', 'short')])).toEqual([
+      `  ${left}  fits`,
+      `  -y${' '.repeat(34)}short`,
+    ])
+    const longer = 'x'.repeat(35)
+    expect(helpTable([helpRow(longer, 'below'), helpRow('-y', 'short')])).toEqual([
+      `  ${longer}`,
+      '      below',
+      '  -y  short',
+    ])
+    // one character past the limit: below, even beside a column of 36
+    expect(helpTable([helpRow(left, 'fits'), helpRow(longer, 'below')])).toEqual([
+      `  ${left}  fits`,
+      `  ${longer}`,
+      `${' '.repeat(38)}below`,
+    ])
+  })
+
+  it('keeps a line of exactly the width whole, and breaks one a character longer', () => {
+    const words = `${'a'.repeat(49)} ${'b'.repeat(50)}`
+    expect(wrap(words, 100)).toEqual([words])
+    expect(wrap(`${words}c`, 100)).toEqual(['a'.repeat(49), `${'b'.repeat(50)}c`])
+  })
+})
+
+describe('help', () => {
+  it('prints the whole help for help, help help or an unknown command', async () => {
+    const text = await help(['help'])
+    expect(text.split('\n').slice(0, 5)).toEqual([
+      'card-sandbox: a local, stateful sandbox of the card, wallet and disbursement API',
+      '',
+      'Usage: npx card-sandbox [command] [flags]',
+      '',
+      'Commands:',
+    ])
+    expect(text).toMatch(/\n\nFlags of serve:\n {2}--port <n>/)
+    expect(text.endsWith('\n')).toBe(true)
+    expect(await help(['help', 'help'])).toBe(text)
+    expect(await help(['help', 'nosuch'])).toBe(text)
+  })
+
+  it("prints a command's usage, summary and flags, and no Flags heading for one without", async () => {
+    const reset = await help(['help', 'reset'])
+    expect(reset.split('\n').slice(0, 3)).toEqual([
+      `Usage: npx card-sandbox ${COMMANDS.find((c) => c.name === 'reset')!.usage}`,
+      '',
+      expect.stringMatching(/^[A-Z].*/),
+    ])
+    expect(reset).toMatch(/\n\nFlags:\n {2}--/)
+    expect(reset.endsWith('\n')).toBe(true)
+    // help's own help: no flags, no Flags heading
+    expect(await help(['help', '--help'])).toBe(
+      'Usage: npx card-sandbox help [command]\n\nShow this help, or the help of a command.\n',
+    )
   })
 })

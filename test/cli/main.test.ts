@@ -97,6 +97,7 @@ describe('serve', () => {
 
   it('prints the banner as one JSON object with --log json, warns on an address others reach, and stops on SIGINT', async () => {
     const scenario = new URL('../../scenarios/happy-path.yaml', import.meta.url).pathname
+    const pidFile = join(tempDir(), 'json.pid')
     const served = await serve(
       [
         ...['--port', '0', '--host', '0.0.0.0', '--log', 'json', '--seed', '7'],
@@ -104,6 +105,7 @@ describe('serve', () => {
         ...['--cors', 'http://localhost:5173', '--speed', '10'],
         ...['--sdk-compat', 'on', '--webhook-extensions', 'on'],
         ...['--scenario', scenario, '--fixtures', 'verified-user-funded-card'],
+        ...['--rate-limit', '30', '--pid-file', pidFile],
       ],
       { CARD_SANDBOX_TOKENS: 'cli-token' },
     )
@@ -129,6 +131,7 @@ describe('serve', () => {
       clock: 'real',
       quirks: true,
       sdk_compat: true,
+      rate_limit: 30,
       tokens: ['*****oken'],
       seed: 7,
       webhook_url: null,
@@ -136,6 +139,7 @@ describe('serve', () => {
       scenarios: [`happy-path (${scenario})`],
       fixtures: 'verified-user-funded-card',
       webhook_extensions: true,
+      pid_file: pidFile,
     })
     expect(warning).toEqual({
       time: expect.any(String),
@@ -186,6 +190,15 @@ describe('serve', () => {
       '  extensions  transaction, payment and disburse events (sandbox only)',
     ])
     expect(served.live.stdout).toContain(`  health      ${origin}/__sandbox/health\n`)
+    expect(await served.stop('SIGTERM')).toEqual([0])
+  })
+
+  it('warns in words on an address others reach, even with --log silent', async () => {
+    const served = await serve(['--port', '0', '--host', '0.0.0.0', '--log', 'silent'])
+    expect(served.code).toBe(0)
+    expect(served.live.stdout).toMatch(
+      /\n[\d:.]+ +- +warning: listening on 0\.0\.0\.0, not loopback: anyone who can reach this machine can call the sandbox with any token \(--tokens limits who gets in\); the dashboard lists no tenant and shows one only to whoever pastes its token\n$/,
+    )
     expect(await served.stop('SIGTERM')).toEqual([0])
   })
 
