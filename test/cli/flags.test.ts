@@ -255,6 +255,7 @@ describe('what each flag refuses, naming it', () => {
       '--webhook-url must be an http(s) URL (got "http://a b")',
     )
     expect(refusal(['--webhook-url', 'see http://a'])).toMatch(/^--webhook-url must be/)
+    expect(refusal(['--webhook-url', 'xhttp://a'])).toMatch(/^--webhook-url must be/)
     expect(refusal(['--webhook-url', 'http://[::1'])).toMatch(/^--webhook-url must be/)
   })
 
@@ -291,6 +292,8 @@ describe('what each flag refuses, naming it', () => {
 
   it('an unknown flag, with the nearest one, and a value given to none', () => {
     expect(refusal(['--prot', '4010'])).toBe('unknown flag --prot; did you mean --port?')
+    expect(refusal(['--hepl'])).toBe('unknown flag --hepl; did you mean --help?')
+    expect(refusal(['--versoin'])).toBe('unknown flag --versoin; did you mean --version?')
     expect(refusal(['--port'])).toMatch(/--port/)
     expect(refusal(['serve-now'])).toMatch(/serve-now/)
   })
