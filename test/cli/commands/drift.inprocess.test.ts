@@ -7,7 +7,12 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { driftCommand } from '../../../src/cli/commands/drift.js'
+import {
+  driftCommand,
+  parseDriftArgs,
+  readDelivery,
+  readRecording,
+} from '../../../src/cli/commands/drift.js'
 import type { RecordLine } from '../../../src/drift/report.js'
 import { parseScenario } from '../../../src/engine/scenarios/load.js'
 import { signPayload } from '../../../src/webhooks/sign.js'
@@ -239,5 +244,88 @@ describe('card-sandbox drift', () => {
       /--webhook reads the delivery file alone/,
     )
     expect((await drift('x.jsonl', '--secret', 's')).stderr).toMatch(/--secret goes with --webhook/)
+  })
+})
+
+describe('card-sandbox drift: its arguments and files, each refusal in words', () => {
+  it('takes one record file, or a delivery with --webhook alone', () => {
+    expect(parseDriftArgs(['rec.jsonl'])).toEqual({
+      file: 'rec.jsonl',
+      json: false,
+      check: false,
+      scenario: undefined,
+    })
+    expect(parseDriftArgs([])).toBe('drift needs the record file: card-sandbox drift <file>')
+    expect(parseDriftArgs(['a.jsonl', 'b.jsonl'])).toBe(
+      'drift reads one record file (got 2: a.jsonl, b.jsonl)',
+    )
+    expect(parseDriftArgs(['--webhook', 'd.json', 'a.jsonl'])).toBe(
+      '--webhook reads the delivery file alone (a record file was given too: a.jsonl)',
+    )
+    expect(parseDriftArgs(['--webhook', 'd.json', '--scenario', 's.yaml'])).toBe(
+      '--scenario pins a record file, not a webhook delivery',
+    )
+    expect(parseDriftArgs(['--secret', 'x', 'a.jsonl'])).toBe(
+      '--secret goes with --webhook <delivery.json>',
+    )
+  })
+
+  it('names the line of a record file that is not a record line, and what is wrong with it', () => {
+    const dir = tempDir()
+    const good = { at: '2026-12-01T10:00:00.000Z', method: 'GET', path: '/v1/cards', status: 200 }
+    const fileWith = (line: unknown) => {
+      const file = join(dir, `r${Math.random()}.jsonl`)
+      writeFileSync(file, `${JSON.stringify(good)}\n\n${JSON.stringify(line)}\n`)
+      return file
+    }
+    const problem = (line: unknown) => {
+      const file = fileWith(line)
+      const read = readRecording(file)
+      expect(typeof read).toBe('string')
+      return (read as string).replace(`${file} line 3 is not a record line: `, '')
+    }
+    expect(problem([good])).toBe('expected an object')
+    expect(problem(null)).toBe('expected an object')
+    expect(problem('text')).toBe('expected an object')
+    expect(problem({ ...good, at: 'yesterday' })).toBe('"at" must be an ISO instant')
+    expect(problem({ ...good, at: 5 })).toBe('"at" must be an ISO instant')
+    expect(problem({ ...good, method: 1 })).toBe('"method" must be a string')
+    expect(problem({ ...good, path: null })).toBe('"path" must be a string')
+    expect(problem({ ...good, status: '200' })).toBe('"status" must be a number')
+    expect(problem({ ...good, findings: {} })).toBe('"findings" must be an array')
+    expect(readRecording(fileWith({ ...good, findings: [] }))).toEqual([
+      good,
+      { ...good, findings: [] },
+    ])
+    expect(readRecording(join(dir, 'none.jsonl'))).toBe(`${join(dir, 'none.jsonl')} does not exist`)
+    expect(readRecording(dir)).toBe(`${dir} is a directory, not a record file`)
+  })
+
+  it('says what a saved delivery lacks', () => {
+    const dir = tempDir()
+    const saved = (text: string) => {
+      const file = join(dir, `d${Math.random()}.json`)
+      writeFileSync(file, text)
+      const read = readDelivery(file)
+      return typeof read === 'string' ? read.replace(`${file} `, '') : read
+    }
+    expect(saved('{"headers": {"a": "1"}, "body": "{}"}')).toEqual({
+      headers: { a: '1' },
+      body: '{}',
+    })
+    expect(saved('[1]')).toBe(
+      'is not a saved delivery: expected an object {"headers": {...}, "body": "..."}',
+    )
+    expect(saved('null')).toMatch(/^is not a saved delivery: expected an object/)
+    expect(saved('{"headers": [], "body": ""}')).toBe(
+      'is not a saved delivery: "headers" must be an object of the headers received',
+    )
+    expect(saved('{"headers": null, "body": ""}')).toMatch(/"headers" must be an object/)
+    expect(saved('{"body": ""}')).toMatch(/"headers" must be an object/)
+    expect(saved('{"headers": {}, "body": {}}')).toBe(
+      'is not a saved delivery: "body" must be the raw body as a string, as received',
+    )
+    expect(saved('{nope')).toMatch(/^is not JSON \(.+\); a saved delivery is \{"headers"/)
+    expect(readDelivery(dir)).toBe(`${dir} is a directory, not a saved delivery`)
   })
 })
