@@ -9,11 +9,13 @@ import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import {
   driftCommand,
+  formatReport,
+  formatWebhook,
   parseDriftArgs,
   readDelivery,
   readRecording,
 } from '../../../src/cli/commands/drift.js'
-import type { RecordLine } from '../../../src/drift/report.js'
+import type { RecordLine, Report } from '../../../src/drift/report.js'
 import { parseScenario } from '../../../src/engine/scenarios/load.js'
 import { signPayload } from '../../../src/webhooks/sign.js'
 import { fullIdentity, newSandbox } from '../../helpers.js'
@@ -327,5 +329,181 @@ describe('card-sandbox drift: its arguments and files, each refusal in words', (
     )
     expect(saved('{nope')).toMatch(/^is not JSON \(.+\); a saved delivery is \{"headers"/)
     expect(readDelivery(dir)).toBe(`${dir} is a directory, not a saved delivery`)
+  })
+})
+
+describe('card-sandbox drift: the terminal report, line by line', () => {
+  const at = '2026-12-01T10:00:00.000Z'
+  const delay = { sandboxMs: 5000, resources: 0, moved: 0, lastOldMs: null, firstNewMs: null }
+
+  it('says when no resource that moves by itself was read again, and leaves out the delays none shows', () => {
+    const report: Report = {
+      exchanges: 1,
+      findings: 0,
+      routes: [{ route: 'GET /v1/cards', exchanges: 1, findings: 0, counts: [] }],
+      timing: [{ delay: 'card_issuing', ...delay, newStates: [] }],
+    }
+    expect(formatReport(report)).toBe(
+      [
+        '1 exchange, 0 findings on 0 of 1 route',
+        '',
+        'GET /v1/cards  (1 exchange, no difference)',
+        '',
+        'Delays (from each create: the last read in the old state, the first in the new)',
+        '  no resource that moves by itself was created and read again',
+        '',
+      ].join('\n'),
+    )
+  })
+
+  it('writes delays in seconds, one decimal under 10 s, a dash for none, the new states after', () => {
+    const report: Report = {
+      exchanges: 2,
+      findings: 1,
+      routes: [
+        {
+          route: 'GET /v1/cards/{reference}',
+          exchanges: 2,
+          findings: 1,
+          counts: [
+            {
+              kind: 'missing-key',
+              path: '$.data.card.cvv2',
+              count: 1,
+              examples: [{ at, upstream: 'absent', sandbox: 'string or null' }],
+            },
+          ],
+        },
+      ],
+      timing: [
+        {
+          delay: 'card_issuing',
+          ...delay,
+          resources: 2,
+          moved: 1,
+          lastOldMs: 9999,
+          firstNewMs: 10_000,
+          newStates: ['failed', 'issued'],
+        },
+        { delay: 'payment_outcome', ...delay, resources: 0 },
+        { delay: 'disburse_settlement', ...delay, resources: 1, newStates: [] },
+      ] as Report['timing'],
+    }
+    const lines = formatReport(report).split('\n')
+    expect(lines.slice(0, 4)).toEqual([
+      '2 exchanges, 1 finding on 1 of 1 route',
+      '',
+      'GET /v1/cards/{reference}  (2 exchanges, 1 finding)',
+      '  missing-key $.data.card.cvv2   1×  upstream absent, sandbox string or null',
+    ])
+    expect(lines.slice(-4)).toEqual([
+      'Delays (from each create: the last read in the old state, the first in the new)',
+      '  card_issuing         old at 10.0 s, new at 10 s, sandbox 5.0 s (1 of 2 moved: failed, issued)',
+      '  disburse_settlement  old at -, new at -, sandbox 5.0 s (0 of 1 moved)',
+      '',
+    ])
+  })
+
+  it('shows a value of 48 characters whole, a header the upstream sent as JSON, absent as a word', () => {
+    const count = (kind: string, upstream: unknown) => ({
+      kind,
+      path: '$.a',
+      count: 1,
+      examples: [{ at, upstream, sandbox: 'string' }],
+    })
+    const report = {
+      exchanges: 1,
+      findings: 3,
+      routes: [
+        {
+          route: 'GET /v1/cards',
+          exchanges: 1,
+          findings: 3,
+          counts: [
+            count('type', 'y'.repeat(46)),
+            count('header', 'text/html'),
+            count('header', 'absent'),
+          ],
+        },
+      ],
+      timing: [],
+    } as unknown as Report
+    const lines = formatReport(report).split('\n')
+    expect(lines.slice(3, 6)).toEqual([
+      `  type        $.a   1×  upstream "${'y'.repeat(46)}", sandbox string`,
+      '  header      $.a   1×  upstream "text/html", sandbox string',
+      '  header      $.a   1×  upstream absent, sandbox string',
+    ])
+  })
+
+  it('puts an example past the width under its path, and cuts a long value', () => {
+    const long = 'x'.repeat(60)
+    const report: Report = {
+      exchanges: 1,
+      findings: 1,
+      routes: [
+        {
+          route: 'GET /v1/cards',
+          exchanges: 1,
+          findings: 1,
+          counts: [
+            {
+              kind: 'type',
+              path: '$.data[*].balance',
+              count: 1,
+              examples: [
+                { at, upstream: long, sandbox: 'integer, as the sandbox always answers it' },
+              ],
+            },
+          ],
+        },
+      ],
+      timing: [],
+    }
+    const lines = formatReport(report).split('\n')
+    expect(lines[3]).toBe('  type        $.data[*].balance   1×')
+    expect(lines[4]).toBe(
+      `${' '.repeat(14)}upstream "${'x'.repeat(46)}…, sandbox integer, as the sandbox always answers it`,
+    )
+  })
+
+  it('says how a delivery was signed: no secret, a bad signature, none sent, or verified', () => {
+    const header = 'header:x-alal-signature'
+    const unsigned = [
+      {
+        route: 'webhook card.created',
+        path: header,
+        kind: 'header',
+        upstream: 'absent',
+        sandbox: 'hex',
+      },
+    ] as Parameters<typeof formatWebhook>[0]
+    expect(formatWebhook([], 'card.created', undefined)).toBe(
+      "webhook card.created: no difference from the sandbox's event\n" +
+        'signature: not verified (no --secret nor CARD_SANDBOX_WEBHOOK_SECRET)\n',
+    )
+    expect(formatWebhook([], 'card.created', 's')).toContain(
+      'signature: verifies with the secret given',
+    )
+    const lines = formatWebhook(unsigned, 'card.created', 's').split('\n')
+    expect(lines.slice(0, 2)).toEqual([
+      'webhook card.created: 1 finding',
+      'signature: none to verify',
+    ])
+    const signature = [
+      {
+        route: 'webhook card.created',
+        path: header,
+        kind: 'signature',
+        upstream: 'does not verify',
+        sandbox: 'hex',
+      },
+    ] as Parameters<typeof formatWebhook>[0]
+    expect(formatWebhook(signature, 'card.created', 's')).toContain('signature: does not verify')
+    // the signature header sent, but not as the sandbox sends it: there is one to verify
+    const other = [{ ...unsigned[0], upstream: 'sha1=abc' }]
+    expect(formatWebhook(other, 'card.created', 's')).toContain(
+      'signature: verifies with the secret given',
+    )
   })
 })
