@@ -121,6 +121,30 @@ describe('card-sandbox proxy', () => {
         '--upstream must be an http(s) URL (got "ftp://example.com/v1")',
       ],
       [['--upstream', upstreamUrl, 'now'], 'unexpected argument now'],
+      [
+        ['--upstream', upstreamUrl, '--port', '65536'],
+        '--port must be a whole number from 0 to 65535 (got "65536")',
+      ],
+      [
+        ['--upstream', upstreamUrl, '--port', '80x'],
+        '--port must be a whole number from 0 to 65535 (got "80x")',
+      ],
+      [
+        ['--upstream', upstreamUrl, '--port', 'x80'],
+        '--port must be a whole number from 0 to 65535 (got "x80")',
+      ],
+      [
+        ['--upstream', upstreamUrl, '--timeout', '3600001'],
+        '--timeout must be a whole number from 1 to 3600000 (got "3600001")',
+      ],
+      [
+        ['--upstream', 'xhttp://example.com/v1'],
+        '--upstream must be an http(s) URL (got "xhttp://example.com/v1")',
+      ],
+      [
+        ['--upstream', 'http://example.com/v1 x'],
+        '--upstream must be an http(s) URL (got "http://example.com/v1 x")',
+      ],
     ] as const) {
       expect(await run([...args]), args.join(' ')).toEqual({
         code: 2,
@@ -131,6 +155,20 @@ describe('card-sandbox proxy', () => {
     const host = await run(['--upstream', upstreamUrl, '--allowed-host', 'http://a.test/'])
     expect(host.code).toBe(2)
     expect(host.stderr).toMatch(/^card-sandbox proxy: --allowed-host: /)
+  })
+
+  it('takes the longest timeout, 3,600,000 ms (an hour)', async () => {
+    const served = await proxy([
+      '--upstream',
+      `${await upstream()}/v1`,
+      '--port',
+      '0',
+      '--timeout',
+      '3600000',
+    ])
+    expect(served.code).toBe(0)
+    expect(served.live.stderr).toBe('')
+    expect(await served.stop('SIGTERM')).toEqual([0])
   })
 
   it('exits 1 when it cannot start: a port in use, a record file it cannot write', async () => {
