@@ -12,15 +12,12 @@
 import type { MiddlewareHandler } from 'hono'
 import type { SandboxDeps } from '../../wiring/deps.js'
 import { SandboxError } from '../../domain/errors.js'
+import { UNDO_PAUSE_MS, UNDO_TRIES } from '../../domain/snapshots.js'
 import { FixtureError } from '../../engine/fixtures.js'
 import type { AppEnv } from '../../wiring/env.js'
 import { storeUnreachable } from '../../store/open.js'
 import { STORE_UNREACHABLE } from '../errors.js'
 import { contextAt } from './tenant.js'
-
-/** How often a cut-off seeding's undo is tried before the request answers 503, and how far apart. */
-const UNDO_TRIES = 3
-const UNDO_PAUSE_MS = 50
 
 export function fixtures(): MiddlewareHandler<AppEnv> {
   /** Tokens whose seeding was cut off and not yet undone: the undo under way, if one is. */
