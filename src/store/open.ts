@@ -50,13 +50,15 @@ export function closeStore(db: Db): Promise<void> {
 }
 
 /**
- * Socket errors (node-postgres fails a client's statements with its socket's), PostgreSQL's
- * connection (08) and operator-intervention (57P: a terminated backend, a shutdown, a restart)
- * classes, and too many connections (53300: the server's or the role's limit, reached when
- * replicas reconnect at once after a restart).
+ * Socket errors (node-postgres fails a client's statements with its socket's), the server's
+ * name not resolving (ENOTFOUND, or EAI_AGAIN when the DNS server does not answer: a container
+ * network's resolver restarting, as podman's did under compose), PostgreSQL's connection (08)
+ * and operator-intervention (57P: a terminated backend, a shutdown, a restart) classes, and too
+ * many connections (53300: the server's or the role's limit, reached when replicas reconnect at
+ * once after a restart).
  */
 const UNREACHABLE_CODES =
-  /^(ECONNREFUSED|ECONNRESET|ECONNABORTED|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EPIPE|08...|57P0.|53300)$/
+  /^(ECONNREFUSED|ECONNRESET|ECONNABORTED|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN|EPIPE|08...|57P0.|53300)$/
 
 /**
  * node-postgres's errors for a connection lost, which carry no code: the socket ended ('Connection

@@ -181,3 +181,26 @@ describe.skipIf(!TEST_PG)('a database that goes away, on PostgreSQL', () => {
     expect(storeUnreachable(syntax)).toBe(false)
   })
 })
+
+describe('a database whose name does not resolve', () => {
+  /** What node-postgres fails with when getaddrinfo does, wrapped by drizzle as its cause. */
+  const lookupFailed = (code: string) => {
+    const cause = Object.assign(new Error(`getaddrinfo ${code} postgres`), {
+      errno: code === 'EAI_AGAIN' ? -3001 : -3008,
+      code,
+      syscall: 'getaddrinfo',
+      hostname: 'postgres',
+    })
+    return new Error('Failed query: select 1', { cause })
+  }
+
+  it('is unreachable while the DNS server does not answer (EAI_AGAIN), as when the name is unknown (ENOTFOUND)', () => {
+    expect(storeUnreachable(lookupFailed('EAI_AGAIN'))).toBe(true)
+    expect(storeUnreachable(lookupFailed('ENOTFOUND'))).toBe(true)
+    expect(describeCause(lookupFailed('EAI_AGAIN'))).toBe('getaddrinfo EAI_AGAIN postgres')
+  })
+
+  it('is not unreachable for a lookup error of another kind (EAI_FAIL: the answer was bad)', () => {
+    expect(storeUnreachable(lookupFailed('EAI_FAIL'))).toBe(false)
+  })
+})
