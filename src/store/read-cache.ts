@@ -41,9 +41,8 @@ export async function readThrough<V>(db: Db, key: string, read: () => Promise<V>
  */
 export function cachedNow<V>(db: Db, key: string): V | undefined {
   const cached = readCacheOf(db).get(key)
-  if (cached === undefined) return undefined
-  const stamp = db.driver.writeStamp(db)
-  return stamp !== undefined && !(stamp instanceof Promise) && cached.stamp === stamp
+  // a kept stamp is never undefined nor a promise (readThrough): a stamp that is one differs
+  return cached !== undefined && cached.stamp === db.driver.writeStamp(db)
     ? (cached.value as V)
     : undefined
 }

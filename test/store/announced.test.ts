@@ -22,6 +22,20 @@ function lookedAt(): Db {
   return db
 }
 
+describe('a connection before its first tick', () => {
+  it('has everything announced: the tables, the webhooks’ wake-ups and the retired tenants are read at the first tick', () => {
+    const db = openStore(':memory:')
+    opened.push(db)
+    expect(announcedOf(db)).toEqual({
+      everything: true,
+      jobs: new Map(),
+      tenants: new Set(),
+      webhooks: true,
+      retired: true,
+    })
+  })
+})
+
 describe('announcements between two ticks', () => {
   it('keeps the earlier of two jobs announced for one tenant, whichever was announced first', () => {
     const db = lookedAt()
@@ -45,7 +59,9 @@ describe('announcements between two ticks', () => {
       webhooks: false,
       retired: false,
     })
-    announce(db, 't ten_a')
+    // an instant after a tenant is no job unless the kind says so
+    announce(db, 'x ten_b 1000')
+    announce(db, 't ten_a 1000')
     announce(db, 'r')
     expect(announcedOf(db)).toEqual({
       everything: false,

@@ -92,6 +92,23 @@ describe('cached reads', () => {
     expect(cachedNow(db, 'key')).toBeUndefined()
     closeDb(db)
   })
+
+  it('are kept for the last 256 keys read: a 257th puts out the oldest, not another', async () => {
+    const db = openDb()
+    const reads: string[] = []
+    const read = (key: string) =>
+      readThrough(db, key, () => {
+        reads.push(key)
+        return key
+      })
+    for (let n = 0; n < 256; n++) await read(`key-${n}`)
+    await read('key-0')
+    expect(reads).toHaveLength(256) // all 256 kept
+    await read('key-256')
+    expect(cachedNow(db, 'key-0')).toBeUndefined()
+    for (const kept of ['key-1', 'key-255', 'key-256']) expect(cachedNow(db, kept)).toBe(kept)
+    closeDb(db)
+  })
 })
 
 describe('cached list answers', () => {

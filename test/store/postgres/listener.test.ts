@@ -9,9 +9,10 @@ import pg from 'pg'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { CardUser } from '../../../src/db/schema.js'
 import { callAs, createSandbox, type Sandbox } from '../../../src/server/sandbox.js'
+import { announcedOf, listenForWrites } from '../../../src/store/announced.js'
 import { query } from '../../../src/store/statements.js'
 import { fullIdentity } from '../../helpers.js'
-import { freshSchema, TEST_PG } from '../../pg.js'
+import { freshSchema, pgStoreOnFreshSchema, TEST_PG } from '../../pg.js'
 import { until } from '../../webhooks/receiver.js'
 
 describe.skipIf(!TEST_PG)('a replica’s LISTEN connection (PostgreSQL)', () => {
@@ -63,5 +64,18 @@ describe.skipIf(!TEST_PG)('a replica’s LISTEN connection (PostgreSQL)', () => 
     )
     const ran = await user()
     expect(ran.updatedAt).toBe(ran.createdAt + 1_000) // at its own instant
+  })
+
+  it('announces everything at each slow poll: what no announcement told of is read again', async () => {
+    const { db } = await pgStoreOnFreshSchema(cleanups as (() => Promise<void>)[])
+    const stop = listenForWrites(db, 50)!
+    cleanups.push(stop)
+    const announced = announcedOf(db)
+    for (let poll = 0; poll < 2; poll++) {
+      // as the tick leaves it once it has looked
+      announced.everything = announced.webhooks = announced.retired = false
+      await until(() => announced.everything, 2_000, 'the slow poll')
+      expect(announced).toMatchObject({ webhooks: true, retired: true })
+    }
   })
 })

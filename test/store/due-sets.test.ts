@@ -1,0 +1,31 @@
+/**
+ * A run of due jobs in sets (src/store/due-sets.ts) whose set turned out empty (every job of the
+ * run found its move no longer legal): each set statement is then a no-op, not a failure.
+ */
+import { describe, expect, it } from 'vitest'
+import { cards } from '../../src/db/schema.js'
+import { cancelMovesOf, insertEvents, updateRowsBySeq } from '../../src/store/due-sets.js'
+import { cardByReference, insertCard } from '../../src/store/cards.js'
+import { closeStore, openStore } from '../../src/store/open.js'
+
+describe('a set of no rows', () => {
+  it('updates, cancels and inserts nothing, and does not fail', async () => {
+    const db = openStore(':memory:')
+    const card = await insertCard(db, {
+      reference: 'card-1',
+      tenantId: 'ten_1',
+      cardUserReference: 'user-1',
+      identifier: null,
+      brand: 'visa',
+      type: 'virtual',
+      status: 'issuing',
+      createdAt: 0,
+      updatedAt: 0,
+    })
+    await updateRowsBySeq(db, cards, [])
+    await cancelMovesOf(db, 'ten_1', 'cards', [])
+    await insertEvents(db, [])
+    expect(await cardByReference(db, 'ten_1', 'card-1')).toEqual(card)
+    await closeStore(db)
+  })
+})
