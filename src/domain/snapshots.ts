@@ -18,7 +18,7 @@ import {
   saveSnapshot,
   tenantRowsJson,
 } from '../store/snapshots.js'
-import { storeUnreachable } from '../store/open.js'
+import { retriedWhileUnreachable } from '../store/open.js'
 import { atomically } from '../store/statements.js'
 import { SandboxError, refused } from './errors.js'
 import type { TenantDirectory, TenantState } from './tenants.js'
@@ -107,29 +107,11 @@ export async function undoneOnFailure<T>(
   try {
     return await change()
   } catch (error) {
-    await restoreAfterCut(deps, token, undo)
+    // the store may answer again at once (a connection cut, not a server down)
+    await retriedWhileUnreachable(() => restore(deps, token, undo))
     throw error
   } finally {
     await deleteSnapshot(deps.db, token, undo)
-  }
-}
-
-/** How often an undo cut off from the store is tried before giving up, and how far apart. */
-export const UNDO_TRIES = 3
-export const UNDO_PAUSE_MS = 50
-
-/**
- * Restores `name`, again when the store could not be reached: after a cut the pool may first
- * hand out an idle connection cut with the others.
- */
-async function restoreAfterCut(deps: SnapshotDeps, token: string, name: string) {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await restore(deps, token, name)
-    } catch (error) {
-      if (attempt >= UNDO_TRIES || !storeUnreachable(error)) throw error
-      await new Promise((resolve) => setTimeout(resolve, UNDO_PAUSE_MS))
-    }
   }
 }
 

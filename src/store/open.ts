@@ -83,6 +83,26 @@ export function storeUnreachable(error: unknown): boolean {
   return false
 }
 
+/** How often an action cut off from the store is tried before giving up, and how far apart. */
+const UNREACHABLE_TRIES = 3
+const UNREACHABLE_PAUSE_MS = 50
+
+/**
+ * `action`, tried again (3 times in all, 50 ms apart) while it fails because the store could
+ * not be reached: after a cut the pool may first hand out an idle connection cut with the
+ * others. Any other failure, or the last, is thrown.
+ */
+export async function retriedWhileUnreachable<T>(action: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await action()
+    } catch (error) {
+      if (attempt >= UNREACHABLE_TRIES || !storeUnreachable(error)) throw error
+      await new Promise((resolve) => setTimeout(resolve, UNREACHABLE_PAUSE_MS))
+    }
+  }
+}
+
 /** The innermost cause's message, for a one-line log. */
 export function describeCause(error: unknown): string {
   let e = error

@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { Db } from '../../src/store/driver.js'
 import { openPgStore, type PgStore } from '../../src/store/postgres/open.js'
 import { SandboxError } from '../../src/domain/errors.js'
-import { describeCause, storeUnreachable } from '../../src/store/open.js'
+import { describeCause, retriedWhileUnreachable, storeUnreachable } from '../../src/store/open.js'
 import { pgDb } from '../../src/store/postgres/driver.js'
 import { atomically } from '../../src/store/statements.js'
 import { insertTenant, tenantByToken } from '../../src/store/tenants.js'
@@ -202,5 +202,41 @@ describe('a database whose name does not resolve', () => {
 
   it('is not unreachable for a lookup error of another kind (EAI_FAIL: the answer was bad)', () => {
     expect(storeUnreachable(lookupFailed('EAI_FAIL'))).toBe(false)
+  })
+})
+
+describe('an action cut off from the store', () => {
+  const cut = (n: number) =>
+    Object.assign(new Error(`Connection terminated ${n}`), { code: '57P01' })
+
+  /** An action failing with `failures` in turn, then answering 'done'; and its calls. */
+  function failing(failures: Error[]) {
+    const action = async () => {
+      action.calls++
+      const failure = failures.shift()
+      if (failure) throw failure
+      return 'done'
+    }
+    action.calls = 0
+    return action
+  }
+
+  it('is tried again while the store cannot be reached, and answers once it can', async () => {
+    const action = failing([cut(1), cut(2)])
+    expect(await retriedWhileUnreachable(action)).toBe('done')
+    expect(action.calls).toBe(3)
+  })
+
+  it('gives up after 3 tries in all, with the last try’s error', async () => {
+    const action = failing([cut(1), cut(2), cut(3), cut(4)])
+    await expect(retriedWhileUnreachable(action)).rejects.toThrow('Connection terminated 3')
+    expect(action.calls).toBe(3)
+  })
+
+  it('is not tried again when it fails for another reason', async () => {
+    const refused = new SandboxError('business_rule', 'The card has no funds.')
+    const action = failing([refused])
+    await expect(retriedWhileUnreachable(action)).rejects.toBe(refused)
+    expect(action.calls).toBe(1)
   })
 })

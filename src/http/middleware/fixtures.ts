@@ -12,10 +12,9 @@
 import type { MiddlewareHandler } from 'hono'
 import type { SandboxDeps } from '../../wiring/deps.js'
 import { SandboxError } from '../../domain/errors.js'
-import { UNDO_PAUSE_MS, UNDO_TRIES } from '../../domain/snapshots.js'
 import { FixtureError } from '../../engine/fixtures.js'
 import type { AppEnv } from '../../wiring/env.js'
-import { storeUnreachable } from '../../store/open.js'
+import { retriedWhileUnreachable, storeUnreachable } from '../../store/open.js'
 import { STORE_UNREACHABLE } from '../errors.js'
 import { contextAt } from './tenant.js'
 
@@ -62,14 +61,11 @@ export function fixtures(): MiddlewareHandler<AppEnv> {
           error instanceof FixtureError ? error.storeUnreachable : storeUnreachable(error)
         if (!unreachable) throw error
         cutOff.set(token, undefined)
-        // the store may already answer again (a connection cut, not a server down); the pool
-        // may first hand out an idle connection cut with the others: a few tries, briefly apart
-        for (let attempt = 1; cutOff.has(token) && attempt <= UNDO_TRIES; attempt++) {
-          await undo(deps, token).catch((undoError: unknown) => {
-            if (!storeUnreachable(undoError)) throw undoError
-          })
-          if (cutOff.has(token)) await new Promise((resolve) => setTimeout(resolve, UNDO_PAUSE_MS))
-        }
+        // the store may already answer again (a connection cut, not a server down); if not,
+        // the token's next request undoes it first
+        await retriedWhileUnreachable(() => undo(deps, token)).catch((undoError: unknown) => {
+          if (!storeUnreachable(undoError)) throw undoError
+        })
         throw new SandboxError('unavailable', STORE_UNREACHABLE)
       }
       changed = true
