@@ -22,10 +22,11 @@ const move = (from: string, to: string, amount: number): Movement => ({
 describe('movements written as a set', () => {
   it('upserts each account once with the sum of its deltas, in the order of their names', async () => {
     const db = openStore(':memory:')
+    // the accounts appear as card:mm, wallet:zz, bank:aa
     await writeMovements(db, [
-      move('wallet:zz', 'card:mm', 500),
-      move('card:mm', 'bank:aa', 200),
-      move('wallet:zz', 'bank:aa', 100),
+      move('card:mm', 'wallet:zz', 500),
+      move('wallet:zz', 'bank:aa', 200),
+      move('card:mm', 'bank:aa', 100),
     ])
     // the order the accounts' rows were written in (SQLite's rowid)
     const written = await query<{ name: string; balance: number }[]>(db, 'all', (db, t) =>
@@ -36,8 +37,8 @@ describe('movements written as a set', () => {
     )
     expect(written).toEqual([
       { name: 'bank:aa', balance: 300 },
-      { name: 'card:mm', balance: 300 },
-      { name: 'wallet:zz', balance: -600 },
+      { name: 'card:mm', balance: -600 },
+      { name: 'wallet:zz', balance: 300 },
     ])
     await closeStore(db)
   })

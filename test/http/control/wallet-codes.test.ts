@@ -81,6 +81,29 @@ describe('wallet-to-card with a wallet code', () => {
     expect(expired.body.errors).toEqual({ code: ['The code has expired.'] })
   })
 
+  it('says on the console when a code expires unused, and nothing of a used one', async () => {
+    const lines: string[] = []
+    const s = newSandbox({ log: 'json', logWrite: (line) => lines.push(line) })
+    const card = await s.issuedCard()
+    const issue = async (phone: string) =>
+      (await s.call('POST', '/__sandbox/wallet-codes', { phone, network: 'orange-money-ci' })).body
+        .data.code
+    await issue(PAYER)
+    const used = await issue('+2250700000002')
+    const paid = await s.call('POST', '/v1/transactions/create/wallet-to-card', {
+      amount: 2500,
+      card_reference: card.reference,
+      phone: '+2250700000002',
+      network: 'orange-money-ci',
+      code: used,
+    })
+    expect(paid.status).toBe(200)
+    await s.call('POST', '/__sandbox/clock/advance', { by: '3m' })
+    const expired = lines.filter((line) => line.includes('expired unused'))
+    expect(expired).toHaveLength(1)
+    expect(expired[0]).toContain(`orange-money-ci ${PAYER}`)
+  })
+
   it('refuses a code issued for another phone, network or tenant', async () => {
     const s = newSandbox()
     const card = await s.issuedCard()
