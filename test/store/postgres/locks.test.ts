@@ -6,7 +6,8 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Db } from '../../../src/store/driver.js'
 import { insertJob } from '../../../src/store/jobs.js'
-import { lockJobs } from '../../../src/store/locks.js'
+import { insertCard } from '../../../src/store/cards.js'
+import { lockForMove, lockJobs } from '../../../src/store/locks.js'
 import type { PgStore } from '../../../src/store/postgres/open.js'
 import { atomically } from '../../../src/store/statements.js'
 import { pgStoreOnFreshSchema, TEST_PG } from '../../pg.js'
@@ -78,5 +79,47 @@ describe.skipIf(!TEST_PG)('lockJobs on PostgreSQL', () => {
     expect(
       await lockedWhile(db, (tx) => lockJobs(tx, 'ten_1', 'cards', { seqs: [11, 12] })),
     ).toEqual(['ten_1 cards c1', 'ten_1 cards c2'])
+  })
+})
+
+describe.skipIf(!TEST_PG)('lockForMove on PostgreSQL', () => {
+  it('locks the row it moves, and its pending jobs, of its tenant only', async () => {
+    const db = await withJobs()
+    for (const [tenantId, reference] of [
+      ['ten_1', 'c1'],
+      ['ten_2', 'c1'],
+      ['ten_1', 'c2'],
+    ])
+      await insertCard(db, {
+        reference,
+        tenantId,
+        cardUserReference: 'user-1',
+        identifier: null,
+        brand: 'visa',
+        type: 'virtual',
+        status: 'issuing',
+        createdAt: 0,
+        updatedAt: 0,
+      })
+    let lockedCards: string[] = []
+    const jobs = await lockedWhile(db, async (tx) => {
+      await lockForMove(tx, 'ten_1', 'cards', 'c1')
+      const { queryable } = pgOf(db)
+      // read on another connection of the pool while the transaction holds its locks
+      type Card = { tenant_id: string; reference: string }
+      const free = (
+        await queryable.query(
+          'SELECT tenant_id, reference FROM cards ORDER BY seq FOR UPDATE SKIP LOCKED',
+        )
+      ).rows as Card[]
+      const all = (await queryable.query('SELECT tenant_id, reference FROM cards ORDER BY seq'))
+        .rows as Card[]
+      const freeCards = new Set(free.map((row) => `${row.tenant_id} ${row.reference}`))
+      lockedCards = all
+        .map((row) => `${row.tenant_id} ${row.reference}`)
+        .filter((card) => !freeCards.has(card))
+    })
+    expect(jobs).toEqual(['ten_1 cards c1'])
+    expect(lockedCards).toEqual(['ten_1 c1'])
   })
 })
