@@ -8,7 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { Db } from '../../src/store/driver.js'
 import { insertEvents } from '../../src/store/due-sets.js'
 import { closeStore, openStore } from '../../src/store/open.js'
-import { attemptCount, claimDueEvents } from '../../src/store/webhooks.js'
+import { atomically } from '../../src/store/statements.js'
+import { attemptCount, attemptsOf, claimDueEvents, pruneEvents } from '../../src/store/webhooks.js'
 import { pgStoreOnFreshSchema, TEST_PG } from '../pg.js'
 
 const cleanups: (() => Promise<void>)[] = []
@@ -63,6 +64,18 @@ for (const store of ['SQLite', 'PostgreSQL'] as const)
     })
   })
 
+describe('a tenant’s event log', () => {
+  it('keeps everything when it holds fewer events than it keeps; no attempts of no events', async () => {
+    const db = openStore(':memory:')
+    cleanups.push(() => closeStore(db))
+    await pending(db, [10, 20])
+    await pruneEvents(db, 'ten_1', 5)
+    const claimed = await claimDueEvents(db, 'ten_1', 50, { free: 5, busy: 0, leaseMs: 1 })
+    expect(ids(claimed)).toEqual(['evt_1', 'evt_2'])
+    expect(await attemptsOf(db, [])).toEqual([])
+  })
+})
+
 describe.skipIf(!TEST_PG)('due webhook events on a shared store (PostgreSQL)', () => {
   it('are leased: a second claim meanwhile takes only the others', async () => {
     const { db } = await pgStoreOnFreshSchema(cleanups)
@@ -73,5 +86,28 @@ describe.skipIf(!TEST_PG)('due webhook events on a shared store (PostgreSQL)', (
       'evt_2',
     ])
     expect(ids(await claimDueEvents(db, 'ten_1', 50, { free: 2, ...lease }))).toEqual(['evt_3'])
+  })
+
+  it('another replica holds in its transaction are passed over at once', async () => {
+    const { db } = await pgStoreOnFreshSchema(cleanups)
+    await pending(db, [10, 20])
+    const lease = { busy: 0, leaseMs: 60_000 }
+    let release = () => {}
+    const released = new Promise<void>((resolve) => (release = resolve))
+    let held!: () => void
+    const holding = new Promise<void>((resolve) => (held = resolve))
+    const holder = atomically(db, async (tx) => {
+      await claimDueEvents(tx, 'ten_1', 50, { free: 1, ...lease })
+      held()
+      await released
+    })
+    await holding
+    const second = await Promise.race([
+      claimDueEvents(db, 'ten_1', 50, { free: 2, ...lease }).then(ids),
+      new Promise<'waiting'>((resolve) => setTimeout(() => resolve('waiting'), 1_000)),
+    ])
+    release()
+    await holder
+    expect(second).toEqual(['evt_2'])
   })
 })
