@@ -7,21 +7,12 @@ import { cards } from '../../src/db/schema.js'
 import { cancelMovesOf, insertEvents, updateRowsBySeq } from '../../src/store/due-sets.js'
 import { cardByReference, insertCard } from '../../src/store/cards.js'
 import { closeStore, openStore } from '../../src/store/open.js'
+import { CARD_COLUMNS } from './card-columns.js'
 
 describe('a set of no rows', () => {
   it('updates, cancels and inserts nothing, and does not fail', async () => {
     const db = openStore(':memory:')
-    const card = await insertCard(db, {
-      reference: 'card-1',
-      tenantId: 'ten_1',
-      cardUserReference: 'user-1',
-      identifier: null,
-      brand: 'visa',
-      type: 'virtual',
-      status: 'issuing',
-      createdAt: 0,
-      updatedAt: 0,
-    })
+    const card = await insertCard(db, { ...CARD_COLUMNS, reference: 'card-1', identifier: null })
     await updateRowsBySeq(db, cards, [])
     await cancelMovesOf(db, 'ten_1', 'cards', [])
     await insertEvents(db, [])

@@ -11,6 +11,7 @@ import { lockForMove, lockJobs } from '../../../src/store/locks.js'
 import type { PgStore } from '../../../src/store/postgres/open.js'
 import { atomically } from '../../../src/store/statements.js'
 import { pgStoreOnFreshSchema, TEST_PG } from '../../pg.js'
+import { CARD_COLUMNS } from '../card-columns.js'
 
 const cleanups: (() => Promise<void>)[] = []
 afterEach(async () => {
@@ -90,17 +91,7 @@ describe.skipIf(!TEST_PG)('lockForMove on PostgreSQL', () => {
       ['ten_2', 'c1'],
       ['ten_1', 'c2'],
     ])
-      await insertCard(db, {
-        reference,
-        tenantId,
-        cardUserReference: 'user-1',
-        identifier: null,
-        brand: 'visa',
-        type: 'virtual',
-        status: 'issuing',
-        createdAt: 0,
-        updatedAt: 0,
-      })
+      await insertCard(db, { ...CARD_COLUMNS, reference, tenantId, identifier: null })
     let lockedCards: string[] = []
     const jobs = await lockedWhile(db, async (tx) => {
       await lockForMove(tx, 'ten_1', 'cards', 'c1')
