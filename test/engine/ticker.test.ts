@@ -56,3 +56,65 @@ it('reports every other failure of a task, each time, and runs the next task any
   expect(logged.mock.calls.length).toBeGreaterThanOrEqual(2)
   for (const call of logged.mock.calls) expect(call[0]).toBe('card-sandbox: sweep tick failed')
 })
+
+it('never runs a tick while the last is still running: a slow task makes the next ticks skip', async () => {
+  let running = 0
+  let most = 0
+  let runs = 0
+  stops.push(
+    startTicker(
+      [
+        {
+          name: 'slow',
+          run: async () => {
+            runs++
+            most = Math.max(most, ++running)
+            await new Promise((r) => setTimeout(r, 30)) // six intervals
+            running--
+          },
+        },
+      ],
+      5,
+    ),
+  )
+  await until(() => runs >= 3)
+  expect(most).toBe(1)
+})
+
+it('once stopped, runs no further task of the tick under way and reports no failure', async () => {
+  const logged = vi.spyOn(console, 'error').mockImplementation(() => {})
+  let later = 0
+  let failed = false
+  let stop = () => {}
+  stop = startTicker(
+    [
+      {
+        name: 'closing',
+        run: async () => {
+          // the database closes under the task: the sandbox stopped the ticker meanwhile
+          stop()
+          failed = true
+          throw new Error('The database connection is not open')
+        },
+      },
+      { name: 'delivery', run: async () => void later++ },
+    ],
+    5,
+  )
+  stops.push(stop)
+  await until(() => failed)
+  await new Promise((r) => setTimeout(r, 50))
+  expect(later).toBe(0)
+  expect(logged).not.toHaveBeenCalled()
+})
+
+it('stops ticking when stopped', async () => {
+  let runs = 0
+  const stop = startTicker([{ name: 'count', run: async () => void runs++ }], 5)
+  stops.push(stop)
+  await until(() => runs >= 2)
+  stop()
+  const at = runs
+  await new Promise((r) => setTimeout(r, 50))
+  expect(runs).toBe(at)
+})
