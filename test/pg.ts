@@ -2,12 +2,15 @@
  * The PostgreSQL the tests of the team sandbox run against: the server
  * CARD_SANDBOX_TEST_PG names (`postgres://root@127.0.0.1:5432/test` on the development and CI
  * machines; .ci/run sets it). Without it those tests are skipped, and the run says so once.
- * Each test works in a schema of its own, dropped afterwards.
+ * Each test works in a schema of its own, dropped afterwards. Beside it, the SQLite store in
+ * memory that a test of both stores opens the same way (memoryStore).
  */
 import pg from 'pg'
 import { openPgStore } from '../src/store/postgres/open.js'
 import type { Db } from '../src/store/driver.js'
 import { pgDb } from '../src/store/postgres/driver.js'
+import { closeStore, openStore } from '../src/store/open.js'
+import { atomically } from '../src/store/statements.js'
 
 export const TEST_PG = process.env.CARD_SANDBOX_TEST_PG
 
@@ -85,4 +88,41 @@ export async function pgStoreOnFreshSchema(
   const store = openPgStore(schema.url)
   cleanups.push(schema.drop, () => store.close())
   return { db: pgDb(store), url: schema.url }
+}
+
+/** A SQLite store in memory, its close pushed on `cleanups`: pgStoreOnFreshSchema's counterpart. */
+export function memoryStore(cleanups: (() => unknown)[]): Db {
+  const db = openStore(':memory:')
+  cleanups.push(() => closeStore(db))
+  return db
+}
+
+/**
+ * Runs `meanwhile` while a transaction on `db` holds the rows `hold` locked, then ends that
+ * transaction: what `hold` answered, what `meanwhile` answered within `waitMs` ('waiting' if it
+ * was still waiting for those rows), and what it answered in the end.
+ */
+export async function whileHeld<H, T>(
+  db: Db,
+  hold: (tx: Db) => Promise<H>,
+  meanwhile: () => Promise<T>,
+  waitMs = 1_000,
+): Promise<{ held: H; beforeRelease: { result: T } | 'waiting'; result: T }> {
+  let release = () => {}
+  const released = new Promise<void>((resolve) => (release = resolve))
+  let took!: (held: H) => void
+  const holding = new Promise<H>((resolve) => (took = resolve))
+  const holder = atomically(db, async (tx) => {
+    took(await hold(tx))
+    await released
+  })
+  const held = await holding
+  const running = meanwhile()
+  const beforeRelease = await Promise.race([
+    running.then((result) => ({ result })),
+    new Promise<'waiting'>((resolve) => setTimeout(() => resolve('waiting'), waitMs)),
+  ])
+  release()
+  await holder
+  return { held, beforeRelease, result: await running }
 }

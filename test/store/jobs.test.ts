@@ -18,10 +18,9 @@ import {
   refreshDueAt,
   reloadDueAtIfOthersWrote,
 } from '../../src/store/jobs.js'
-import { closeStore, openStore } from '../../src/store/open.js'
 import { atomically, query } from '../../src/store/statements.js'
 import { insertTenant, updateTenant } from '../../src/store/tenants.js'
-import { pgStoreOnFreshSchema, TEST_PG } from '../pg.js'
+import { memoryStore, pgStoreOnFreshSchema, TEST_PG } from '../pg.js'
 
 const cleanups: (() => Promise<void>)[] = []
 afterEach(async () => {
@@ -56,8 +55,7 @@ async function instants(db: Db) {
 
 describe('the due index of a store of one process (SQLite)', () => {
   it('is loaded on first use, lowered as jobs are written, read again after a run, never early', async () => {
-    const db = openStore(':memory:')
-    cleanups.push(() => closeStore(db))
+    const db = memoryStore(cleanups)
     expect(dueAtInMemory(db, 'ten_a')).toBeNull() // not loaded yet
     await insertJob(db, job('ten_a', 200))
     expect(await dueAt(db, 'ten_a')).toBe(200)

@@ -7,7 +7,6 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { announcedOf } from '../../src/store/announced.js'
 import type { Db } from '../../src/store/driver.js'
 import { insertJob } from '../../src/store/jobs.js'
-import { closeStore, openStore } from '../../src/store/open.js'
 import {
   retireTenantId,
   sweepAnnouncedRetirements,
@@ -15,18 +14,12 @@ import {
 } from '../../src/store/retired-tenants.js'
 import { saveScenario } from '../../src/store/scenarios.js'
 import { query } from '../../src/store/statements.js'
-import { pgStoreOnFreshSchema, TEST_PG } from '../pg.js'
+import { memoryStore, pgStoreOnFreshSchema, TEST_PG } from '../pg.js'
 
 const cleanups: (() => Promise<void>)[] = []
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
 })
-
-function sqlite(): Db {
-  const db = openStore(':memory:')
-  cleanups.push(() => closeStore(db))
-  return db
-}
 
 /** A retired tenant with `jobs` pending jobs, and a live one with one. */
 async function retiredWith(db: Db, jobs: number): Promise<void> {
@@ -53,7 +46,7 @@ const retired = async (db: Db) =>
 
 describe('the sweep of a retired tenant', () => {
   it('keeps the retired id while a batch used its whole budget, and lets it go once none is left', async () => {
-    const db = sqlite()
+    const db = memoryStore(cleanups)
     // posted scenarios: the last table a sweep goes through, so the budget runs out on it
     for (const name of ['a', 'b', 'c']) await saveScenario(db, 'ten_old', name, { name })
     await retireTenantId(db, 'ten_old', 1)
@@ -64,7 +57,7 @@ describe('the sweep of a retired tenant', () => {
   })
 
   it("deletes the tenant's rows of every table, and no other tenant's", async () => {
-    const db = sqlite()
+    const db = memoryStore(cleanups)
     await retiredWith(db, 3)
     expect(await sweepRetiredTenants(db)).toBe(3)
     expect(await jobsOf(db)).toEqual(['ten_live'])
@@ -72,7 +65,7 @@ describe('the sweep of a retired tenant', () => {
   })
 
   it('runs at every tick on a store of one process, announced or not', async () => {
-    const db = sqlite()
+    const db = memoryStore(cleanups)
     await retiredWith(db, 2)
     announcedOf(db).retired = false
     expect(await sweepAnnouncedRetirements(db)).toBe(2)

@@ -7,10 +7,8 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Db } from '../../src/store/driver.js'
 import { insertEvents } from '../../src/store/due-sets.js'
-import { closeStore, openStore } from '../../src/store/open.js'
-import { atomically } from '../../src/store/statements.js'
 import { attemptCount, attemptsOf, claimDueEvents, pruneEvents } from '../../src/store/webhooks.js'
-import { pgStoreOnFreshSchema, TEST_PG } from '../pg.js'
+import { memoryStore, pgStoreOnFreshSchema, TEST_PG, whileHeld } from '../pg.js'
 
 const cleanups: (() => Promise<void>)[] = []
 afterEach(async () => {
@@ -41,9 +39,7 @@ for (const store of ['SQLite', 'PostgreSQL'] as const)
   describe.skipIf(store === 'PostgreSQL' && !TEST_PG)(`due webhook events (${store})`, () => {
     async function open(): Promise<Db> {
       if (store === 'PostgreSQL') return (await pgStoreOnFreshSchema(cleanups)).db
-      const db = openStore(':memory:')
-      cleanups.push(() => closeStore(db))
-      return db
+      return memoryStore(cleanups)
     }
 
     it('are claimed oldest due first, by instant then seq, at most the free slots', async () => {
@@ -66,8 +62,7 @@ for (const store of ['SQLite', 'PostgreSQL'] as const)
 
 describe('a tenant’s event log', () => {
   it('keeps everything when it holds fewer events than it keeps; no attempts of no events', async () => {
-    const db = openStore(':memory:')
-    cleanups.push(() => closeStore(db))
+    const db = memoryStore(cleanups)
     await pending(db, [10, 20])
     await pruneEvents(db, 'ten_1', 5)
     const claimed = await claimDueEvents(db, 'ten_1', 50, { free: 5, busy: 0, leaseMs: 1 })
@@ -92,22 +87,11 @@ describe.skipIf(!TEST_PG)('due webhook events on a shared store (PostgreSQL)', (
     const { db } = await pgStoreOnFreshSchema(cleanups)
     await pending(db, [10, 20])
     const lease = { busy: 0, leaseMs: 60_000 }
-    let release = () => {}
-    const released = new Promise<void>((resolve) => (release = resolve))
-    let held!: () => void
-    const holding = new Promise<void>((resolve) => (held = resolve))
-    const holder = atomically(db, async (tx) => {
-      await claimDueEvents(tx, 'ten_1', 50, { free: 1, ...lease })
-      held()
-      await released
-    })
-    await holding
-    const second = await Promise.race([
-      claimDueEvents(db, 'ten_1', 50, { free: 2, ...lease }).then(ids),
-      new Promise<'waiting'>((resolve) => setTimeout(() => resolve('waiting'), 1_000)),
-    ])
-    release()
-    await holder
-    expect(second).toEqual(['evt_2'])
+    const { beforeRelease } = await whileHeld(
+      db,
+      (tx) => claimDueEvents(tx, 'ten_1', 50, { free: 1, ...lease }),
+      () => claimDueEvents(db, 'ten_1', 50, { free: 2, ...lease }).then(ids),
+    )
+    expect(beforeRelease).toEqual({ result: ['evt_2'] })
   })
 })

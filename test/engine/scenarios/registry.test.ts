@@ -9,9 +9,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { createScenarioRegistry } from '../../../src/engine/scenarios/registry.js'
 import { parseScenario } from '../../../src/engine/scenarios/load.js'
 import type { Db } from '../../../src/store/driver.js'
-import { closeStore, openStore } from '../../../src/store/open.js'
 import { deleteScenario } from '../../../src/store/scenarios.js'
-import { pgStoreOnFreshSchema, TEST_PG } from '../../pg.js'
+import { memoryStore, pgStoreOnFreshSchema, TEST_PG } from '../../pg.js'
 import { tempDir } from '../../temp-dir.js'
 import { until } from '../../webhooks/receiver.js'
 
@@ -22,12 +21,6 @@ afterEach(async () => {
 
 const scenarioText = (name: string, extra = '') =>
   `name: ${name}\n${extra}rules:\n  - match: { method: GET, path: /v1/cards }\n    respond: { status: 418 }\n`
-
-function sqlite(): Db {
-  const db = openStore(':memory:')
-  cleanups.push(() => closeStore(db))
-  return db
-}
 
 /** A registry on `db` of `files`, and the lines it said. */
 function registryOf(db: Db, files: string[], watch = true) {
@@ -57,7 +50,7 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 describe('a scenario file in use', () => {
   it('says each change on the console, and what is in force follows it', async () => {
     const file = scenarioFile()
-    const { registry, said } = registryOf(sqlite(), [file])
+    const { registry, said } = registryOf(memoryStore(cleanups), [file])
     expect(await names(registry)).toEqual([`${file}:first`])
     const next = async () => {
       const count = said.length
@@ -99,9 +92,9 @@ describe('a scenario file in use', () => {
 
   it('is not watched when the sandbox does not watch, nor once the registry is closed', async () => {
     const unwatched = scenarioFile()
-    const { registry, said } = registryOf(sqlite(), [unwatched], false)
+    const { registry, said } = registryOf(memoryStore(cleanups), [unwatched], false)
     const closed = scenarioFile()
-    const { registry: closing, said: saidClosing } = registryOf(sqlite(), [closed])
+    const { registry: closing, said: saidClosing } = registryOf(memoryStore(cleanups), [closed])
     closing.close()
     writeFileSync(unwatched, scenarioText('second'))
     writeFileSync(closed, scenarioText('second'))
@@ -120,7 +113,7 @@ describe('a tenant’s scenarios', () => {
 
   it('come after the files’, their delays winning; a body matcher in any rule of any scenario is seen', async () => {
     const file = scenarioFile(scenarioText('from-file', 'delays: { card_issuing: 1s }\n'))
-    const { registry } = registryOf(sqlite(), [file])
+    const { registry } = registryOf(memoryStore(cleanups), [file])
     expect((await registry.inForce('ten_1')).needsBody).toBe(false)
     const second = posted('own', 'delays: { card_issuing: 2s }\n')
     second.rules.push({ ...second.rules[0], match: { method: 'POST', body: { amount: 5 } } })
@@ -133,7 +126,7 @@ describe('a tenant’s scenarios', () => {
 
   it('are taken out one by one; a file’s scenario only by its file', async () => {
     const file = scenarioFile()
-    const { registry } = registryOf(sqlite(), [file])
+    const { registry } = registryOf(memoryStore(cleanups), [file])
     await registry.add('ten_1', posted('own'), posted('own'))
     expect(await registry.remove('ten_1', 'own')).toBe('removed')
     expect(await names(registry)).toEqual([`${file}:first`])
@@ -142,7 +135,7 @@ describe('a tenant’s scenarios', () => {
   })
 
   it('are kept in memory on a store of one process, until the tenant is forgotten (its reset)', async () => {
-    const db = sqlite()
+    const db = memoryStore(cleanups)
     const { registry } = registryOf(db, [])
     await registry.add('ten_1', posted('own'), posted('own'))
     expect(await names(registry)).toEqual(['tenant:own'])

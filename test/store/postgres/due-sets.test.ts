@@ -8,7 +8,7 @@ import type { Db } from '../../../src/store/driver.js'
 import { claimDueJobs } from '../../../src/store/due-sets.js'
 import { insertJob } from '../../../src/store/jobs.js'
 import { atomically } from '../../../src/store/statements.js'
-import { pgStoreOnFreshSchema, TEST_PG } from '../../pg.js'
+import { pgStoreOnFreshSchema, TEST_PG, whileHeld } from '../../pg.js'
 
 const cleanups: (() => Promise<void>)[] = []
 afterEach(async () => {
@@ -24,32 +24,19 @@ const job = (key: string, dueAt: number) => ({
   dueAt,
 })
 
-/** Runs `claim` while another transaction holds the tenant's jobs it claimed, then lets it go. */
-async function whileHeld<T>(db: Db, claim: () => Promise<T>) {
-  let release = () => {}
-  const released = new Promise<void>((resolve) => (release = resolve))
-  let held!: (keys: string[]) => void
-  const holding = new Promise<string[]>((resolve) => (held = resolve))
-  const holder = atomically(db, async (tx) => {
-    held((await claimDueJobs(tx, 'ten_1', 1_000, false)).map((j) => j.key))
-    await released
-  })
-  const heldKeys = await holding
-  const claiming = claim()
-  const beforeRelease = await Promise.race([
-    claiming.then((result) => ({ result })),
-    new Promise<'waiting'>((resolve) => setTimeout(() => resolve('waiting'), 1_000)),
-  ])
-  release()
-  await holder
-  return { heldKeys, beforeRelease, result: await claiming }
-}
+/** Runs `claim` while another transaction holds the tenant's jobs it claimed (their keys). */
+const whileClaimed = <T>(db: Db, claim: () => Promise<T>) =>
+  whileHeld(
+    db,
+    async (tx) => (await claimDueJobs(tx, 'ten_1', 1_000, false)).map((j) => j.key),
+    claim,
+  )
 
 describe.skipIf(!TEST_PG)('claiming due jobs another transaction holds (PostgreSQL)', () => {
   it('the tick’s claim leaves them at once and takes the others', async () => {
     const { db } = await pgStoreOnFreshSchema(cleanups)
     await insertJob(db, job('held', 500))
-    const { heldKeys, beforeRelease } = await whileHeld(db, async () => {
+    const { held: heldKeys, beforeRelease } = await whileClaimed(db, async () => {
       // due after the held claim was made: not among the rows it locked
       await insertJob(db, job('free', 900))
       return atomically(db, (tx) => claimDueJobs(tx, 'ten_1', 1_000, true))
@@ -64,7 +51,11 @@ describe.skipIf(!TEST_PG)('claiming due jobs another transaction holds (PostgreS
   it('a request’s claim waits for them, then finds them gone', async () => {
     const { db } = await pgStoreOnFreshSchema(cleanups)
     await insertJob(db, job('held', 500))
-    const { heldKeys, beforeRelease, result } = await whileHeld(db, () =>
+    const {
+      held: heldKeys,
+      beforeRelease,
+      result,
+    } = await whileClaimed(db, () =>
       atomically(db, (tx) => claimDueJobs(tx, 'ten_1', 1_000, false)),
     )
     expect(heldKeys).toEqual(['held'])
