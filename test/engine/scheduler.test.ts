@@ -3,12 +3,28 @@
  * clock is advanced, by a tick on a real clock, and picked up again after a restart.
  */
 import type { SqliteDb } from '../../src/store/sqlite/driver.js'
+import { eq } from 'drizzle-orm'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import Database from 'better-sqlite3'
-import { RunawayJobs, runDueOnRealClocks, runUntilIdle } from '../../src/engine/scheduler.js'
+import {
+  RunawayJobs,
+  runDue,
+  runDueOnRealClocks,
+  runUntilIdle,
+} from '../../src/engine/scheduler.js'
+import {
+  callAs,
+  createSandbox as sandboxWithDeps,
+  type SandboxOptions,
+} from '../../src/server/sandbox.js'
+import { claimDueJobs } from '../../src/store/due-sets.js'
+import type { Db } from '../../src/store/driver.js'
+import { dueInstants, insertJob } from '../../src/store/jobs.js'
+import { query } from '../../src/store/statements.js'
 import { createSandbox } from '../../src/index.js'
 import { fullIdentity, newSandbox } from '../helpers.js'
+import { freshSchema, TEST_PG, whileHeld } from '../pg.js'
 import { tempDir } from '../temp-dir.js'
 
 const tempDb = () => join(tempDir(), 'sandbox.sqlite')
@@ -310,6 +326,28 @@ describe('background events on the console (--log)', () => {
     )
   })
 
+  it('prints a move no word says better as its two states alone, and a wallet code’s expiry in words', async () => {
+    const { s, lines } = logged('pretty')
+    const card = (
+      await s.call('POST', '/v1/cards/create', {
+        card_user_reference: await s.verifiedUser(),
+        card_brand: 'visa',
+        card_type: 'virtual',
+      })
+    ).body.data.card.reference
+    await s.call('POST', '/__sandbox/wallet-codes', {
+      phone: '+221770000001',
+      network: 'orange-money-ci',
+    })
+    await s.call('POST', '/__sandbox/clock/advance', { by: '3m' })
+    s.close()
+    const said = (what: string) => lines.filter((line) => line.includes(what))
+    expect(said(`card ${card}`)).toEqual([expect.stringMatching(/ issuing → issued\n$/)])
+    expect(said('wallet_code')).toEqual([
+      expect.stringMatching(/ wallet_code orange-money-ci \+221770000001 expired unused\n$/),
+    ])
+  })
+
   it('prints a wallet code that expired unused, once its time is past', async () => {
     const { s, events } = logged('json')
     await s.call('POST', '/__sandbox/wallet-codes', {
@@ -363,7 +401,12 @@ describe('run until idle', () => {
       if (phone !== '+221770000001') await s.call('POST', '/__sandbox/clock/advance', { by: '1s' })
       await s.call('POST', '/v1/card-users/create', fullIdentity({ phone }))
     }
-    await expect(runUntilIdle(s.deps, 'test-token', undefined, 1)).rejects.toThrow(RunawayJobs)
+    const runaway = runUntilIdle(s.deps, 'test-token', undefined, 1)
+    await expect(runaway).rejects.toThrow(RunawayJobs)
+    await expect(runaway).rejects.toThrow(
+      'More than 1 jobs ran without the tenant going idle; the clock stands at ' +
+        '2026-01-01T00:00:04.000Z. Run it again, or pass an until.',
+    )
     const statuses = async () =>
       (await s.call('GET', '/v1/card-users')).body.data[0].data.map((u: any) => u.status)
     expect(await statuses()).toEqual(['pending', 'passed', 'passed'])
@@ -373,3 +416,96 @@ describe('run until idle', () => {
     expect(await statuses()).toEqual(['passed', 'passed', 'passed'])
   })
 })
+
+describe('the tick', () => {
+  it('forgets a tenant whose clock stands still, until a job is written for it again', async () => {
+    const s = newSandbox()
+    await s.call('POST', '/v1/card-users/create', fullIdentity())
+    const tenant = (await s.deps.tenants.forToken('test-token'))!
+    const tenants = async () => (await dueInstants(s.deps.db)).map(([id]) => id)
+    expect(await tenants()).toEqual([tenant.id])
+    await runDueOnRealClocks(s.deps)
+    expect(await tenants()).toEqual([])
+    await s.call('POST', '/v1/card-users/create', fullIdentity())
+    expect(await tenants()).toEqual([tenant.id])
+  })
+})
+
+describe.skipIf(!TEST_PG)('due jobs another transaction holds (PostgreSQL)', () => {
+  const cleanups: (() => unknown)[] = []
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+  })
+
+  /** A sandbox on a schema of its own with one card user pending, its verification's job held by `hold`. */
+  async function withHeldJob(options: SandboxOptions) {
+    const schema = await freshSchema()
+    cleanups.push(schema.drop)
+    const s = sandboxWithDeps({ ...options, db: schema.url, ticking: false, slowPollMs: 3_600_000 })
+    cleanups.push(() => s.close())
+    await callAs(s.app, 'held')('POST', '/v1/card-users/create', fullIdentity())
+    const tenant = (await s.deps.tenants.forToken('held'))!
+    const hold = async (tx: Db) =>
+      (await claimDueJobs(tx, tenant.id, Number.MAX_SAFE_INTEGER, false)).length
+    return { s, tenant, hold }
+  }
+
+  it('a request’s run waits for them (it must not answer before they ran)', async () => {
+    const { s, tenant, hold } = await withHeldJob({ clock: 'manual' })
+    const { held, beforeRelease } = await whileHeld(s.deps.db, hold, () =>
+      runDue(s.deps, tenant, s.deps.tenants.now(tenant) + 5_000),
+    )
+    expect(held).toBe(1)
+    expect(beforeRelease).toBe('waiting')
+  })
+
+  it('the tick passes over them at once (another replica is running them)', async () => {
+    const { s, hold } = await withHeldJob({ clock: 'real', speed: 1000 })
+    await new Promise((resolve) => setTimeout(resolve, 50)) // 3 s of sandbox time: due
+    const { held, beforeRelease } = await whileHeld(s.deps.db, hold, () =>
+      runDueOnRealClocks(s.deps),
+    )
+    expect(held).toBe(1)
+    expect(beforeRelease).not.toBe('waiting')
+  })
+})
+
+describe('a job with nothing left to do', () => {
+  it('is passed over in silence when its resource already moved or is gone, and the rest runs', async () => {
+    const lines: string[] = []
+    const s = newSandbox({ log: 'json', logWrite: (text) => lines.push(text) })
+    const card = await s.issuedCard()
+    const tenant = (await s.deps.tenants.forToken('test-token'))!
+    const at = s.deps.tenants.now(tenant)
+    const job = (key: string, dueIn: number, resourceSeq?: number) =>
+      insertJob(s.deps.db, {
+        tenantId: tenant.id,
+        resource: 'cards',
+        key,
+        resourceSeq,
+        action: 'issued',
+        dueAt: at + dueIn,
+      })
+    // the card is issued already: its move as one of a set (with its row) and alone (without,
+    // as a store from before sets kept it); the other card never existed
+    await job(card.reference, 1_000, await cardSeq(s, card.reference))
+    await job(card.reference, 1_200)
+    await job('card_gone', 1_500)
+    const user = (await s.call('POST', '/v1/card-users/create', fullIdentity())).body.data.userCard
+      .reference
+    const advanced = await s.call('POST', '/__sandbox/clock/advance', { by: '3s' })
+    s.close()
+    expect(advanced.status).toBe(200)
+    const events = lines.map((line) => JSON.parse(line)).filter((line) => line.event === 'event')
+    expect(events.map((event) => `${event.resource} ${event.reference} ${event.to}`)).toEqual([
+      `card_user ${user} passed`,
+    ])
+  })
+})
+
+async function cardSeq(s: ReturnType<typeof newSandbox>, reference: string): Promise<number> {
+  const row = await query<{ seq: number }>(s.deps.db, 'get', (db, t) =>
+    db.select({ seq: t.cards.seq }).from(t.cards).where(eq(t.cards.reference, reference)),
+  )
+  return row.seq
+}

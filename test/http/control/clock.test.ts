@@ -152,6 +152,20 @@ describe('POST /__sandbox/clock/run-due', () => {
     expect(Object.keys(past.body.errors)).toEqual(['until'])
   })
 
+  it('runs a job due at until itself, and only those due by then', async () => {
+    const s = newSandbox()
+    await s.call('POST', '/v1/card-users/create', fullIdentity()) // verified at 3 s
+    await s.call('POST', '/__sandbox/clock/advance', { by: '1s' })
+    await s.call('POST', '/v1/card-users/create', fullIdentity()) // at 4 s
+    const run = await s.call('POST', '/__sandbox/clock/run-due', {
+      until: '2026-01-01T00:00:03.000Z',
+    })
+    expect(run.body.data.now).toBe('2026-01-01T00:00:03.000Z')
+    expect(run.body.data.fired.map((fired: { at: string }) => fired.at)).toEqual([
+      '2026-01-01T00:00:03.000Z',
+    ])
+  })
+
   it('counts an expiry: a wallet code left unused expires in the run', async () => {
     const s = newSandbox()
     await s.call('POST', '/__sandbox/wallet-codes', {
