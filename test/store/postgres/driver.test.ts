@@ -125,6 +125,46 @@ describe.skipIf(!TEST_PG)('the store on PostgreSQL', () => {
     expect(await cardByReference(db, 'ten_1', 'inner')).toBeUndefined()
   })
 
+  it('commits a nested transaction that succeeded with its outer one, and rolls it back with it', async () => {
+    const db = await database()
+    await atomically(db, async (tx) => {
+      await atomically(tx, async (inner) => await insertCard(inner, card('nested')))
+      // released, not committed: still the outer transaction's own
+      expect(await cardByReference(db, 'ten_1', 'nested')).toBeUndefined()
+      await insertCard(tx, card('after'))
+    })
+    expect(await cardByReference(db, 'ten_1', 'nested')).toBeDefined()
+    expect(await cardByReference(db, 'ten_1', 'after')).toBeDefined()
+    await expect(
+      atomically(db, async (tx) => {
+        await atomically(tx, async (inner) => await insertCard(inner, card('nested-undone')))
+        throw new Error('refused')
+      }),
+    ).rejects.toThrow('refused')
+    expect(await cardByReference(db, 'ten_1', 'nested-undone')).toBeUndefined()
+  })
+
+  it('runs a body that fails otherwise than by a deadlock once, and one that deadlocks each time three times', async () => {
+    const db = await database()
+    const failing = (code: string) => {
+      let runs = 0
+      const ran = atomically(db, async (tx) => {
+        runs++
+        await insertCard(tx, card(`run-${code}-${runs}`))
+        throw Object.assign(new Error(`failed with ${code}`), { code })
+      })
+      return { ran, runs: () => runs }
+    }
+    const unique = failing('23505') // unique_violation
+    await expect(unique.ran).rejects.toThrow('failed with 23505')
+    expect(unique.runs()).toBe(1)
+    const deadlocked = failing('40P01') // deadlock_detected, every time
+    await expect(deadlocked.ran).rejects.toThrow('failed with 40P01')
+    expect(deadlocked.runs()).toBe(3)
+    // every try rolled back whole
+    expect((await cardPages(db, 'ten_1', { page: 1, perPage: 10 })).rows).toEqual([])
+  })
+
   it('runs a transaction again when PostgreSQL ends it in a deadlock, so both of two crossing ones commit', async () => {
     const db = await database()
     await insertTenant(db, tenant('t1'))
