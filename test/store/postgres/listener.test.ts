@@ -2,7 +2,7 @@
  * A replica's LISTEN connection (store/postgres/listener.ts) cut by the server is made again:
  * a job another replica writes afterwards still runs at its own instant, told by its
  * announcement, with the slow poll (which would find it by reading everything again) put off
- * past the test.
+ * past the test. Once stopped, it ends its connection and makes none again.
  */
 import { eq } from 'drizzle-orm'
 import pg from 'pg'
@@ -44,8 +44,15 @@ describe.skipIf(!TEST_PG)('a replica’s LISTEN connection (PostgreSQL)', () => 
     await until(async () => (await listenerPids()).length === 1, 10_000, 'the LISTEN connection')
     const [cut] = await listenerPids()
     await admin.query('SELECT pg_terminate_backend($1)', [cut])
-    // gone from the server: nothing is announced on it any more
-    await until(async () => !(await listenerPids()).includes(cut), 5_000, 'the backend to end')
+    // made again, and everything read once then: from now on only an announcement tells
+    await until(
+      async () => {
+        const pids = await listenerPids()
+        return pids.length === 1 && pids[0] !== cut
+      },
+      5_000,
+      'the LISTEN connection made again',
+    )
 
     const call = callAs(writing.app, 'listener-cut')
     await call('PUT', '/__sandbox/delays', { card_user_verification: '1s' })
@@ -77,5 +84,26 @@ describe.skipIf(!TEST_PG)('a replica’s LISTEN connection (PostgreSQL)', () => 
       await until(() => announced.everything, 2_000, 'the slow poll')
       expect(announced).toMatchObject({ webhooks: true, retired: true })
     }
+  })
+
+  it('once stopped, ends its connection and makes none again', async () => {
+    const { db, url } = await pgStoreOnFreshSchema(cleanups as (() => Promise<void>)[])
+    const schema = new URL(url).searchParams.get('options')!.split('search_path=')[1]
+    const admin = new pg.Client({ connectionString: TEST_PG })
+    await admin.connect()
+    cleanups.push(() => admin.end())
+    const listeners = async () =>
+      (
+        await admin.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM pg_stat_activity WHERE query = $1',
+          [`LISTEN "${schema}"`],
+        )
+      ).rows[0].n
+    const stop = listenForWrites(db, 3_600_000)!
+    await until(async () => (await listeners()) === 1, 10_000, 'the LISTEN connection')
+    await stop()
+    await until(async () => (await listeners()) === 0, 5_000, 'the connection to end')
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    expect(await listeners()).toBe(0)
   })
 })
