@@ -7,9 +7,10 @@
  */
 import pg from 'pg'
 import { afterEach, describe, expect, it } from 'vitest'
-import { cardPages, insertCard } from '../../../src/store/cards.js'
+import { cardByReference, cardPages, insertCard } from '../../../src/store/cards.js'
 import type { Db } from '../../../src/store/driver.js'
 import { readThrough } from '../../../src/store/read-cache.js'
+import { retireTenantId } from '../../../src/store/retired-tenants.js'
 import { atomically } from '../../../src/store/statements.js'
 import { insertTenant, stampsOf, tenantWithStamps } from '../../../src/store/tenants.js'
 import { pgStoreOnFreshSchema, TEST_PG } from '../../pg.js'
@@ -70,6 +71,17 @@ describe.skipIf(!TEST_PG)('the read cache on PostgreSQL', () => {
     expect((await cardPages(two, 'ten_1', page)).total).toBe(1)
     await atomically(db, (tx) => insertCard(tx, card('card-2')))
     expect((await cardPages(two, 'ten_1', page)).total).toBe(2)
+  })
+
+  it('counts a prepared statement that writes as a write, and one that reads as none', async () => {
+    const { db } = await database()
+    await insertCard(db, card('card-1'))
+    const request = db.driver.readingAt(db, '12:12:')
+    expect((await read(request)).read).toBe(true)
+    await cardByReference(db, 'ten_1', 'card-1') // a prepared SELECT
+    expect((await read(request)).read).toBe(false)
+    await retireTenantId(db, 'ten_old', 1) // a prepared INSERT
+    expect((await read(request)).read).toBe(true)
   })
 
   it("reads with the tenant a snapshot that another connection's commit moves", async () => {
