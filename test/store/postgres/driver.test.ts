@@ -11,7 +11,9 @@ import { cardByReference, cardPages, insertCard, updateCard } from '../../../src
 import { accountBalance, accountBalances, writeMovement } from '../../../src/store/ledger.js'
 import { lockName, tryLockName } from '../../../src/store/locks.js'
 import type { Db } from '../../../src/store/driver.js'
-import type { PgStore } from '../../../src/store/postgres/open.js'
+import { openPgStore, type PgStore } from '../../../src/store/postgres/open.js'
+import { pgDb } from '../../../src/store/postgres/driver.js'
+import { startPgWireRelay } from '../../../bench/pg-wire-relay.mjs'
 
 const pgOf = (db: Db) => (db as Db & { pg?: PgStore }).pg
 import { joinReplicas } from '../../../src/store/postgres/replicas.js'
@@ -23,7 +25,7 @@ import {
   tenantByTokenForUpdate,
   updateTenant,
 } from '../../../src/store/tenants.js'
-import { pgStoreOnFreshSchema, TEST_PG } from '../../pg.js'
+import { freshSchema, pgStoreOnFreshSchema, TEST_PG } from '../../pg.js'
 import { until } from '../../webhooks/receiver.js'
 
 const cleanups: (() => Promise<void>)[] = []
@@ -98,6 +100,24 @@ describe.skipIf(!TEST_PG)('the store on PostgreSQL', () => {
         ['none', 0],
       ]),
     )
+  })
+
+  it('parses a prepared statement once per connection, then only binds and runs it', async () => {
+    const schema = await freshSchema()
+    const relay = await startPgWireRelay(TEST_PG!)
+    const store = openPgStore(relay.urlOf(schema.url))
+    cleanups.push(
+      schema.drop,
+      () => relay.close(),
+      () => store.close(),
+    )
+    const db = pgDb(store)
+    await insertCard(db, card('parsed'))
+    await cardByReference(db, 'ten_1', 'parsed')
+    await cardByReference(db, 'ten_1', 'parsed')
+    relay.reset()
+    for (let i = 0; i < 3; i++) expect(await cardByReference(db, 'ten_1', 'parsed')).toBeDefined()
+    expect(relay.counts()).toMatchObject({ parse: 0, bind: 3, execute: 3 })
   })
 
   it('rolls a transaction back whole, and a nested one to its savepoint only', async () => {
