@@ -16,7 +16,7 @@ import { pgDb } from '../../../src/store/postgres/driver.js'
 import { startPgWireRelay } from '../../../bench/pg-wire-relay.mjs'
 
 const pgOf = (db: Db) => (db as Db & { pg?: PgStore }).pg
-import { joinReplicas } from '../../../src/store/postgres/replicas.js'
+import { joinReplicas, ReplicaSettingsError } from '../../../src/store/postgres/replicas.js'
 import { retireTenantId, sweepRetiredTenants } from '../../../src/store/retired-tenants.js'
 import { atomically } from '../../../src/store/statements.js'
 import {
@@ -255,6 +255,30 @@ describe.skipIf(!TEST_PG)('the store on PostgreSQL', () => {
     release()
     await Promise.all([first, second])
     expect(order).toEqual(['first has it', 'first commits', 'second has it'])
+  })
+
+  it('lets in a replica with the running ones’ flags, refuses one with others, and takes a lone one’s as the database’s', async () => {
+    const store = pgOf(await database())!
+    const flags = (clock: string, start: string) => ({ '--clock': clock, '--clock-start': start })
+    const first = await joinReplicas(store, flags('manual', ''))
+    const refused = joinReplicas(store, flags('real', '2026-01-01T00:00:00Z'))
+    await expect(refused).rejects.toThrow(ReplicaSettingsError)
+    await expect(refused).rejects.toThrow(
+      'the replicas already serving this database run with --clock manual --clock-start (unset); ' +
+        'start this one with the same flags',
+    )
+    const same = await joinReplicas(store, flags('manual', ''))
+    await same()
+    await first()
+    // alone now: its flags become the database's, and the next is checked against them
+    const alone = await joinReplicas(store, flags('real', ''))
+    await expect(joinReplicas(store, flags('manual', ''))).rejects.toThrow(
+      'the replicas already serving this database run with --clock real; start this one with the same flags',
+    )
+    // a flag the running ones never wrote (a newer version's) is not theirs to refuse
+    const newer = await joinReplicas(store, { ...flags('real', ''), '--speed': '2' })
+    await newer()
+    await alone()
   })
 
   it('keeps a replica a member when its connection is cut: it takes its lock again on a new one', async () => {
