@@ -9,7 +9,13 @@ import { connect, createServer, type AddressInfo, type Server, type Socket } fro
 import { afterEach, describe, expect, it } from 'vitest'
 import { main } from '../../../src/cli/main.js'
 import { openPgStore } from '../../../src/store/postgres/open.js'
-import { describeError, type PgWaitOptions } from '../../../src/store/postgres/wait.js'
+import {
+  describeError,
+  notUpYetCode,
+  pgTarget,
+  untilPgUp,
+  type PgWaitOptions,
+} from '../../../src/store/postgres/wait.js'
 import { startRun } from '../../cli/commands/in-process.js'
 import { freshSchema, TEST_PG } from '../../pg.js'
 import { freePort } from '../../ports.js'
@@ -230,6 +236,72 @@ describe('the line of what it waits for', () => {
       },
     )
     expect(describeError(error)).toBe('connect ECONNREFUSED ::1:5432')
+  })
+})
+
+describe('the pace of the attempts (a sleep that only records)', () => {
+  const refused = () => Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })
+  const failingTimes = (failures: number) => {
+    let tries = 0
+    return async () => {
+      if (++tries <= failures) throw refused()
+    }
+  }
+
+  it('pauses 250, 500 and 1000 ms, then every 2 s, and tells how many attempts it took', async () => {
+    const slept: number[] = []
+    const sleep = async (ms: number) => void slept.push(ms)
+    const attempts = await untilPgUp('postgres://db:5433/x', failingTimes(5), { ms: 60_000 }, sleep)
+    expect(attempts).toBe(6)
+    expect(slept).toEqual([250, 500, 1000, 2000, 2000])
+  })
+
+  it('waits without anyone to tell', async () => {
+    const attempts = await untilPgUp(
+      'postgres://db/x',
+      failingTimes(1),
+      { ms: 60_000 },
+      async () => {},
+    )
+    expect(attempts).toBe(2)
+  })
+
+  it('fails once the wait has passed, naming the target, the attempts and the error, its cause kept', async () => {
+    const failure = await untilPgUp('postgres://db/x', failingTimes(99), { ms: 1 }, async () => {
+      await new Promise((resolve) => setTimeout(resolve, 5))
+    }).catch((error: Error) => error)
+    expect((failure as Error).message).toBe(
+      'PostgreSQL at db:5432 was still not up after --db-wait 1ms (2 attempts): connect ECONNREFUSED',
+    )
+    expect(((failure as Error).cause as { code: string }).code).toBe('ECONNREFUSED')
+  })
+})
+
+describe('what waiting is worth', () => {
+  it('looks for the code through three causes deep, not further', () => {
+    const wrapped = (depth: number): unknown =>
+      depth === 0 ? { code: 'ECONNREFUSED' } : { cause: wrapped(depth - 1) }
+    expect(notUpYetCode(wrapped(3))).toBe('ECONNREFUSED')
+    expect(notUpYetCode(wrapped(4))).toBeUndefined()
+    expect(notUpYetCode({ code: '28P01' })).toBeUndefined()
+  })
+
+  it('names the target by host and port, with PostgreSQL’s defaults, and never the rest', () => {
+    expect(pgTarget('postgres://root:secret@db.internal:6543/x')).toBe('db.internal:6543')
+    expect(pgTarget('postgres:///x')).toBe('localhost:5432')
+    expect(pgTarget('not a url')).toBe('the --db URL')
+  })
+
+  it('adds the code to a message that lacks it, and only then', () => {
+    const error = (message: string, code?: string) => Object.assign(new Error(message), { code })
+    expect(describeError(error('the database system is starting up', '57P03'))).toBe(
+      'the database system is starting up (57P03)',
+    )
+    expect(describeError(error('connect ECONNREFUSED 127.0.0.1:1', 'ECONNREFUSED'))).toBe(
+      'connect ECONNREFUSED 127.0.0.1:1',
+    )
+    expect(describeError(error('no code'))).toBe('no code')
+    expect(describeError('a string')).toBe('a string')
   })
 })
 
