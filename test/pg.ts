@@ -83,9 +83,11 @@ export const SANDBOX_SCHEMA_PREFIX = 'card_sandbox_s_'
  */
 export async function pgStoreOnFreshSchema(
   cleanups: (() => Promise<void>)[],
+  /** The URL the store connects with, from the schema's (a wire relay's, say). */
+  via: (url: string) => string = (url) => url,
 ): Promise<{ db: Db; url: string }> {
   const schema = await freshSchema()
-  const store = openPgStore(schema.url)
+  const store = openPgStore(via(schema.url))
   cleanups.push(schema.drop, () => store.close())
   return { db: pgDb(store), url: schema.url }
 }

@@ -11,8 +11,7 @@ import { cardByReference, cardPages, insertCard, updateCard } from '../../../src
 import { accountBalance, accountBalances, writeMovement } from '../../../src/store/ledger.js'
 import { lockName, tryLockName } from '../../../src/store/locks.js'
 import type { Db } from '../../../src/store/driver.js'
-import { openPgStore, type PgStore } from '../../../src/store/postgres/open.js'
-import { pgDb } from '../../../src/store/postgres/driver.js'
+import type { PgStore } from '../../../src/store/postgres/open.js'
 import { startPgWireRelay } from '../../../bench/pg-wire-relay.mjs'
 
 const pgOf = (db: Db) => (db as Db & { pg?: PgStore }).pg
@@ -25,7 +24,7 @@ import {
   tenantByTokenForUpdate,
   updateTenant,
 } from '../../../src/store/tenants.js'
-import { freshSchema, pgStoreOnFreshSchema, TEST_PG } from '../../pg.js'
+import { pgStoreOnFreshSchema, TEST_PG } from '../../pg.js'
 import { until } from '../../webhooks/receiver.js'
 
 const cleanups: (() => Promise<void>)[] = []
@@ -103,15 +102,9 @@ describe.skipIf(!TEST_PG)('the store on PostgreSQL', () => {
   })
 
   it('parses a prepared statement once per connection, then only binds and runs it', async () => {
-    const schema = await freshSchema()
     const relay = await startPgWireRelay(TEST_PG!)
-    const store = openPgStore(relay.urlOf(schema.url))
-    cleanups.push(
-      schema.drop,
-      () => relay.close(),
-      () => store.close(),
-    )
-    const db = pgDb(store)
+    cleanups.push(() => relay.close())
+    const { db } = await pgStoreOnFreshSchema(cleanups, (url) => relay.urlOf(url))
     await insertCard(db, card('parsed'))
     await cardByReference(db, 'ten_1', 'parsed')
     await cardByReference(db, 'ten_1', 'parsed')
