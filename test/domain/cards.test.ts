@@ -1,6 +1,8 @@
 /**
  * A card's creation writes the card and its issuing job together (store/jobs.ts insertWithJob:
  * one statement on PostgreSQL, two on SQLite): the job names the card by reference and by row.
+ * Its refusals word for word, and its details: what issuing (or a linked card's first unfreeze)
+ * gave is kept through freezes and a linked card's delayed fill.
  */
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_DELAYS_MS } from '../../src/domain/schedule.js'
@@ -49,5 +51,82 @@ describe('creating a card', () => {
         resource_seq: Number(card.seq),
       },
     ])
+  })
+})
+
+const UNKNOWN = '0b6b1c1e-2f7a-4c1e-9d3b-3f2a1e4c5d6e'
+
+describe("a card's refusals, word for word", () => {
+  it('names the card user it did not find, and the status of one not verified', async () => {
+    const s = newSandbox()
+    const unknown = await s.call('POST', '/v1/cards/create', {
+      card_user_reference: UNKNOWN,
+      card_brand: 'visa',
+      card_type: 'virtual',
+    })
+    expect(unknown.body.errors).toEqual({
+      card_user_reference: [`No card user found for card_user_reference "${UNKNOWN}".`],
+    })
+    const pending = await s.call('POST', '/v1/card-users/create', { phone: '+221770000009' })
+    const refused = await s.call('POST', '/v1/cards/link', {
+      identifier: 7,
+      card_user_reference: pending.body.userCard.reference,
+    })
+    expect(refused.body.errors).toEqual({
+      card_user_reference: ['The card user has not passed identity verification (status: pending).'],
+    })
+  })
+
+  it('names the identifier already linked', async () => {
+    const s = newSandbox()
+    const user = await s.verifiedUser()
+    await s.call('POST', '/v1/cards/link', { identifier: 42, card_user_reference: user })
+    const again = await s.call('POST', '/v1/cards/link', { identifier: 42, card_user_reference: user })
+    expect(again.status).toBe(422)
+    expect(again.body.errors).toEqual({
+      identifier: ['A card with this identifier is already linked.'],
+    })
+  })
+
+  it('names the status of a card unfrozen while not frozen', async () => {
+    const s = newSandbox()
+    const { reference } = await s.issuedCard()
+    const res = await s.call('POST', '/v1/cards/unfreeze', { reference })
+    expect(res.status).toBe(409)
+    expect(res.body.message).toBe('Only a frozen card can be unfrozen (status: issued).')
+  })
+})
+
+describe("a card's number, cvv2 and expiry", () => {
+  const detailsOf = async (s: ReturnType<typeof newSandbox>, reference: string) => {
+    const { card_number, cvv2, expiry } = (await s.call('GET', `/v1/cards/${reference}`)).body.data
+      .card
+    return { card_number, cvv2, expiry }
+  }
+
+  it('stay those issuing gave through a freeze and an unfreeze', async () => {
+    const s = newSandbox()
+    const { reference } = await s.issuedCard()
+    const issued = await detailsOf(s, reference)
+    expect(issued.card_number).toMatch(/^\d{16}$/)
+    await s.call('POST', '/v1/cards/freeze', { reference })
+    expect(await detailsOf(s, reference)).toEqual(issued)
+    await s.call('POST', '/v1/cards/unfreeze', { reference })
+    expect(await detailsOf(s, reference)).toEqual(issued)
+  })
+
+  it("of a linked card unfrozen before they arrive are the unfreeze's: the delayed fill changes nothing", async () => {
+    const s = newSandbox()
+    const user = await s.verifiedUser()
+    const linked = await s.call('POST', '/v1/cards/link', { identifier: 9, card_user_reference: user })
+    const reference = linked.body.data.card.reference as string
+    await s.call('POST', '/v1/cards/freeze', { reference })
+    await s.call('POST', '/v1/cards/unfreeze', { reference })
+    const unfrozen = await detailsOf(s, reference)
+    expect(unfrozen.card_number).toMatch(/^\d{16}$/)
+    await s.call('POST', '/__sandbox/clock/advance', {
+      by: `${DEFAULT_DELAYS_MS.card_link_details}ms`,
+    })
+    expect(await detailsOf(s, reference)).toEqual(unfrozen)
   })
 })
