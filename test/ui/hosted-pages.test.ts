@@ -49,6 +49,7 @@ describe('the verification widget', () => {
 
     const done = await s.call('POST', `/__sandbox/verify/${reference}`, {
       ...identity,
+      email: 'awa@example.com',
       outcome: 'passed',
     })
     expect(done.status, JSON.stringify(done.body)).toBe(200)
@@ -56,7 +57,12 @@ describe('the verification widget', () => {
 
     const users = await s.call('GET', '/v1/card-users')
     const user = users.body.data[0].data.find((u: any) => u.reference === reference)
-    expect(user).toMatchObject({ first_name: 'Awa', last_name: 'Diop', id_no: 'SN123' })
+    expect(user).toMatchObject({
+      first_name: 'Awa',
+      last_name: 'Diop',
+      id_no: 'SN123',
+      email: 'awa@example.com',
+    })
     const hooks = await s.call('GET', '/__sandbox/webhooks')
     expect(hooks.body.data.map((e: any) => e.type)).toContain('card_user_verification.successful')
     const journal = await s.call('GET', '/__sandbox/requests?method=POST&path=/__sandbox/verify/*')
@@ -75,7 +81,13 @@ describe('the verification widget', () => {
       ...identity,
       outcome: 'passed',
     })
-    expect(again.status).toBe(409)
+    expect(again.body).toEqual({
+      message: "This card user's verification is already failed.",
+      statusCode: 409,
+      from: 'failed',
+      to: 'passed',
+      allowed: [],
+    })
   })
 
   it('names missing fields (422) and unknown references (404)', async () => {
