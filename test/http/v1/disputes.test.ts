@@ -248,9 +248,9 @@ describe('POST /v1/disputes/update/{reference}', () => {
     })
     expect(res.status, JSON.stringify(res.body)).toBe(422)
     expect(res.body).toEqual({
-      message: expect.any(String),
+      message: 'The dispute was not opened on this transaction.',
       statusCode: 422,
-      errors: { transaction_slug: [expect.any(String)] },
+      errors: { transaction_slug: ['The dispute was not opened on this transaction.'] },
     })
     expect(await storedDispute(sandbox, sandbox.dispute)).toMatchObject({
       status: 'open',
@@ -531,7 +531,8 @@ describe('POST /v1/disputes/create (docs "create dispute")', () => {
       reason: 'other',
     })
     expect(again.status).toBe(409)
-    expect(again.body.errors).toHaveProperty('transaction_slug')
+    const open = `The transaction already has an open dispute (${first.body.data[0].slug}).`
+    expect(again.body.errors).toEqual({ transaction_slug: [open] })
     const control = await sb.call('POST', '/__sandbox/disputes', {
       transaction_slug: slug,
       reason: 'other',
