@@ -461,6 +461,20 @@ describe('POST /v1/card-users/resubmit', () => {
     expect(list.body.data).toEqual([identityRecord({ reference, status: 'pending' })])
   })
 
+  it('takes new values for a user still pending, who stays pending', async () => {
+    const sb = newSandbox()
+    const reference = await createUser(sb)
+    const res = await sb.call('POST', '/v1/card-users/resubmit', {
+      card_user_reference: reference,
+      address: '3 Avenue Senghor, Dakar',
+    })
+    expect(res.status, JSON.stringify(res.body)).toBe(200)
+    const list = await sb.call('GET', '/v1/card-users')
+    expect(list.body.data[0].data).toEqual([
+      identityRecord({ reference, address: '3 Avenue Senghor, Dakar', status: 'pending' }),
+    ])
+  })
+
   it('refuses to resubmit a user who passed verification (409 with the allowed states) and leaves them passed', async () => {
     const sb = newSandbox()
     const reference = await sb.verifiedUser()
@@ -470,7 +484,7 @@ describe('POST /v1/card-users/resubmit', () => {
     })
     expect(res.status, JSON.stringify(res.body)).toBe(409)
     expect(res.body).toEqual({
-      message: expect.any(String),
+      message: 'A card user cannot move from passed to pending.',
       statusCode: 409,
       from: 'passed',
       to: 'pending',
