@@ -1,7 +1,7 @@
 /**
  * /__sandbox/snapshots: a tenant's whole state taken under a name and put
  * back in place — rows, clock, pending jobs, scenarios, webhook endpoint — across resets and a
- * restart with a file database; other tenants untouched.
+ * restart with a file database; other tenants untouched; 100 kept a token at most.
  */
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -48,6 +48,7 @@ describe('snapshots', () => {
       bank_name: 'BICICI',
     })
     await s.call('DELETE', '/__sandbox/scenarios/teapot')
+    await s.call('PUT', '/__sandbox/webhook', { url: 'http://127.0.0.1:9/newer', secret: 'xyz' })
     await s.call('POST', '/__sandbox/reset')
     expect((await s.call('GET', '/v1/cards')).body.data).toEqual([])
 
@@ -109,6 +110,22 @@ describe('snapshots', () => {
     expect((await s.call('DELETE', '/__sandbox/snapshots/a')).status).toBe(404)
     const bad = await s.call('POST', '/__sandbox/snapshots', { name: 'a b', extra: 1 })
     expect(Object.keys(bad.body.errors).sort()).toEqual(['extra', 'name'])
+  })
+
+  it('keeps 100 snapshots a token at most: a new name past them is refused, a known one replaced', async () => {
+    const s = newSandbox()
+    for (let n = 1; n <= 100; n++) {
+      const taken = await s.call('POST', '/__sandbox/snapshots', { name: `s${n}` })
+      expect(taken.status, JSON.stringify(taken.body)).toBe(200)
+    }
+    const past = await s.call('POST', '/__sandbox/snapshots', { name: 's101' })
+    expect(past.status).toBe(422)
+    expect(past.body.errors).toEqual({
+      name: ['This tenant keeps 100 snapshots at most: delete one first.'],
+    })
+    expect((await s.call('POST', '/__sandbox/snapshots', { name: 's100' })).status).toBe(200)
+    await s.call('DELETE', '/__sandbox/snapshots/s1')
+    expect((await s.call('POST', '/__sandbox/snapshots', { name: 's101' })).status).toBe(200)
   })
 
   it("keeps each token's snapshots its own", async () => {
