@@ -115,6 +115,18 @@ describe("a card's number, cvv2 and expiry", () => {
     expect(await detailsOf(s, reference)).toEqual(issued)
   })
 
+  it("of a linked card arrive after its delay, not a millisecond before", async () => {
+    const s = newSandbox()
+    const user = await s.verifiedUser()
+    const linked = await s.call('POST', '/v1/cards/link', { identifier: 9, card_user_reference: user })
+    const reference = linked.body.data.card.reference as string
+    const delay = DEFAULT_DELAYS_MS.card_link_details
+    await s.call('POST', '/__sandbox/clock/advance', { by: `${delay - 1}ms` })
+    expect((await detailsOf(s, reference)).card_number).toBeNull()
+    await s.call('POST', '/__sandbox/clock/advance', { by: '1ms' })
+    expect((await detailsOf(s, reference)).card_number).toMatch(/^\d{16}$/)
+  })
+
   it("of a linked card unfrozen before they arrive are the unfreeze's: the delayed fill changes nothing", async () => {
     const s = newSandbox()
     const user = await s.verifiedUser()

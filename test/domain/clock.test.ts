@@ -138,6 +138,9 @@ describe('parseDuration', () => {
     '5 s',
     '5sec',
     'x5s',
+    // what Number() would read, but not a duration
+    '0x10',
+    '1e3',
     '5s!',
     '9007199254740993',
     '9999999999999999d',

@@ -11,6 +11,7 @@ describe('SandboxError', () => {
     expect(error).toBeInstanceOf(SandboxError)
     expect(error.code).toBe('not_found')
     expect(error.details.errors).toEqual({ card_reference: [error.message] })
+    expect(error.name).toBe('SandboxError')
     expect(error.stack).toContain(error.message)
     expect(error.stack).not.toMatch(/\n\s+at /)
   })

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { startPgWireRelay, type PgWireRelay } from '../../bench/pg-wire-relay.mjs'
 import { STORE_UNREACHABLE } from '../../src/http/errors.js'
-import { newSandbox } from '../helpers.js'
+import { newSandbox, sqlRows } from '../helpers.js'
 import { freshSchema, TEST_PG } from '../pg.js'
 import { tempDir } from '../temp-dir.js'
 import { startReceiver, until } from '../webhooks/receiver.js'
@@ -310,6 +310,8 @@ describe('all or nothing', () => {
       await s.deps.deliverer.idle()
       expect(receiver.requests).toHaveLength(sent)
       expect((await s.call('GET', '/__sandbox/webhooks')).body.data).toEqual(eventsBefore)
+      // the copy the tenant was put back from goes too
+      expect(await sqlRows(s.deps.db, 'SELECT name FROM snapshots')).toEqual([])
     } finally {
       s.close()
       await receiver.close()
@@ -329,6 +331,8 @@ describe('all or nothing', () => {
       const types = receiver.requests.map((r) => JSON.parse(r.body).event)
       expect(types).toContain('card_user_verification.successful')
       expect(types).toContain('card_creation.successful')
+      // the copy kept to undo it goes once it applied
+      expect(await sqlRows(s.deps.db, 'SELECT name FROM snapshots')).toEqual([])
     } finally {
       s.close()
       await receiver.close()
