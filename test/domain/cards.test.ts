@@ -73,7 +73,9 @@ describe("a card's refusals, word for word", () => {
       card_user_reference: pending.body.userCard.reference,
     })
     expect(refused.body.errors).toEqual({
-      card_user_reference: ['The card user has not passed identity verification (status: pending).'],
+      card_user_reference: [
+        'The card user has not passed identity verification (status: pending).',
+      ],
     })
   })
 
@@ -81,7 +83,10 @@ describe("a card's refusals, word for word", () => {
     const s = newSandbox()
     const user = await s.verifiedUser()
     await s.call('POST', '/v1/cards/link', { identifier: 42, card_user_reference: user })
-    const again = await s.call('POST', '/v1/cards/link', { identifier: 42, card_user_reference: user })
+    const again = await s.call('POST', '/v1/cards/link', {
+      identifier: 42,
+      card_user_reference: user,
+    })
     expect(again.status).toBe(422)
     expect(again.body.errors).toEqual({
       identifier: ['A card with this identifier is already linked.'],
@@ -115,10 +120,13 @@ describe("a card's number, cvv2 and expiry", () => {
     expect(await detailsOf(s, reference)).toEqual(issued)
   })
 
-  it("of a linked card arrive after its delay, not a millisecond before", async () => {
+  it('of a linked card arrive after its delay, not a millisecond before', async () => {
     const s = newSandbox()
     const user = await s.verifiedUser()
-    const linked = await s.call('POST', '/v1/cards/link', { identifier: 9, card_user_reference: user })
+    const linked = await s.call('POST', '/v1/cards/link', {
+      identifier: 9,
+      card_user_reference: user,
+    })
     const reference = linked.body.data.card.reference as string
     const delay = DEFAULT_DELAYS_MS.card_link_details
     await s.call('POST', '/__sandbox/clock/advance', { by: `${delay - 1}ms` })
@@ -130,7 +138,10 @@ describe("a card's number, cvv2 and expiry", () => {
   it("of a linked card unfrozen before they arrive are the unfreeze's: the delayed fill changes nothing", async () => {
     const s = newSandbox()
     const user = await s.verifiedUser()
-    const linked = await s.call('POST', '/v1/cards/link', { identifier: 9, card_user_reference: user })
+    const linked = await s.call('POST', '/v1/cards/link', {
+      identifier: 9,
+      card_user_reference: user,
+    })
     const reference = linked.body.data.card.reference as string
     await s.call('POST', '/v1/cards/freeze', { reference })
     await s.call('POST', '/v1/cards/unfreeze', { reference })
