@@ -1,4 +1,7 @@
 import { describe, expect, it, vi } from 'vitest'
+import { z } from 'zod'
+import { fieldErrorsOf, validationError } from '../../src/http/errors.js'
+import { phone } from '../../src/http/v1/schemas.js'
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../src/lib/json-depth.js'
 import { createSandbox } from '../../src/server/sandbox.js'
 import { newSandbox } from '../helpers.js'
@@ -256,5 +259,70 @@ describe('a database that cannot be reached', () => {
       s.close()
       logged.mockRestore()
     }
+  })
+})
+
+describe("zod's issues in Laravel's words (fieldErrorsOf, validationError)", () => {
+  const errorsOf = (schema: z.ZodType, input: unknown) => {
+    const parsed = schema.safeParse(input)
+    if (parsed.success) throw new Error('the input was expected to fail')
+    return fieldErrorsOf(parsed.error, input)
+  }
+
+  it('names each kind of issue the way Laravel does, nested fields in dot notation', () => {
+    const schema = z.strictObject({
+      name: z.string().min(3).max(5),
+      short: z.string().min(3),
+      tags: z.array(z.string()),
+      flag: z.boolean(),
+      digits: z.string().regex(/^\d+$/),
+      phone: phone(),
+      customer: z.strictObject({ full_name: z.string() }),
+      said: z.string().refine(() => false, 'The said field says no.'),
+      other: z.string().refine(() => false, 'no way'),
+    })
+    const errors = errorsOf(schema, {
+      name: 'abcdefg',
+      short: 'ab',
+      tags: 'a',
+      flag: 'yes',
+      digits: '12a',
+      phone: 'call me',
+      customer: { full_name: 'Awa', bank_id: 'x' },
+      said: 'x',
+      other: 'x',
+      extra_field: 1,
+    })
+    expect({ ...errors }).toEqual({
+      name: ['The name field must not be greater than 5 characters.'],
+      short: ['The short field must be at least 3 characters.'],
+      tags: ['The tags field must be an array.'],
+      flag: ['The flag field must be true or false.'],
+      digits: ['The digits field format is invalid.'],
+      phone: ['The phone field must be a valid phone number.'],
+      'customer.bank_id': ['The customer.bank id field is not allowed.'],
+      said: ['The said field says no.'],
+      other: ['The other field is invalid: no way.'],
+      extra_field: ['The extra field field is not allowed.'],
+    })
+  })
+
+  it('names a body that is not an object "body", and gives one field a message once', () => {
+    expect({ ...errorsOf(z.object({ a: z.string() }), []) }).toEqual({
+      body: ['The body field must be an object.'],
+    })
+    const twice = z
+      .string()
+      .refine(() => false, 'The a field is bad.')
+      .refine(() => false, 'The a field is bad.')
+    expect({ ...errorsOf(z.object({ a: twice }), { a: 'x' }) }).toEqual({
+      a: ['The a field is bad.'],
+    })
+  })
+
+  it('says how many more errors there are after the first, in the singular for one', () => {
+    expect(validationError({ a: ['A.'] }).message).toBe('A.')
+    expect(validationError({ a: ['A.'], b: ['B.'] }).message).toBe('A. (and 1 more error)')
+    expect(validationError({ a: ['A.', 'A2.'], b: ['B.'] }).message).toBe('A. (and 2 more errors)')
   })
 })
