@@ -165,6 +165,17 @@ describe('error shapes (PRODUCT §4)', () => {
     expect(del.headers.get('Allow')).toBe('GET')
   })
 
+  it('names every method a path takes, a trailing slash or two making no difference', async () => {
+    for (const path of ['/__sandbox/webhook', '/__sandbox/webhook/', '/__sandbox/webhook//']) {
+      const res = await call('POST', path)
+      expect(res.status, path).toBe(405)
+      expect(res.headers.get('Allow'), path).toBe('GET, PUT')
+      expect(res.body.message, path).toBe(
+        'The POST method is not supported for this route. Supported methods: GET, PUT.',
+      )
+    }
+  })
+
   it('answers a non-UUID reference in a path with a 404', async () => {
     const res = await call('GET', '/v1/disburses/not-a-uuid')
     expect(res.status).toBe(404)
