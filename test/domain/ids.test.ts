@@ -36,6 +36,11 @@ describe('createIds', () => {
     expect([...variants].sort()).toEqual(['8', '9', 'a', 'b'])
   })
 
+  it('makes internal ids of the prefix, an underscore and 16 lowercase letters or digits', () => {
+    const ids = createIds(3)
+    for (let i = 0; i < 20; i++) expect(ids.internal('evt')).toMatch(/^evt_[0-9a-z]{16}$/)
+  })
+
   it('repeats a run for a seed and differs for another', () => {
     const run = (seed: number) => {
       const ids = createIds(seed)
