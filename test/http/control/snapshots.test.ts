@@ -94,6 +94,8 @@ describe('snapshots', () => {
 
   it('lists, replaces and deletes, and names the known ones for an unknown name', async () => {
     const s = newSandbox()
+    const none = await s.call('POST', '/__sandbox/snapshots/a/restore')
+    expect(none.body.message).toBe('No snapshot named a (none yet).')
     await s.call('POST', '/__sandbox/snapshots', { name: 'a' })
     await s.call('POST', '/v1/card-users/create', { phone: '+221770000001' })
     await s.call('POST', '/__sandbox/snapshots', { name: 'b' })
