@@ -19,6 +19,17 @@ async function createdCard(s: ReturnType<typeof newSandbox>) {
   return created.body.data.card.reference as string
 }
 
+/** A card linked by identifier for a verified user: issued, its details still to come. */
+async function linkedCard(s: ReturnType<typeof newSandbox>) {
+  const user = await s.verifiedUser()
+  const linked = await s.call('POST', '/v1/cards/link', {
+    identifier: 9,
+    card_user_reference: user,
+  })
+  expect(linked.status).toBe(200)
+  return linked.body.data.card.reference as string
+}
+
 describe('creating a card', () => {
   it('writes its issuing job with it, naming the card by reference and by row, due after the delay', async () => {
     const s = newSandbox()
@@ -122,12 +133,7 @@ describe("a card's number, cvv2 and expiry", () => {
 
   it('of a linked card arrive after its delay, not a millisecond before', async () => {
     const s = newSandbox()
-    const user = await s.verifiedUser()
-    const linked = await s.call('POST', '/v1/cards/link', {
-      identifier: 9,
-      card_user_reference: user,
-    })
-    const reference = linked.body.data.card.reference as string
+    const reference = await linkedCard(s)
     const delay = DEFAULT_DELAYS_MS.card_link_details
     await s.call('POST', '/__sandbox/clock/advance', { by: `${delay - 1}ms` })
     expect((await detailsOf(s, reference)).card_number).toBeNull()
@@ -137,12 +143,7 @@ describe("a card's number, cvv2 and expiry", () => {
 
   it("of a linked card unfrozen before they arrive are the unfreeze's: the delayed fill changes nothing", async () => {
     const s = newSandbox()
-    const user = await s.verifiedUser()
-    const linked = await s.call('POST', '/v1/cards/link', {
-      identifier: 9,
-      card_user_reference: user,
-    })
-    const reference = linked.body.data.card.reference as string
+    const reference = await linkedCard(s)
     await s.call('POST', '/v1/cards/freeze', { reference })
     await s.call('POST', '/v1/cards/unfreeze', { reference })
     const unfrozen = await detailsOf(s, reference)
