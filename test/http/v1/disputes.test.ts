@@ -247,10 +247,11 @@ describe('POST /v1/disputes/update/{reference}', () => {
       explanation: 'Charged twice.',
     })
     expect(res.status, JSON.stringify(res.body)).toBe(422)
+    const notThis = 'The dispute was not opened on this transaction.'
     expect(res.body).toEqual({
-      message: 'The dispute was not opened on this transaction.',
+      message: notThis,
       statusCode: 422,
-      errors: { transaction_slug: ['The dispute was not opened on this transaction.'] },
+      errors: { transaction_slug: [notThis] },
     })
     expect(await storedDispute(sandbox, sandbox.dispute)).toMatchObject({
       status: 'open',
