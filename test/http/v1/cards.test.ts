@@ -446,6 +446,10 @@ describe('POST /v1/cards/link', () => {
     ['zero as a string', '0'],
     ['a negative number', -7],
     ['past the safe integers, as a string', '9007199254740993'],
+    ['an exponent, as a string', '1e3'],
+    ['hexadecimal, as a string', '0x10'],
+    ['digits after a space', ' 42'],
+    ['digits before a space', '42 '],
     ['a boolean', true],
   ])('refuses an identifier that is %s (422 naming identifier)', async (_what, identifier) => {
     const sb = newSandbox()
@@ -1217,6 +1221,8 @@ describe('POST /v1/cards/auth/access_token', () => {
   it.each([
     ['a relative URL', 'style.css'],
     ['another scheme', 'ftp://cdn.example.com/card.css'],
+    ['a scheme ending in https', 'git+https://cdn.example.com/card.css'],
+    ['a scheme starting with https', 'httpsx://cdn.example.com/card.css'],
     ['a script URL', 'javascript:alert(1)'],
     ['a number', 42],
   ])('refuses a css_url that is %s (422 naming css_url)', async (_what, css_url) => {

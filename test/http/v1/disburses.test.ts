@@ -221,9 +221,11 @@ describe('POST /v1/disburses/create', () => {
       message: expect.any(String),
       statusCode: 422,
       errors: {
-        'customer.bank_name': [expect.stringContaining('customer.bank name')],
-        'customer.bank_id': [expect.stringContaining('customer.bank id')],
-        'customer.bank_account_name': [expect.stringContaining('customer.bank account name')],
+        'customer.bank_name': ['The customer.bank name field is required when network is bank.'],
+        'customer.bank_id': ['The customer.bank id field is required when network is bank.'],
+        'customer.bank_account_name': [
+          'The customer.bank account name field is required when network is bank.',
+        ],
       },
     })
   })
@@ -252,7 +254,9 @@ describe('POST /v1/disburses/create', () => {
       expect(res.body).toEqual({
         message: expect.any(String),
         statusCode: 422,
-        errors: { 'customer.phone': [expect.stringContaining('customer.phone')] },
+        errors: {
+          'customer.phone': [`The customer.phone field is required when network is ${network}.`],
+        },
       })
     },
   )

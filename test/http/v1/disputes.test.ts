@@ -577,6 +577,15 @@ describe('POST /v1/disputes/create (docs "create dispute")', () => {
     expect(res.body.errors).toHaveProperty('transaction_reference')
   })
 
+  it('asks for transaction_slug in its own words when neither name of the transaction is sent', async () => {
+    const sb = newSandbox()
+    const res = await sb.call('POST', '/v1/disputes/create', { reason: 'duplicate' })
+    const message =
+      'The transaction slug field is required when transaction reference is not present.'
+    expect(res.status, JSON.stringify(res.body)).toBe(422)
+    expect(res.body).toEqual({ message, statusCode: 422, errors: { transaction_slug: [message] } })
+  })
+
   it('keeps GET /v1/disputes/create a 405: a literal path is never taken for a reference', async () => {
     const sb = newSandbox()
     const res = await sb.call('GET', '/v1/disputes/create')

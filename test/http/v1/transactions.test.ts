@@ -728,6 +728,16 @@ describe('GET /v1/transactions', () => {
     expect(recharge.reference).toMatch(UUID)
   })
 
+  it('lists a card_to_bank transaction with merchant false, the bank kept for its own answers (quirks on)', async () => {
+    const { call, card } = await withCard()
+    const sent = await call('POST', CARD_TO_BANK, VALID_BODIES[CARD_TO_BANK](card))
+    expect(sent.body.data.transaction.merchant, JSON.stringify(sent.body)).toBe('BICICI')
+    const res = await call('GET', '/v1/transactions')
+    expect(res.status, JSON.stringify(res.body)).toBe(200)
+    const listed = res.body.data.transaction.find((t: any) => t.kind === 'card_to_bank')
+    expect(listed).toMatchObject({ slug: sent.body.data.transaction.slug, merchant: false })
+  })
+
   it('lists with merchant null and millisecond created_at with quirks off', async () => {
     const { call, card } = await withEmptyCard({ quirks: false })
     const recharge = await fund(call, card, 100)
@@ -1062,6 +1072,16 @@ describe('GET /v1/transactions/{slug or reference}', () => {
         created_at: START_MICROS,
       },
     })
+  })
+
+  it('shows a card_to_bank transaction with the bank as merchant, as its creation answered (quirks on)', async () => {
+    const { call, card } = await withCard()
+    const sent = await call('POST', CARD_TO_BANK, VALID_BODIES[CARD_TO_BANK](card))
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200)
+    const res = await call('GET', `/v1/transactions/${sent.body.data.transaction.slug}`)
+    expect(res.status, JSON.stringify(res.body)).toBe(200)
+    expect(res.body.transaction).toEqual(sent.body.data.transaction)
+    expect(res.body.transaction.merchant).toBe('BICICI')
   })
 
   it('answers under data.transaction with quirks off', async () => {
