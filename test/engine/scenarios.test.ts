@@ -274,6 +274,10 @@ describe('rules', () => {
     await s.call('POST', '/__sandbox/scenarios', teapot('cards', '/v1/cards'))
     await s.call('POST', '/__sandbox/scenarios', teapot('payments', '/v1/payments'))
     await s.call('POST', '/v1/card-users/create', { phone: '+221770000001' })
+    const unknown = await s.call('DELETE', '/__sandbox/scenarios/nope')
+    expect(unknown.body.message).toBe(
+      'No scenario named nope is in force for this tenant (in force: cards, payments).',
+    )
     const removed = await s.call('DELETE', '/__sandbox/scenarios/cards')
     expect(removed.status).toBe(200)
     expect(removed.body.data.map((x: any) => x.name)).toEqual(['payments'])
@@ -284,6 +288,10 @@ describe('rules', () => {
     expect(again.status).toBe(404)
     expect(again.body.message).toBe(
       'No scenario named cards is in force for this tenant (in force: payments).',
+    )
+    expect((await s.call('DELETE', '/__sandbox/scenarios/payments')).status).toBe(200)
+    expect((await s.call('DELETE', '/__sandbox/scenarios/payments')).body.message).toBe(
+      'No scenario named payments is in force for this tenant (none is).',
     )
   })
 

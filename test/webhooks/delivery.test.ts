@@ -522,7 +522,10 @@ describe('replay', () => {
         })
       ).status,
     ).toBe(404)
-    expect((await s.call('POST', '/__sandbox/webhooks/evt_nothing/replay')).status).toBe(404)
+    const unknown = await s.call('POST', '/__sandbox/webhooks/evt_nothing/replay')
+    const message = 'No webhook event found for id "evt_nothing".'
+    expect(unknown.status).toBe(404)
+    expect(unknown.body).toEqual({ message, statusCode: 404, errors: { id: [message] } })
     expect((await s.call('POST', '/__sandbox/webhooks/not-an-id/replay')).status).toBe(404)
   })
 

@@ -28,8 +28,10 @@ describe('PUT /__sandbox/clock {"now"}', () => {
     await s.call('PUT', '/__sandbox/clock', { now: '2026-03-01T09:00:00Z' })
     const back = await s.call('PUT', '/__sandbox/clock', { now: '2026-02-28T09:00:00Z' })
     expect(back.status).toBe(422)
-    expect(Object.keys(back.body.errors)).toEqual(['now'])
-    expect(back.body.message).toContain('2026-03-01T09:00:00.000Z')
+    const message =
+      "The now field must not be before the clock's time, 2026-03-01T09:00:00.000Z: a clock " +
+      'only moves forward (a reset, or a snapshot restored, takes it back).'
+    expect(back.body).toEqual({ message, statusCode: 422, errors: { now: [message] } })
     // the same instant is not backwards
     expect((await s.call('PUT', '/__sandbox/clock', { now: '2026-03-01T09:00:00Z' })).status).toBe(
       200,
@@ -41,7 +43,10 @@ describe('PUT /__sandbox/clock {"now"}', () => {
     const s = newSandbox({ clock: 'real' })
     const refused = await s.call('PUT', '/__sandbox/clock', { now: '2099-01-01T00:00:00Z' })
     expect(refused.status).toBe(422)
-    expect(Object.keys(refused.body.errors)).toEqual(['now'])
+    const message =
+      'The now field sets a manual clock: send "mode": "manual" with it, or switch the clock ' +
+      'to manual first.'
+    expect(refused.body).toEqual({ message, statusCode: 422, errors: { now: [message] } })
     expect((await s.call('GET', '/__sandbox/clock')).body.data.mode).toBe('real')
     const switched = await s.call('PUT', '/__sandbox/clock', {
       mode: 'manual',
@@ -102,6 +107,18 @@ describe('where a new manual clock starts', () => {
   })
 })
 
+describe('POST /__sandbox/clock/advance', () => {
+  it('refuses a duration it cannot read, in its words, and leaves the clock', async () => {
+    const s = newSandbox()
+    const message =
+      'The by field must be a duration such as "15m", "2h", "1h30m" or a number of milliseconds.'
+    const res = await s.call('POST', '/__sandbox/clock/advance', { by: 'soon' })
+    expect(res.status, JSON.stringify(res.body)).toBe(422)
+    expect(res.body).toEqual({ message, statusCode: 422, errors: { by: [message] } })
+    expect((await s.call('GET', '/__sandbox/clock')).body.data.now).toBe('2026-01-01T00:00:00.000Z')
+  })
+})
+
 describe('POST /__sandbox/clock/run-due', () => {
   it('runs every job in order until the tenant is idle, answering what fired', async () => {
     const s = newSandbox()
@@ -149,7 +166,16 @@ describe('POST /__sandbox/clock/run-due', () => {
       until: '2026-01-01T00:00:01.000Z',
     })
     expect(past.status).toBe(422)
-    expect(Object.keys(past.body.errors)).toEqual(['until'])
+    const message =
+      "The until field must not be before the clock's time, 2026-01-01T00:00:02.000Z: a clock " +
+      'only moves forward (a reset, or a snapshot restored, takes it back).'
+    expect(past.body).toEqual({ message, statusCode: 422, errors: { until: [message] } })
+    // the clock's own time is not before it: nothing due by then, and the clock stays
+    const now = await s.call('POST', '/__sandbox/clock/run-due', {
+      until: '2026-01-01T00:00:02.000Z',
+    })
+    expect(now.status, JSON.stringify(now.body)).toBe(200)
+    expect(now.body.data).toMatchObject({ now: '2026-01-01T00:00:02.000Z', fired: [] })
   })
 
   it('runs a job due at until itself, and only those due by then', async () => {
