@@ -282,6 +282,21 @@ describe('GET /__sandbox/openapi.json', () => {
     }
   })
 
+  it('gives every operation a summary of its own: none empty, no two the same', async () => {
+    const document = await documentOf(sandbox)
+    const summaries = Object.entries(document.paths).flatMap(([path, operations]) =>
+      Object.entries(operations).map(([method, operation]) => ({
+        operation: `${method} ${path}`,
+        summary: operation.summary,
+      })),
+    )
+    expect(summaries.filter(({ summary }) => summary.trim() === '')).toEqual([])
+    const shared = summaries.filter(
+      ({ summary }, i) => summaries.findIndex((other) => other.summary === summary) !== i,
+    )
+    expect(shared).toEqual([])
+  })
+
   it('tags operations by resource, the control plane as "sandbox", and names them uniquely', async () => {
     const document = await documentOf(sandbox)
     expect(document.paths['/v1/cards/create'].post.tags).toEqual(['cards'])
