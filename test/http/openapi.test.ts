@@ -284,7 +284,8 @@ describe('GET /__sandbox/openapi.json', () => {
 
   it('gives every operation a summary of its own: none empty, no two the same', async () => {
     const document = await documentOf(sandbox)
-    const summaries = Object.entries(document.paths).flatMap(([path, operations]) =>
+    const paths: Record<string, Record<string, { summary: string }>> = document.paths
+    const summaries = Object.entries(paths).flatMap(([path, operations]) =>
       Object.entries(operations).map(([method, operation]) => ({
         operation: `${method} ${path}`,
         summary: operation.summary,
