@@ -6,6 +6,14 @@ import { describe, expect, it } from 'vitest'
 import { createSandbox } from '../../../src/server/sandbox.js'
 import { fullIdentity, newSandbox } from '../../helpers.js'
 
+/** The refusal of an instant before the clock's time, word for word. */
+function pastMessage(field: string, clockTime: string): string {
+  return (
+    `The ${field} field must not be before the clock's time, ${clockTime}: a clock only moves ` +
+    'forward (a reset, or a snapshot restored, takes it back).'
+  )
+}
+
 describe('PUT /__sandbox/clock {"now"}', () => {
   it('sets a manual clock to an instant and runs what fell due on the way', async () => {
     const s = newSandbox()
@@ -28,9 +36,7 @@ describe('PUT /__sandbox/clock {"now"}', () => {
     await s.call('PUT', '/__sandbox/clock', { now: '2026-03-01T09:00:00Z' })
     const back = await s.call('PUT', '/__sandbox/clock', { now: '2026-02-28T09:00:00Z' })
     expect(back.status).toBe(422)
-    const message =
-      "The now field must not be before the clock's time, 2026-03-01T09:00:00.000Z: a clock " +
-      'only moves forward (a reset, or a snapshot restored, takes it back).'
+    const message = pastMessage('now', '2026-03-01T09:00:00.000Z')
     expect(back.body).toEqual({ message, statusCode: 422, errors: { now: [message] } })
     // the same instant is not backwards
     expect((await s.call('PUT', '/__sandbox/clock', { now: '2026-03-01T09:00:00Z' })).status).toBe(
@@ -166,9 +172,7 @@ describe('POST /__sandbox/clock/run-due', () => {
       until: '2026-01-01T00:00:01.000Z',
     })
     expect(past.status).toBe(422)
-    const message =
-      "The until field must not be before the clock's time, 2026-01-01T00:00:02.000Z: a clock " +
-      'only moves forward (a reset, or a snapshot restored, takes it back).'
+    const message = pastMessage('until', '2026-01-01T00:00:02.000Z')
     expect(past.body).toEqual({ message, statusCode: 422, errors: { until: [message] } })
     // the clock's own time is not before it: nothing due by then, and the clock stays
     const now = await s.call('POST', '/__sandbox/clock/run-due', {
