@@ -16,7 +16,7 @@ export type JsonSchema = { [keyword: string]: unknown }
 
 export type Parameter = {
   name: string
-  in: 'path' | 'query' | 'header' | 'cookie'
+  in: 'path' | 'query'
   required: boolean
   description?: string
   schema: JsonSchema
@@ -156,11 +156,11 @@ const secured = (route: DocumentedRoute) => route.meta?.auth !== 'none'
 
 function operationOf(route: DocumentedRoute, schemas: Record<string, JsonSchema>): Operation {
   const { method, path } = route
-  const body = route.validations.find((v) => v.target === 'json' || v.target === 'form')
+  const body = route.validations.find((v) => v.target === 'json')
   const parameters = [
     ...pathParameters(route, schemas),
     ...route.validations
-      .filter((v) => v.target === 'query' || v.target === 'header' || v.target === 'cookie')
+      .filter((v) => v.target === 'query')
       .flatMap((v) => parametersOf(v, schemas)),
   ]
   const doubledPrefix = path.startsWith('/v1/v1/')
@@ -237,13 +237,13 @@ function pathParameters(route: DocumentedRoute, schemas: Record<string, JsonSche
     })
 }
 
-/** One parameter per property of an object schema (query, header, cookie or path). */
+/** One parameter per property of an object schema (query or path). */
 function parametersOf(validation: Validation, schemas: Record<string, JsonSchema>): Parameter[] {
   const schema = jsonSchemaOf(validation.schema, schemas)
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>
   const readAs = propertiesReadAs(validation.schema)
   const required = (schema.required ?? []) as string[]
-  const location = validation.target === 'param' ? 'path' : (validation.target as Parameter['in'])
+  const location = validation.target === 'param' ? 'path' : 'query'
   return Object.entries(properties).map(([name, property]) => {
     const { description, ...propertySchema } = parameterSchema(property, readAs[name])
     return {
@@ -279,15 +279,13 @@ function propertiesReadAs(schema: ZodType): Record<string, JsonSchema> {
 
 /** The body's schema, and the example it carries (`withExample`, v1/schemas.ts) beside it. */
 function requestBodyOf(validation: Validation, schemas: Record<string, JsonSchema>) {
-  const mediaType =
-    validation.target === 'form' ? 'application/x-www-form-urlencoded' : 'application/json'
   // read from zod's registry: its JSON Schema leaves examples out of a schema that transforms
   const examples = z.globalRegistry.get(validation.schema)?.examples
   const example = Array.isArray(examples) ? (examples[0] as unknown) : undefined
   const { examples: _inSchema, ...schema } = jsonSchemaOf(validation.schema, schemas)
   return {
     required: true,
-    content: { [mediaType]: { schema, ...(example !== undefined && { example }) } },
+    content: { 'application/json': { schema, ...(example !== undefined && { example }) } },
   }
 }
 
@@ -328,8 +326,8 @@ function componentName(name: string): string {
   return name.replace(/[^A-Za-z0-9._-]/g, '_')
 }
 
+/** Whether a `$ref` to `ref` is anywhere in `value` (an array's entries are its items). */
 function hasReference(value: unknown, ref: string): boolean {
-  if (Array.isArray(value)) return value.some((item) => hasReference(item, ref))
   if (value === null || typeof value !== 'object') return false
   return Object.entries(value).some(([key, inner]) =>
     key === '$ref' ? inner === ref : hasReference(inner, ref),

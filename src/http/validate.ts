@@ -8,7 +8,7 @@
  * remembers what it checks, so that the OpenAPI document is written from the same schemas.
  */
 import { zValidator } from '@hono/zod-validator'
-import type { MiddlewareHandler, ValidationTargets } from 'hono'
+import type { MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../wiring/env.js'
 import type { z, ZodType } from 'zod'
 import { SandboxError } from '../domain/errors.js'
@@ -20,7 +20,7 @@ import { readJsonBody } from './middleware/json-body.js'
 export type Target = 'json' | 'query' | 'param'
 
 /** What a validator made by `validate()` checks: part of the request, and its schema. */
-export type Validation = { target: keyof ValidationTargets; schema: ZodType }
+export type Validation = { target: Target; schema: ZodType }
 
 const validations = new WeakMap<object, Validation>()
 

@@ -3,12 +3,20 @@ import { execFile } from 'node:child_process'
 import { symlinkSync, writeFileSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
 import { promisify } from 'node:util'
-import { Hono } from 'hono'
+import { Hono, type Context } from 'hono'
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript'
 import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { documentedRoutes, openApiDocument, openApiPath } from '../../src/http/openapi.js'
+import {
+  documentedRoutes,
+  openApiDocument,
+  openApiPath,
+  responseMediaType,
+  type JsonSchema,
+  type Response,
+} from '../../src/http/openapi.js'
+import { describeRoute } from '../../src/http/route-meta.js'
 import { validate } from '../../src/http/validate.js'
 import { createCardBody } from '../../src/http/v1/bodies.js'
 import { startSandbox } from '../../src/server/sandbox.js'
@@ -339,6 +347,167 @@ describe('GET /__sandbox/openapi.json', () => {
     const body = document.paths['/tree'].post.requestBody!.content['application/json'].schema
     expect(body.$ref).toMatch(/^#\/components\/schemas\//)
     expect(() => validator.resolveRefs()).not.toThrow()
+  })
+})
+
+describe('the document of any app (what the sandbox’s own routes do not use yet)', () => {
+  const ok = (c: Context) => c.text('ok')
+  type Node = { name: string; note: string | null; children: Node[] }
+  const node: z.ZodType<Node> = z.object({
+    name: z.string(),
+    note: z.string().nullable().default(null),
+    children: z.lazy(() => z.array(node)),
+  })
+  const nodeSchema = (children: JsonSchema) => ({
+    type: 'object',
+    properties: {
+      name: { type: 'string' },
+      note: { default: null, type: ['string', 'null'] },
+      children,
+    },
+    required: ['name', 'children'],
+  })
+  const pathParameter = (name: string) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+  })
+
+  it('documents PATCH, HEAD and OPTIONS, and a patterned, an optional and a wildcard parameter', () => {
+    const app = new Hono()
+      .patch('/notes/:id{[0-9]+}', validate('json', z.object({ text: z.string() })), ok)
+      .on('HEAD', '/notes/:id?', ok)
+      .on('OPTIONS', '/files/*', ok)
+      .get('/v1', ok)
+    const { paths } = openApiDocument(app)
+    expect(Object.keys(paths)).toEqual(['/notes/{id}', '/files/{path}', '/v1'])
+    expect(Object.keys(paths['/notes/{id}'])).toEqual(['patch', 'head'])
+    const { patch, head } = paths['/notes/{id}']
+    expect([patch.operationId, head.operationId]).toEqual(['patchNotesById', 'headNotesById'])
+    // a route that declares no summary is summarised by its method and path
+    expect([patch.summary, head.summary]).toEqual(['PATCH /notes/{id}', 'HEAD /notes/{id}'])
+    expect(patch.parameters).toEqual([pathParameter('id')])
+    expect(head.parameters).toEqual([pathParameter('id')])
+    // PATCH changes what its path names, as POST, PUT and DELETE do
+    expect(Object.keys(patch.responses)).toEqual(
+      expect.arrayContaining(['404', '409', '422', '400']),
+    )
+    expect(Object.keys(head.responses)).not.toContain('409')
+    const files = paths['/files/{path}'].options
+    expect(files.operationId).toBe('optionsFilesByPath')
+    expect(files.parameters).toEqual([pathParameter('path')])
+    expect(paths['/v1'].get.tags).toEqual(['root'])
+  })
+
+  it('documents a query parameter’s description, and a body without an example as its schema alone', () => {
+    const app = new Hono()
+      .get(
+        '/search',
+        validate(
+          'query',
+          z.object({ q: z.string().describe('Words to look for'), page: z.string().optional() }),
+        ),
+        ok,
+      )
+      .post('/notes', validate('json', z.object({ text: z.string() })), ok)
+    const { paths } = openApiDocument(app)
+    expect(paths['/search'].get.parameters).toEqual([
+      {
+        name: 'q',
+        in: 'query',
+        required: true,
+        description: 'Words to look for',
+        schema: { type: 'string' },
+      },
+      { name: 'page', in: 'query', required: false, schema: { type: 'string' } },
+    ])
+    const body = paths['/notes'].post.requestBody!
+    expect(body.content).toEqual({
+      'application/json': {
+        schema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+      },
+    })
+    expect(Object.keys(body.content['application/json'])).toEqual(['schema'])
+  })
+
+  it('documents the query of a schema that transforms its whole object as sent', () => {
+    const app = new Hono().get(
+      '/search',
+      validate(
+        'query',
+        z.object({ q: z.string() }).transform(({ q }) => q.trim()),
+      ),
+      ok,
+    )
+    expect(openApiDocument(app).paths['/search'].get.parameters).toEqual([
+      { name: 'q', in: 'query', required: true, schema: { type: 'string' } },
+    ])
+  })
+
+  it('moves a recursive root and named definitions into components, each reference renamed to reach it', () => {
+    const before = Object.keys(openApiDocument(new Hono()).components.schemas).length
+    const [trees, forests] = [`Schema${before + 1}`, `Schema${before + 2}`]
+    const app = new Hono()
+      .post('/trees', validate('json', node), ok)
+      .post(
+        '/forests',
+        validate('json', z.object({ trees: z.array(node.meta({ id: 'Tree node' })) })),
+        ok,
+      )
+    const { paths, components } = openApiDocument(app)
+    const bodyOf = (path: string) =>
+      paths[path].post.requestBody!.content['application/json'].schema
+    expect(bodyOf('/trees')).toEqual({ $ref: `#/components/schemas/${trees}` })
+    expect(bodyOf('/forests')).toEqual({ $ref: `#/components/schemas/${forests}` })
+    const added = Object.fromEntries(
+      Object.entries(components.schemas).filter(([name]) => name.startsWith('Schema')),
+    )
+    const children = `#/components/schemas/${forests}.__schema0`
+    expect(added).toEqual({
+      [trees]: nodeSchema({ type: 'array', items: { $ref: `#/components/schemas/${trees}` } }),
+      // the id's space is not a name a reference may hold
+      [`${forests}.Tree_node`]: nodeSchema({ $ref: children }),
+      [`${forests}.__schema0`]: { type: 'array', items: nodeSchema({ $ref: children }) },
+      [forests]: {
+        type: 'object',
+        properties: {
+          trees: { type: 'array', items: { $ref: `#/components/schemas/${forests}.Tree_node` } },
+        },
+        required: ['trees'],
+      },
+    })
+  })
+
+  it('names an answer schema that v1/answers.ts does not export, and keeps it in components', () => {
+    const answer = z.object({ ok: z.boolean() })
+    const app = new Hono().get(
+      '/answers',
+      describeRoute({ auth: 'none', summary: 'Answers', answer }),
+      ok,
+    )
+    const { paths, components } = openApiDocument(app)
+    const response = paths['/answers'].get.responses['200'] as Response
+    const { $ref } = response.content!['application/json'].schema as { $ref: string }
+    expect($ref).toMatch(/^#\/components\/schemas\/Answer\d+$/)
+    expect(components.schemas[$ref.split('/').pop()!]).toEqual({
+      type: 'object',
+      properties: { ok: { type: 'boolean' } },
+      required: ['ok'],
+      additionalProperties: false,
+    })
+  })
+
+  it.each([
+    ['GET', '/v1/cards', 'application/json'],
+    ['GET', '/__sandbox/ui', 'text/html'],
+    ['GET', '/__sandbox/ui/cards', 'text/html'],
+    ['GET', '/__sandbox/ui/state.json', 'application/json'],
+    ['GET', '/__sandbox/uikit', 'application/json'],
+    ['POST', '/__sandbox/checkout', 'application/json'],
+    ['GET', '/__sandbox/ui/app.js', 'application/javascript'],
+  ])('answers %s %s with %s', (method, path, mediaType) => {
+    expect(responseMediaType(method, path)).toBe(mediaType)
   })
 })
 
