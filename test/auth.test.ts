@@ -49,6 +49,9 @@ describe('the route table', () => {
     expect(TABLE.length).toBeGreaterThanOrEqual(56)
     const undeclared = TABLE.filter((route) => !route.meta).map((r) => `${r.method} ${r.path}`)
     expect(undeclared).toEqual([])
+    // each declares one of the two: a route in neither list would be checked by neither test
+    const neither = TABLE.filter((route) => !['bearer', 'none'].includes(route.meta!.auth))
+    expect(neither.map((r) => `${r.method} ${r.path}`)).toEqual([])
     expect(PUBLIC.map(([method, path]) => `${method} ${path}`).sort()).toEqual(
       [
         'GET /',
