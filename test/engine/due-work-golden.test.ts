@@ -4,8 +4,9 @@
  * PostgreSQL; and both stores end with the same tables. A change to how due jobs are claimed
  * and run (in sets rather than one by one) must leave every byte of it as it was.
  */
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import { expectGolden, goldenText } from '../golden.js'
 import { TEST_PG, freshSchema } from '../pg.js'
 import { runMix, type MixResult } from './due-work-mix.js'
 
@@ -21,20 +22,15 @@ async function onPostgres(): Promise<MixResult> {
   }
 }
 
-const serialised = (value: unknown) => JSON.stringify(value, null, 1) + '\n'
-
 describe('a seeded manual-clock run of every kind of due job', () => {
   it('answers, signs, logs and stores byte for byte what the fixture holds (SQLite)', async () => {
-    const text = serialised(await runMix(undefined))
-    // CARD_SANDBOX_UPDATE_GOLDEN=1 writes the fixture again (only for a change meant to alter it)
-    if (process.env.CARD_SANDBOX_UPDATE_GOLDEN === '1') writeFileSync(FIXTURE, text)
-    expect(text).toBe(readFileSync(FIXTURE, 'utf8'))
+    expectGolden(FIXTURE, await runMix(undefined))
   })
 
   it.runIf(TEST_PG)(
     'answers, signs, logs and stores byte for byte what the fixture holds (PostgreSQL)',
     async () => {
-      expect(serialised(await onPostgres())).toBe(readFileSync(FIXTURE, 'utf8'))
+      expect(goldenText(await onPostgres())).toBe(readFileSync(FIXTURE, 'utf8'))
     },
     60_000,
   )

@@ -1,14 +1,14 @@
 /**
  * The OpenAPI document, pinned: what GET /__sandbox/openapi.json serves is, byte for byte, the
- * committed copy (openapi-golden.json, one space of indent so a diff reads line by line). A
- * change to a route, a schema, a summary or an answer that the document shows must show in the
- * copy too, in the same commit: `CARD_SANDBOX_UPDATE_GOLDEN=1 npx vitest run
+ * committed copy (openapi-golden.json, written as test/golden.ts writes one). A change to a
+ * route, a schema, a summary or an answer that the document shows must show in the copy too,
+ * in the same commit: `CARD_SANDBOX_UPDATE_GOLDEN=1 npx vitest run
  * test/http/openapi-golden.test.ts` writes it again (only for a change meant to alter it).
  * The package's version is the one field left out of the copy: it moves with every release.
  */
-import { readFileSync, writeFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { PACKAGE_VERSION } from '../../src/lib/package-files.js'
+import { expectGolden } from '../golden.js'
 import { newSandbox } from '../helpers.js'
 
 const GOLDEN = new URL('./openapi-golden.json', import.meta.url)
@@ -25,8 +25,6 @@ describe('GET /__sandbox/openapi.json, against its committed copy', () => {
     expect(served).toBe(JSON.stringify(document))
     expect(document.info.version).toBe(PACKAGE_VERSION)
     document.info.version = VERSION_IN_COPY
-    const text = JSON.stringify(document, null, 1) + '\n'
-    if (process.env.CARD_SANDBOX_UPDATE_GOLDEN === '1') writeFileSync(GOLDEN, text)
-    expect(text).toBe(readFileSync(GOLDEN, 'utf8'))
+    expectGolden(GOLDEN, document)
   })
 })
